@@ -1,0 +1,735 @@
+//===- GraphOps.td - graph dialect operations --------------*- tablegen -*-===//
+#ifndef DLC_DIALECT_GRAPH_OPS_TD
+#define DLC_DIALECT_GRAPH_OPS_TD
+
+include "dlc/Dialect/Graph/GraphDialect.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def Graph_ConstantOp : Graph_Op<"constant",
+    [ConstantLike, Pure, AllTypesMatch<["value", "output"]>]> {
+  let summary = "A constant tensor (weights, shapes, scalars)";
+  let description = [{
+    Holds a tensor known at compile time. Small values use a `dense`
+    payload; weights of real models use a `dense_resource` payload so that a
+    large model is never printed as decimal text.
+
+    ```mlir
+    %w = graph.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+    %k = graph.constant dense_resource<conv1_weight> : tensor<64x3x7x7xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution, normalization, dense layers
+//===----------------------------------------------------------------------===//
+
+def Graph_Conv2DOp : Graph_Op<"conv2d", [Pure, InferTypeOpAdaptor,
+    AllElementTypesMatch<["input", "weight", "output"]>]> {
+  let summary = "2-D convolution (grouped, depthwise, dilated, with optional bias)";
+  let description = [{
+    Cross-correlation of `input` with `weight`, as in ONNX Conv and TVM
+    nn.conv2d. `data_layout` is `NCHW` or `NHWC` (for input and output);
+    `kernel_layout` is `OIHW` or `HWIO`, where I is the input channels per
+    group. `padding` is [top, left, bottom, right]. `groups` splits the
+    channels; groups == input channels == output channels is a depthwise
+    convolution. The optional `bias` has one value per output channel.
+
+    ```mlir
+    %y = graph.conv2d %x, %w, %b {strides = array<i64: 2, 2>,
+                                  padding = array<i64: 3, 3, 3, 3>}
+       : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>, tensor<64xf32>)
+      -> tensor<1x64x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
+      Optional<Graph_FloatTensor>:$bias,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<I64Attr, "1">:$groups,
+      DefaultValuedStrAttr<StrAttr, "NCHW">:$data_layout,
+      DefaultValuedStrAttr<StrAttr, "OIHW">:$kernel_layout);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_BatchNormOp : Graph_Op<"batch_norm", [Pure,
+    AllTypesMatch<["input", "output"]>,
+    AllTypesMatch<["gamma", "beta", "mean", "variance"]>,
+    AllElementTypesMatch<["input", "gamma"]>]> {
+  let summary = "Inference-time batch normalization";
+  let description = [{
+    `(input - mean) / sqrt(variance + epsilon) * gamma + beta` along channel
+    `axis` (1 for NCHW, 3 for NHWC); the four parameters are 1-D tensors with
+    one value per channel.
+
+    ```mlir
+    %y = graph.batch_norm %x, %g, %b, %m, %v {epsilon = 1.0e-05 : f64}
+       : (tensor<1x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>,
+          tensor<64xf32>, tensor<64xf32>) -> tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$gamma,
+      Graph_FloatTensor:$beta, Graph_FloatTensor:$mean,
+      Graph_FloatTensor:$variance,
+      DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon,
+      DefaultValuedAttr<I64Attr, "1">:$axis);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `,` $mean `,` $variance attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_BiasAddOp : Graph_Op<"bias_add", [Pure,
+    AllTypesMatch<["input", "output"]>,
+    AllElementTypesMatch<["input", "bias"]>]> {
+  let summary = "Add a 1-D bias along one axis";
+  let description = [{
+    Adds `bias[c]` to every element whose index along `axis` is c (TVM
+    nn.bias_add).
+
+    ```mlir
+    %y = graph.bias_add %x, %b {axis = 1 : i64}
+       : (tensor<1x64x8x8xf32>, tensor<64xf32>) -> tensor<1x64x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$input, Graph_NumericTensor:$bias,
+      DefaultValuedAttr<I64Attr, "1">:$axis);
+  let results = (outs Graph_NumericTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $bias attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_DenseOp : Graph_Op<"dense", [Pure, InferTypeOpAdaptor,
+    AllElementTypesMatch<["input", "weight", "output"]>]> {
+  let summary = "Fully connected layer: input x weight^T (+ bias)";
+  let description = [{
+    `output[..., o] = sum_i input[..., i] * weight[o, i] (+ bias[o])`.
+    The weight is laid out [out_features, in_features] as in TVM nn.dense and
+    torch.nn.Linear.
+
+    ```mlir
+    %y = graph.dense %x, %w, %b
+       : (tensor<1x2048xf32>, tensor<1000x2048xf32>, tensor<1000xf32>)
+      -> tensor<1x1000xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
+      Optional<Graph_FloatTensor>:$bias);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_MatmulOp : Graph_Op<"matmul", [Pure, InferTypeOpAdaptor,
+    AllElementTypesMatch<["lhs", "rhs", "output"]>]> {
+  let summary = "Matrix product with numpy.matmul semantics";
+  let description = [{
+    1-D operands are promoted to matrices (and the added dimension removed
+    from the result); leading batch dimensions broadcast.
+
+    ```mlir
+    %y = graph.matmul %a, %b : (tensor<2x1x4x8xf32>, tensor<3x8x5xf32>)
+                              -> tensor<2x3x4x5xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$lhs, Graph_FloatTensor:$rhs);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_BatchMatmulOp : Graph_Op<"batch_matmul", [Pure, InferTypeOpAdaptor,
+    AllElementTypesMatch<["lhs", "rhs", "output"]>]> {
+  let summary = "Batched matrix product of rank-3 tensors with transpose flags";
+  let description = [{
+    `lhs` is [B, M, K] ([B, K, M] with `transpose_a`), `rhs` is [B, K, N]
+    ([B, N, K] with `transpose_b`); a batch of 1 broadcasts. The result is
+    [B, M, N].
+
+    ```mlir
+    %s = graph.batch_matmul %q, %k {transpose_b = true}
+       : (tensor<12x128x64xf32>, tensor<12x128x64xf32>) -> tensor<12x128x128xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$lhs, Graph_FloatTensor:$rhs,
+      DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
+      DefaultValuedAttr<BoolAttr, "false">:$transpose_b);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary
+//===----------------------------------------------------------------------===//
+
+class Graph_UnaryOp<string mnemonic, Type tensorType, string formula,
+                    list<Trait> traits = []>
+    : Graph_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType,
+                                      Elementwise], traits)> {
+  let summary = "Elementwise " # formula;
+  let description = "Computes `" # formula # "` for every element.\n\n"
+      "```mlir\n%y = graph." # mnemonic # " %x : tensor<1x64xf32>\n```";
+  let arguments = (ins tensorType:$input);
+  let results = (outs tensorType:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Graph_ReluOp : Graph_UnaryOp<"relu", Graph_NumericTensor, "max(x, 0)">;
+def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", Graph_FloatTensor, "1 / (1 + exp(-x))">;
+def Graph_TanhOp : Graph_UnaryOp<"tanh", Graph_FloatTensor, "tanh(x)">;
+def Graph_ErfOp : Graph_UnaryOp<"erf", Graph_FloatTensor, "erf(x)">;
+def Graph_ExpOp : Graph_UnaryOp<"exp", Graph_FloatTensor, "exp(x)">;
+def Graph_LogOp : Graph_UnaryOp<"log", Graph_FloatTensor, "log(x)">;
+def Graph_SqrtOp : Graph_UnaryOp<"sqrt", Graph_FloatTensor, "sqrt(x)">;
+def Graph_RsqrtOp : Graph_UnaryOp<"rsqrt", Graph_FloatTensor, "1 / sqrt(x)">;
+def Graph_NegOp : Graph_UnaryOp<"neg", Graph_NumericTensor, "-x">;
+def Graph_AbsOp : Graph_UnaryOp<"abs", Graph_NumericTensor, "|x|">;
+
+def Graph_GeluOp : Graph_Op<"gelu", [Pure, SameOperandsAndResultType, Elementwise]> {
+  let summary = "Gaussian error linear unit";
+  let description = [{
+    `approximate = "none"`: `0.5 * x * (1 + erf(x / sqrt(2)))`;
+    `approximate = "tanh"`: `0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))`.
+
+    ```mlir
+    %y = graph.gelu %x {approximate = "tanh"} : tensor<1x128x3072xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+      DefaultValuedStrAttr<StrAttr, "none">:$approximate);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Graph_ClipOp : Graph_Op<"clip", [Pure, SameOperandsAndResultType, Elementwise]> {
+  let summary = "Clamp every element to [min, max]";
+  let description = [{
+    ```mlir
+    %y = graph.clip %x {min = 0.0 : f64, max = 6.0 : f64} : tensor<1x32x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$input, F64Attr:$min, F64Attr:$max);
+  let results = (outs Graph_NumericTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary with numpy broadcasting
+//===----------------------------------------------------------------------===//
+
+class Graph_BinaryOp<string mnemonic, string formula>
+    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                          SameOperandsAndResultElementType]> {
+  let summary = "Elementwise " # formula # " with numpy broadcasting";
+  let description = "Computes `" # formula # "`; shapes broadcast as in numpy.\n\n"
+      "```mlir\n%z = graph." # mnemonic # " %x, %y : (tensor<1x64x8x8xf32>, "
+      "tensor<64x1x1xf32>) -> tensor<1x64x8x8xf32>\n```";
+  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs);
+  let results = (outs Graph_NumericTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_AddOp : Graph_BinaryOp<"add", "x + y">;
+def Graph_SubOp : Graph_BinaryOp<"sub", "x - y">;
+def Graph_MulOp : Graph_BinaryOp<"mul", "x * y">;
+def Graph_DivOp : Graph_BinaryOp<"div", "x / y">;
+def Graph_PowOp : Graph_BinaryOp<"pow", "x ^ y">;
+def Graph_MaximumOp : Graph_BinaryOp<"maximum", "max(x, y)">;
+def Graph_MinimumOp : Graph_BinaryOp<"minimum", "min(x, y)">;
+
+//===----------------------------------------------------------------------===//
+// Pooling, softmax, normalization
+//===----------------------------------------------------------------------===//
+
+class Graph_Pool2DOp<string mnemonic, string what, dag extraArgs>
+    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                          SameOperandsAndResultElementType]> {
+  let summary = what # " over 2-D windows";
+  let description = [{
+    Slides a `kernel_size` window with `strides`, `dilations` and
+    `padding` ([top, left, bottom, right]) over the spatial dimensions of
+    an NCHW or NHWC tensor (`layout`). With `ceil_mode` the output size
+    rounds up, and a window that starts in the bottom/right padding is dropped.
+
+    ```mlir
+    %y = graph.max_pool2d %x {kernel_size = array<i64: 3, 3>,
+                              strides = array<i64: 2, 2>,
+                              padding = array<i64: 1, 1, 1, 1>}
+       : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = !con((ins Graph_NumericTensor:$input,
+      DenseI64ArrayAttr:$kernel_size,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+      DefaultValuedStrAttr<StrAttr, "NCHW">:$layout), extraArgs);
+  let results = (outs Graph_NumericTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_MaxPool2DOp : Graph_Pool2DOp<"max_pool2d", "Maximum", (ins)>;
+def Graph_AvgPool2DOp : Graph_Pool2DOp<"avg_pool2d", "Average",
+    (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad)> {
+  let description = [{
+    Averages over `kernel_size` windows (see `graph.max_pool2d` for the
+    window attributes). With `count_include_pad` the divisor counts padded
+    positions inside the padded input; otherwise only real elements count.
+
+    ```mlir
+    %y = graph.avg_pool2d %x {kernel_size = array<i64: 3, 3>,
+                              padding = array<i64: 1, 1, 1, 1>,
+                              count_include_pad = true}
+       : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+    ```
+  }];
+}
+
+def Graph_GlobalAvgPool2DOp : Graph_Op<"global_avg_pool2d", [Pure,
+    InferTypeOpAdaptor, SameOperandsAndResultElementType]> {
+  let summary = "Average over all spatial positions, keeping 1x1 spatial dims";
+  let description = [{
+    ```mlir
+    %y = graph.global_avg_pool2d %x : (tensor<1x2048x7x7xf32>) -> tensor<1x2048x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+      DefaultValuedStrAttr<StrAttr, "NCHW">:$layout);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "Softmax along one axis";
+  let description = [{
+    `exp(x - max) / sum(exp(x - max))` along `axis` (negative counts from
+    the end).
+
+    ```mlir
+    %p = graph.softmax %x {axis = -1 : i64} : tensor<1x1000xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+      DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Graph_LayerNormOp : Graph_Op<"layer_norm", [Pure,
+    AllTypesMatch<["input", "output"]>, AllTypesMatch<["gamma", "beta"]>,
+    AllElementTypesMatch<["input", "gamma"]>]> {
+  let summary = "Layer normalization over the trailing dimensions from `axis`";
+  let description = [{
+    Normalizes over dimensions [axis, rank) (ONNX LayerNormalization):
+    `(x - mean) / sqrt(var + epsilon) * gamma + beta`, where `gamma` and
+    `beta` have the shape of those trailing dimensions.
+
+    ```mlir
+    %y = graph.layer_norm %x, %g, %b {epsilon = 1.0e-12 : f64}
+       : (tensor<1x128x768xf32>, tensor<768xf32>, tensor<768xf32>)
+      -> tensor<1x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$gamma,
+      Graph_FloatTensor:$beta,
+      DefaultValuedAttr<I64Attr, "-1">:$axis,
+      DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Graph_ReduceOp<string mnemonic, string what>
+    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                          SameOperandsAndResultElementType]> {
+  let summary = what # " over `axes`";
+  let description = "Reduces over `axes` (all axes when empty; negative "
+      "values count from the end); `keepdims` keeps reduced axes as size 1.\n\n"
+      "```mlir\n%y = graph." # mnemonic # " %x {axes = array<i64: 2, 3>, "
+      "keepdims = true} : (tensor<1x64x7x7xf32>) -> tensor<1x64x1x1xf32>\n```";
+  let arguments = (ins Graph_NumericTensor:$input,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$axes,
+      DefaultValuedAttr<BoolAttr, "false">:$keepdims);
+  let results = (outs Graph_NumericTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum", "Sum">;
+def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean", "Mean">;
+def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max", "Maximum">;
+
+//===----------------------------------------------------------------------===//
+// Shape and data movement
+//===----------------------------------------------------------------------===//
+
+def Graph_TransposeOp : Graph_Op<"transpose", [Pure, InferTypeOpAdaptor,
+    SameOperandsAndResultElementType]> {
+  let summary = "Permute dimensions: output dim i is input dim perm[i]";
+  let description = [{
+    ```mlir
+    %y = graph.transpose %x {perm = array<i64: 0, 2, 3, 1>}
+       : (tensor<1x3x4x5xf32>) -> tensor<1x4x5x3xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ReshapeOp : Graph_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Reshape to the (static) result type";
+  let description = [{
+    Row-major reinterpretation; element counts must match.
+
+    ```mlir
+    %y = graph.reshape %x : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_DynamicReshapeOp : Graph_Op<"dynamic_reshape", [Pure,
+    AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "Reshape whose target shape comes from a 1-D tensor operand";
+  let description = [{
+    The shape operand follows ONNX Reshape: 0 copies the input dimension at
+    that position and one -1 is inferred. At run time the computed shape
+    must equal the static result type. DynamicToStatic turns this op into
+    `graph.reshape` when the shape folds to a constant.
+
+    ```mlir
+    %y = graph.dynamic_reshape %x, %s
+       : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IndexTensor:$shape);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $shape attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_ConcatOp : Graph_Op<"concat", [Pure, InferTypeOpAdaptor,
+    SameOperandsAndResultElementType]> {
+  let summary = "Concatenate tensors along `axis`";
+  let description = [{
+    ```mlir
+    %y = graph.concat %a, %b {axis = 1 : i64}
+       : (tensor<1x32x8x8xf32>, tensor<1x16x8x8xf32>) -> tensor<1x48x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Graph_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_SplitOp : Graph_Op<"split", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Split a tensor along `axis` into the result types' sizes";
+  let description = [{
+    ```mlir
+    %a, %b = graph.split %x {axis = 1 : i64}
+       : (tensor<1x48x8x8xf32>) -> (tensor<1x32x8x8xf32>, tensor<1x16x8x8xf32>)
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis);
+  let results = (outs Variadic<Graph_Tensor>:$outputs);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_SliceOp : Graph_Op<"slice", [Pure, InferTypeOpAdaptor,
+    SameOperandsAndResultElementType]> {
+  let summary = "Strided slice with one start, end and step per dimension";
+  let description = [{
+    For every dimension d the output takes indices `starts[d]`,
+    `starts[d] + steps[d]`, ... stopping before `ends[d]`. Steps are non-zero;
+    with a negative step the slice walks backwards and `ends[d]` may be -1
+    (one before index 0). Starts and ends are already normalized: they are
+    in range for the dimension (ONNX's clamping happens in the importer).
+
+    ```mlir
+    %y = graph.slice %x {starts = array<i64: 0, 1>, ends = array<i64: 4, 7>,
+                         steps = array<i64: 1, 2>}
+       : (tensor<4x8xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$starts,
+      DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_PadOp : Graph_Op<"pad", [Pure, InferTypeOpAdaptor,
+    SameOperandsAndResultElementType]> {
+  let summary = "Pad with a constant, by reflection or by repeating the edge";
+  let description = [{
+    Adds `pad_before[d]` and `pad_after[d]` elements to dimension d.
+    `mode` is `constant` (fill with `value`), `reflect` (mirror without
+    repeating the edge; pads must be smaller than the dimension) or `edge`.
+
+    ```mlir
+    %y = graph.pad %x {pad_before = array<i64: 0, 0, 1, 1>,
+                       pad_after = array<i64: 0, 0, 1, 1>, mode = "reflect"}
+       : (tensor<1x3x4x4xf32>) -> tensor<1x3x6x6xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$pad_before,
+      DenseI64ArrayAttr:$pad_after,
+      DefaultValuedStrAttr<StrAttr, "constant">:$mode,
+      DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_CastOp : Graph_Op<"cast", [Pure, SameOperandsAndResultShape, Elementwise]> {
+  let summary = "Convert the element type";
+  let description = [{
+    Float to float rounds to nearest even; float to integer truncates toward
+    zero and wraps like a C cast of an in-range value; anything to i1 is
+    `x != 0`.
+
+    ```mlir
+    %y = graph.cast %x : (tensor<4xf32>) -> tensor<4xf16>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GatherOp : Graph_Op<"gather", [Pure, InferTypeOpAdaptor,
+    AllElementTypesMatch<["data", "output"]>]> {
+  let summary = "Gather slices of `data` along `axis` (embedding lookup)";
+  let description = [{
+    ONNX Gather: the output shape is data.shape[:axis] + indices.shape +
+    data.shape[axis+1:]. Negative indices count from the end; an index out
+    of range is a run-time error.
+
+    ```mlir
+    %e = graph.gather %table, %ids {axis = 0 : i64}
+       : (tensor<30522x768xf32>, tensor<1x128xi64>) -> tensor<1x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$data, Graph_IndexTensor:$indices,
+      DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = [{
+    $data `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_ExpandDimsOp : Graph_Op<"expand_dims", [Pure, InferTypeOpAdaptor,
+    SameOperandsAndResultElementType]> {
+  let summary = "Insert size-1 dimensions at `axes` of the output";
+  let description = [{
+    ONNX Unsqueeze: `axes` name positions in the output (negative values
+    count from the end of the output).
+
+    ```mlir
+    %y = graph.expand_dims %x {axes = array<i64: 0, 2>}
+       : (tensor<3x4xf32>) -> tensor<1x3x1x4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_SqueezeOp : Graph_Op<"squeeze", [Pure, InferTypeOpAdaptor,
+    SameOperandsAndResultElementType]> {
+  let summary = "Remove size-1 dimensions (`axes`, or all when empty)";
+  let description = [{
+    ```mlir
+    %y = graph.squeeze %x {axes = array<i64: 2, 3>}
+       : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$axes);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_LayoutTransformOp : Graph_Op<"layout_transform", [Pure,
+    InferTypeOpAdaptor, SameOperandsAndResultElementType]> {
+  let summary = "Convert between data layouts, including blocked ones";
+  let description = [{
+    Layouts are strings of axis names, as in TVM: upper-case letters are
+    primal axes and a number followed by a lower-case letter is a block of
+    that primal axis, e.g. `NCHW`, `NHWC`, `NCHW8c`, `OIHW16i16o`. Every
+    primal axis appears once in each layout; block sizes divide the axis.
+
+    ```mlir
+    %y = graph.layout_transform %x {src_layout = "NCHW", dst_layout = "NCHW8c"}
+       : (tensor<1x16x7x7xf32>) -> tensor<1x2x7x7x8xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, StrAttr:$src_layout,
+      StrAttr:$dst_layout);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+def Graph_QuantizeOp : Graph_Op<"quantize", [Pure,
+    AllShapesMatch<["input", "output"]>,
+    AllElementTypesMatch<["zero_point", "output"]>]> {
+  let summary = "Affine quantization: saturate(round(x / scale) + zero_point)";
+  let description = [{
+    ONNX QuantizeLinear. `scale` (float) and `zero_point` (i8 or i32) are
+    scalars (rank 0 or one element) for per-tensor quantization, or 1-D with
+    one value per index of `axis` for per-axis quantization. Rounding is to
+    nearest even; the result saturates to the output type's range.
+
+    ```mlir
+    %q = graph.quantize %x, %s, %z
+       : (tensor<1x64xf32>, tensor<f32>, tensor<i8>) -> tensor<1x64xi8>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$scale,
+      Graph_QuantTensor:$zero_point, DefaultValuedAttr<I64Attr, "1">:$axis);
+  let results = (outs Graph_QuantTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $zero_point attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_DequantizeOp : Graph_Op<"dequantize", [Pure,
+    AllShapesMatch<["input", "output"]>,
+    AllElementTypesMatch<["zero_point", "input"]>,
+    AllElementTypesMatch<["scale", "output"]>]> {
+  let summary = "Affine dequantization: (x - zero_point) * scale";
+  let description = [{
+    ONNX DequantizeLinear, per-tensor or per-axis like `graph.quantize`.
+
+    ```mlir
+    %x = graph.dequantize %q, %s, %z
+       : (tensor<1x64xi8>, tensor<f32>, tensor<i8>) -> tensor<1x64xf32>
+    ```
+  }];
+  let arguments = (ins Graph_QuantTensor:$input, Graph_FloatTensor:$scale,
+      Graph_QuantTensor:$zero_point, DefaultValuedAttr<I64Attr, "1">:$axis);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $zero_point attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Region ops made by later passes
+//===----------------------------------------------------------------------===//
+
+def Graph_YieldOp : Graph_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["FusedOp", "CompositeOp"]>]> {
+  let summary = "Terminates the body of a graph.fused or graph.composite";
+  let description = [{
+    Its operands become the results of the enclosing region op.
+  }];
+  let arguments = (ins Variadic<Graph_Tensor>:$values);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ValueRange()); }]>];
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+}
+
+class Graph_RegionOp<string mnemonic, list<Trait> traits = []>
+    : Graph_Op<mnemonic, !listconcat([IsolatedFromAbove,
+          SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects],
+          traits)> {
+  let results = (outs Variadic<Graph_Tensor>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasVerifier = 1;
+}
+
+def Graph_FusedOp : Graph_RegionOp<"fused"> {
+  let summary = "A group of ops that compiles to one kernel (made by FuseOps)";
+  let description = [{
+    The body's block arguments are the operands; `graph.yield` gives the
+    results. `pattern` records the fusion class (e.g. `out_elemwise_fusable`).
+
+    ```mlir
+    %y = graph.fused %x, %w {pattern = "out_elemwise_fusable"}
+       : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+    ^bb0(%a: tensor<1x3x8x8xf32>, %b: tensor<4x3x3x3xf32>):
+      %c = graph.conv2d %a, %b : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>)
+                                -> tensor<1x4x6x6xf32>
+      %r = graph.relu %c : tensor<1x4x6x6xf32>
+      graph.yield %r : tensor<1x4x6x6xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Graph_Tensor>:$inputs,
+      OptionalAttr<StrAttr>:$pattern);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, results) $body
+  }];
+}
+
+def Graph_CompositeOp : Graph_RegionOp<"composite"> {
+  let summary = "A named sub-graph matched as one unit (e.g. for a library call)";
+  let description = [{
+    Like `graph.fused`, with a `name` saying what the body computes
+    (e.g. `conv2d_bias_relu`), so that later stages can treat it as one op.
+
+    ```mlir
+    %y = graph.composite "dense_gelu" %x, %w
+       : (tensor<1x768xf32>, tensor<3072x768xf32>) -> tensor<1x3072xf32> {
+    ^bb0(%a: tensor<1x768xf32>, %b: tensor<3072x768xf32>):
+      %d = graph.dense %a, %b : (tensor<1x768xf32>, tensor<3072x768xf32>)
+                               -> tensor<1x3072xf32>
+      %g = graph.gelu %d : tensor<1x3072xf32>
+      graph.yield %g : tensor<1x3072xf32>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Variadic<Graph_Tensor>:$inputs);
+  let assemblyFormat = [{
+    $name $inputs attr-dict `:` functional-type($inputs, results) $body
+  }];
+}
+
+#endif // DLC_DIALECT_GRAPH_OPS_TD

@@ -1,0 +1,43 @@
+//===- Interpreter.h - the reference interpreter ----------------*- C++ -*-===//
+//
+// Plain C++ semantics for every graph op: the numeric oracle that compiled
+// code and graph passes are checked against.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_RUNTIME_INTERPRETER_H
+#define DLC_RUNTIME_INTERPRETER_H
+
+#include "dlc/Runtime/Tensor.h"
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
+
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
+namespace dlc {
+
+/// The runtime element type of an MLIR element type, if it has one.
+std::optional<DType> dtypeOf(mlir::Type elementType);
+
+/// The values of a constant payload (dense or dense_resource); emits an
+/// error at `loc` when the payload is missing or unsupported.
+mlir::FailureOr<Tensor> tensorFromAttr(mlir::ElementsAttr attr,
+                                       mlir::Location loc);
+
+/// Checks that `inputs` match the argument types of `type`. The error says
+/// "input N: expected f32[1x3], got f32[3]".
+llvm::Error checkInputs(mlir::FunctionType type, llvm::ArrayRef<Tensor> inputs);
+
+/// Evaluates `func` (graph ops, func.return, func.call) on `inputs`, which
+/// must match its signature (see checkInputs). Run-time errors (an index out
+/// of range, a dynamic shape that disagrees with the type) are emitted as
+/// diagnostics at the op, and the result is failure.
+mlir::FailureOr<std::vector<Tensor>> interpret(mlir::func::FuncOp func,
+                                               llvm::ArrayRef<Tensor> inputs);
+
+} // namespace dlc
+
+#endif // DLC_RUNTIME_INTERPRETER_H

@@ -1,0 +1,44 @@
+//===- Model.h - loading models and their inputs ----------------*- C++ -*-===//
+//
+// What every tool that runs a model does first: parse and verify the .mlir
+// file, pick the entry function, and build its input tensors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_RUNTIME_MODEL_H
+#define DLC_RUNTIME_MODEL_H
+
+#include "dlc/Runtime/Tensor.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace dlc {
+
+/// Registers what a model file may contain (graph and func dialects).
+void registerModelDialects(mlir::DialectRegistry &registry);
+
+/// Parses and verifies a model file; diagnostics go to the context's handler
+/// and a null module is returned on failure.
+mlir::OwningOpRef<mlir::ModuleOp> loadModel(llvm::StringRef path,
+                                            mlir::MLIRContext &context,
+                                            llvm::SourceMgr &sourceMgr);
+
+/// The entry function: `name` if not empty, else @main, else the module's only
+/// function with a body. Emits an error naming the candidates otherwise.
+mlir::FailureOr<mlir::func::FuncOp> findEntry(mlir::ModuleOp module,
+                                              llvm::StringRef name);
+
+/// Builds the inputs of `type` from specs: a .npy or .pb path, or
+/// `random:seed=N` (one spec for every input, each input seeded N + its
+/// index). With no specs, every input is random with seed 0.
+llvm::Expected<std::vector<Tensor>>
+loadInputs(llvm::ArrayRef<std::string> specs, mlir::FunctionType type);
+
+} // namespace dlc
+
+#endif // DLC_RUNTIME_MODEL_H

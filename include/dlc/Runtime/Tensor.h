@@ -1,0 +1,72 @@
+//===- Tensor.h - host tensors for the runtime and the tools ---*- C++ -*-===//
+//
+// A host tensor: element type, shape and values. Values are held as double
+// whatever the element type, already rounded to it (see roundToDType), so
+// that the reference interpreter is plain, obviously-correct C++. Integers
+// beyond 2^53 in magnitude are not represented exactly.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_RUNTIME_TENSOR_H
+#define DLC_RUNTIME_TENSOR_H
+
+#include "dlc/Support/Shape.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <vector>
+
+namespace dlc {
+
+/// Element types of graph tensors (the dialect's f32, f16, bf16, i8, i32, i64
+/// and i1), plus f64 for files written by numpy's defaults.
+enum class DType { F32, F16, BF16, F64, I8, I32, I64, I1 };
+
+/// "f32", "i8", ... as in MLIR types.
+llvm::StringRef dtypeName(DType type);
+/// Parses "f32", "i8", ...
+std::optional<DType> parseDType(llvm::StringRef name);
+bool isFloat(DType type);
+/// Bytes per element in files (i1 uses one byte).
+int64_t dtypeBytes(DType type);
+
+/// Rounds `value` to a representable value of `type`: floats round to
+/// nearest even, integers truncate toward zero and wrap, i1 is `value != 0`.
+double roundToDType(DType type, double value);
+
+/// Little-endian element encoding shared by files and constant payloads.
+double decodeElement(DType type, const char *bytes);
+void encodeElement(DType type, double value, char *bytes);
+
+struct Tensor {
+  DType dtype = DType::F32;
+  Shape shape;
+  std::vector<double> data;
+
+  Tensor() = default;
+  Tensor(DType dtype, llvm::ArrayRef<int64_t> shape)
+      : dtype(dtype), shape(shape), data(numElements(shape), 0.0) {}
+
+  int64_t size() const { return static_cast<int64_t>(data.size()); }
+  /// "f32[1x3x224x224]" for messages.
+  std::string describe() const;
+};
+
+/// Values that `seed` always produces: floats uniform in [-1, 1), integers in
+/// [0, 10), i1 either value.
+Tensor randomTensor(DType type, llvm::ArrayRef<int64_t> shape, uint64_t seed);
+
+/// Compares element by element: |a - e| <= atol + rtol * |e|. Fills the
+/// largest absolute and relative errors; false on a shape, type or value
+/// mismatch (NaN only matches NaN).
+struct Comparison {
+  bool match = true;
+  double maxAbsError = 0, maxRelError = 0;
+  int64_t mismatches = 0;
+  std::string reason; ///< set when shapes or types differ
+};
+Comparison compareTensors(const Tensor &actual, const Tensor &expected,
+                          double atol, double rtol);
+
+} // namespace dlc
+
+#endif // DLC_RUNTIME_TENSOR_H

@@ -1,0 +1,44 @@
+//===- Shape.h - shape arithmetic shared by dialect and runtime -*- C++ -*-===//
+//
+// The one place for numpy broadcasting, axis normalization and row-major
+// strides. Nothing here depends on MLIR, so the runtime can use it too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_SUPPORT_SHAPE_H
+#define DLC_SUPPORT_SHAPE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace dlc {
+
+using Shape = llvm::SmallVector<int64_t, 6>;
+
+/// Numpy broadcast of two shapes, or nullopt when a pair of dimensions is
+/// neither equal nor 1.
+std::optional<Shape> broadcastShapes(llvm::ArrayRef<int64_t> a,
+                                     llvm::ArrayRef<int64_t> b);
+
+/// Maps a possibly negative axis into [0, rank), or nullopt if out of range.
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
+/// Number of elements of a shape (1 for rank 0).
+int64_t numElements(llvm::ArrayRef<int64_t> shape);
+
+/// Row-major strides of a shape, in elements.
+Shape rowMajorStrides(llvm::ArrayRef<int64_t> shape);
+
+/// Strides to read a tensor of `shape` as if broadcast to `target`: 0 on
+/// broadcast dimensions. `shape` must broadcast to `target`.
+Shape broadcastStrides(llvm::ArrayRef<int64_t> shape,
+                       llvm::ArrayRef<int64_t> target);
+
+/// "2x3x4" for diagnostics ("scalar" for rank 0).
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+} // namespace dlc
+
+#endif // DLC_SUPPORT_SHAPE_H

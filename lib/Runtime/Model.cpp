@@ -1,0 +1,88 @@
+//===- Model.cpp - loading models and their inputs -------------------------===//
+#include "dlc/Runtime/Model.h"
+#include "dlc/Dialect/Graph/GraphDialect.h"
+#include "dlc/Runtime/Interpreter.h"
+#include "dlc/Runtime/TensorIO.h"
+
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace dlc;
+
+void dlc::registerModelDialects(DialectRegistry &registry) {
+  registry.insert<graph::GraphDialect, func::FuncDialect>();
+}
+
+OwningOpRef<ModuleOp> dlc::loadModel(StringRef path, MLIRContext &context,
+                                     llvm::SourceMgr &sourceMgr) {
+  std::string included;
+  if (sourceMgr.AddIncludeFile(path.str(), SMLoc(), included) == 0) {
+    emitError(UnknownLoc::get(&context), "cannot open model file '")
+        << path << "'";
+    return nullptr;
+  }
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+FailureOr<func::FuncOp> dlc::findEntry(ModuleOp module, StringRef name) {
+  if (!name.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    if (!func || func.isExternal())
+      return module.emitError("no function @") << name << " with a body";
+    return func;
+  }
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    if (!main.isExternal())
+      return main;
+  SmallVector<func::FuncOp> candidates;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      candidates.push_back(func);
+  if (candidates.size() == 1)
+    return candidates.front();
+  InFlightDiagnostic diag = module.emitError();
+  if (candidates.empty())
+    return diag << "the module has no function with a body", failure();
+  diag << "the module has " << candidates.size()
+       << " functions and none is @main; choose one with --entry:";
+  for (auto func : candidates)
+    diag << " @" << func.getSymName();
+  return failure();
+}
+
+llvm::Expected<std::vector<Tensor>>
+dlc::loadInputs(ArrayRef<std::string> specs, FunctionType type) {
+  std::vector<std::string> all(specs.begin(), specs.end());
+  if (all.empty())
+    all.push_back("random:seed=0");
+  bool oneRandom = all.size() == 1 && StringRef(all[0]).starts_with("random:");
+  if (!oneRandom && all.size() != type.getNumInputs())
+    return llvm::createStringError(
+        "the entry function takes " + std::to_string(type.getNumInputs()) +
+        " inputs, but " + std::to_string(all.size()) + " --input given");
+  std::vector<Tensor> inputs;
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    StringRef spec = oneRandom ? StringRef(all[0]) : StringRef(all[i]);
+    auto argType = dyn_cast<RankedTensorType>(type.getInput(i));
+    std::optional<DType> dtype =
+        argType ? dtypeOf(argType.getElementType()) : std::nullopt;
+    if (!dtype || !argType.hasStaticShape())
+      return llvm::createStringError("input " + std::to_string(i) +
+                                     " has unsupported type");
+    if (spec.consume_front("random:")) {
+      uint64_t seed;
+      if (!spec.consume_front("seed=") || spec.getAsInteger(10, seed))
+        return llvm::createStringError(
+            "bad input spec 'random:" + spec.str() +
+            "': expected random:seed=N with an unsigned integer N");
+      inputs.push_back(randomTensor(*dtype, argType.getShape(), seed + i));
+      continue;
+    }
+    llvm::Expected<Tensor> t = readTensorFile(spec);
+    if (!t)
+      return t.takeError();
+    inputs.push_back(std::move(*t));
+  }
+  return inputs;
+}

@@ -1,0 +1,229 @@
+//===- Tensor.cpp - host tensors -------------------------------------------===//
+#include "dlc/Runtime/Tensor.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace dlc;
+
+llvm::StringRef dlc::dtypeName(DType type) {
+  switch (type) {
+  case DType::F32: return "f32";
+  case DType::F16: return "f16";
+  case DType::BF16: return "bf16";
+  case DType::F64: return "f64";
+  case DType::I8: return "i8";
+  case DType::I32: return "i32";
+  case DType::I64: return "i64";
+  case DType::I1: return "i1";
+  }
+  return "?";
+}
+
+std::optional<DType> dlc::parseDType(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<DType>>(name)
+      .Case("f32", DType::F32)
+      .Case("f16", DType::F16)
+      .Case("bf16", DType::BF16)
+      .Case("f64", DType::F64)
+      .Case("i8", DType::I8)
+      .Case("i32", DType::I32)
+      .Case("i64", DType::I64)
+      .Case("i1", DType::I1)
+      .Default(std::nullopt);
+}
+
+bool dlc::isFloat(DType type) {
+  return type == DType::F32 || type == DType::F16 || type == DType::BF16 ||
+         type == DType::F64;
+}
+
+int64_t dlc::dtypeBytes(DType type) {
+  switch (type) {
+  case DType::F64:
+  case DType::I64: return 8;
+  case DType::F32:
+  case DType::I32: return 4;
+  case DType::F16:
+  case DType::BF16: return 2;
+  case DType::I8:
+  case DType::I1: return 1;
+  }
+  return 0;
+}
+
+static const llvm::fltSemantics &halfSemantics(DType type) {
+  return type == DType::F16 ? llvm::APFloat::IEEEhalf()
+                            : llvm::APFloat::BFloat();
+}
+
+/// Truncates toward zero and wraps into a `bits`-bit two's complement value.
+static double wrapInteger(double value, unsigned bits) {
+  if (std::isnan(value))
+    return 0;
+  double t = std::trunc(value);
+  // Out-of-range values saturate to int64 first (C leaves them undefined).
+  if (t >= 9.2233720368547758e18)
+    t = 9.2233720368547748e18;
+  if (t < -9.2233720368547758e18)
+    t = -9.2233720368547758e18;
+  int64_t i = static_cast<int64_t>(t);
+  if (bits == 64)
+    return static_cast<double>(i);
+  uint64_t mask = (uint64_t(1) << bits) - 1;
+  uint64_t u = static_cast<uint64_t>(i) & mask;
+  if (u >> (bits - 1))
+    return static_cast<double>(static_cast<int64_t>(u) -
+                               static_cast<int64_t>(mask) - 1);
+  return static_cast<double>(u);
+}
+
+double dlc::roundToDType(DType type, double value) {
+  switch (type) {
+  case DType::F32: return static_cast<double>(static_cast<float>(value));
+  case DType::F64: return value;
+  case DType::F16:
+  case DType::BF16: {
+    llvm::APFloat f(value);
+    bool lost;
+    f.convert(halfSemantics(type), llvm::APFloat::rmNearestTiesToEven, &lost);
+    return f.convertToDouble();
+  }
+  case DType::I8: return wrapInteger(value, 8);
+  case DType::I32: return wrapInteger(value, 32);
+  case DType::I64: return wrapInteger(value, 64);
+  case DType::I1: return value != 0 ? 1.0 : 0.0;
+  }
+  return value;
+}
+
+double dlc::decodeElement(DType type, const char *bytes) {
+  switch (type) {
+  case DType::F32: {
+    float f;
+    std::memcpy(&f, bytes, 4);
+    return f;
+  }
+  case DType::F64: {
+    double d;
+    std::memcpy(&d, bytes, 8);
+    return d;
+  }
+  case DType::F16:
+  case DType::BF16: {
+    uint16_t bits;
+    std::memcpy(&bits, bytes, 2);
+    return llvm::APFloat(halfSemantics(type), llvm::APInt(16, bits))
+        .convertToDouble();
+  }
+  case DType::I8: return static_cast<int8_t>(bytes[0]);
+  case DType::I32: {
+    int32_t i;
+    std::memcpy(&i, bytes, 4);
+    return i;
+  }
+  case DType::I64: {
+    int64_t i;
+    std::memcpy(&i, bytes, 8);
+    return static_cast<double>(i);
+  }
+  case DType::I1: return bytes[0] != 0;
+  }
+  return 0;
+}
+
+void dlc::encodeElement(DType type, double value, char *bytes) {
+  value = roundToDType(type, value);
+  switch (type) {
+  case DType::F32: {
+    float f = static_cast<float>(value);
+    std::memcpy(bytes, &f, 4);
+    return;
+  }
+  case DType::F64: std::memcpy(bytes, &value, 8); return;
+  case DType::F16:
+  case DType::BF16: {
+    llvm::APFloat f(value);
+    bool lost;
+    f.convert(halfSemantics(type), llvm::APFloat::rmNearestTiesToEven, &lost);
+    uint16_t bits = static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
+    std::memcpy(bytes, &bits, 2);
+    return;
+  }
+  case DType::I8: bytes[0] = static_cast<char>(static_cast<int8_t>(value)); return;
+  case DType::I32: {
+    int32_t i = static_cast<int32_t>(value);
+    std::memcpy(bytes, &i, 4);
+    return;
+  }
+  case DType::I64: {
+    int64_t i = static_cast<int64_t>(value);
+    std::memcpy(bytes, &i, 8);
+    return;
+  }
+  case DType::I1: bytes[0] = value != 0; return;
+  }
+}
+
+std::string Tensor::describe() const {
+  return dtypeName(dtype).str() + "[" + formatShape(shape) + "]";
+}
+
+Tensor dlc::randomTensor(DType type, llvm::ArrayRef<int64_t> shape,
+                         uint64_t seed) {
+  Tensor t(type, shape);
+  uint64_t state = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  for (double &v : t.data) {
+    // splitmix64: the same stream on every platform.
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    double unit = static_cast<double>(z >> 11) * 0x1.0p-53; // [0, 1)
+    if (isFloat(type))
+      v = roundToDType(type, 2.0 * unit - 1.0);
+    else if (type == DType::I1)
+      v = unit < 0.5 ? 0.0 : 1.0;
+    else
+      v = std::floor(unit * 10.0);
+  }
+  return t;
+}
+
+Comparison dlc::compareTensors(const Tensor &actual, const Tensor &expected,
+                               double atol, double rtol) {
+  Comparison c;
+  if (actual.shape != expected.shape) {
+    c.match = false;
+    c.reason = "shape " + formatShape(actual.shape) + " differs from expected " +
+               formatShape(expected.shape);
+    return c;
+  }
+  for (size_t i = 0; i < actual.data.size(); ++i) {
+    double a = actual.data[i], e = expected.data[i];
+    if (std::isnan(a) || std::isnan(e)) {
+      if (std::isnan(a) != std::isnan(e)) {
+        c.match = false;
+        ++c.mismatches;
+      }
+      continue;
+    }
+    if (a == e)
+      continue;
+    double abs = std::fabs(a - e);
+    double rel = e != 0 ? abs / std::fabs(e) : abs;
+    if (std::isinf(a) || std::isinf(e))
+      abs = rel = std::numeric_limits<double>::infinity();
+    c.maxAbsError = std::max(c.maxAbsError, abs);
+    c.maxRelError = std::max(c.maxRelError, rel);
+    if (!(abs <= atol + rtol * std::fabs(e))) {
+      c.match = false;
+      ++c.mismatches;
+    }
+  }
+  return c;
+}

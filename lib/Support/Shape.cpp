@@ -1,0 +1,62 @@
+//===- Shape.cpp - shape arithmetic ----------------------------------------===//
+#include "dlc/Support/Shape.h"
+
+#include <algorithm>
+
+using namespace dlc;
+
+std::optional<Shape> dlc::broadcastShapes(llvm::ArrayRef<int64_t> a,
+                                          llvm::ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape result(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return std::nullopt;
+    result[i] = da == 1 ? db : da;
+  }
+  return result;
+}
+
+std::optional<int64_t> dlc::normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+int64_t dlc::numElements(llvm::ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+Shape dlc::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
+  Shape strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+Shape dlc::broadcastStrides(llvm::ArrayRef<int64_t> shape,
+                            llvm::ArrayRef<int64_t> target) {
+  Shape own = rowMajorStrides(shape);
+  Shape strides(target.size(), 0);
+  size_t offset = target.size() - shape.size();
+  for (size_t i = 0; i < shape.size(); ++i)
+    strides[offset + i] = shape[i] == 1 ? 0 : own[i];
+  return strides;
+}
+
+std::string dlc::formatShape(llvm::ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += 'x';
+    s += std::to_string(shape[i]);
+  }
+  return s;
+}

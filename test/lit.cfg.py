@@ -1,0 +1,25 @@
+# lit configuration for dlc: FileCheck tests of the dialect, passes and tools,
+# plus the GoogleTest unit tests (test/Unit).
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "DLC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "consumer", "lit.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dlc_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%dlc_src_root", config.dlc_src_root))
+config.substitutions.append(("%dlc_obj_root", config.dlc_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%python", "python3"))
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.dlc_tools_dir, config.llvm_tools_dir]
+tools = ["dlc-opt", "dlc-run", "FileCheck", "not", "count", "split-file"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
