@@ -86,7 +86,7 @@ TEST(TensorProto, RejectsTruncatedAndUnsupported) {
             std::string::npos);
   std::string u8 = "\x08\x01\x10\x02\x4a\x01\x05"; // UINT8
   EXPECT_NE(errorOf(parseTensorProto(u8)).find("UINT8"), std::string::npos);
-  std::string short_ = "\x08\x04\x10\x01\x22\x04\x00\x00\x80\x3f";
+  std::string short_("\x08\x04\x10\x01\x22\x04\x00\x00\x80\x3f", 10);
   EXPECT_NE(errorOf(parseTensorProto(short_)).find("need 4"), std::string::npos);
 }
 

@@ -45,6 +45,7 @@ static cl::opt<bool> printOutput("print-output",
                                  cl::desc("print every output value"));
 
 static int fail(const Twine &message) {
+  outs().flush(); // keep results and the error in order
   WithColor::error(errs(), "dlc-run") << message << "\n";
   return 1;
 }
@@ -96,6 +97,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registerModelDialects(registry);
   mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
   SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
 

@@ -94,6 +94,13 @@ static Shape imageShape(ImageDims d, int64_t n, int64_t c, int64_t h,
   return s;
 }
 
+/// The message for an axis attribute outside [-rank, rank). I64Attr getters
+/// return uint64_t, so the axis is taken back as signed here.
+static std::string axisOutOfRange(int64_t axis, int64_t rank) {
+  return "axis " + std::to_string(axis) + " is out of range for rank " +
+         std::to_string(rank);
+}
+
 static LogicalResult normalizeAxes(std::optional<Location> loc, StringRef op,
                                    ArrayRef<int64_t> axes, int64_t rank,
                                    SmallVectorImpl<int64_t> &result) {
@@ -101,8 +108,7 @@ static LogicalResult normalizeAxes(std::optional<Location> loc, StringRef op,
   for (int64_t axis : axes) {
     std::optional<int64_t> a = normalizeAxis(axis, rank);
     if (!a)
-      return fail(loc, op, "axis " + Twine(axis) + " is out of range for rank " +
-                               Twine(rank));
+      return fail(loc, op, axisOutOfRange(axis, rank));
     if (!seen.insert(*a).second)
       return fail(loc, op, "axis " + Twine(axis) + " appears twice");
     result.push_back(*a);
@@ -260,8 +266,7 @@ LogicalResult BatchNormOp::verify() {
   int64_t rank = getInput().getType().getRank();
   std::optional<int64_t> axis = normalizeAxis(getAxis(), rank);
   if (!axis)
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
-                                << rank;
+    return emitOpError(axisOutOfRange(getAxis(), rank));
   int64_t c = getInput().getType().getDimSize(*axis);
   auto param = getGamma().getType();
   if (param.getRank() != 1 || param.getDimSize(0) != c)
@@ -277,8 +282,7 @@ LogicalResult BiasAddOp::verify() {
   int64_t rank = getInput().getType().getRank();
   std::optional<int64_t> axis = normalizeAxis(getAxis(), rank);
   if (!axis)
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
-                                << rank;
+    return emitOpError(axisOutOfRange(getAxis(), rank));
   int64_t c = getInput().getType().getDimSize(*axis);
   auto bias = getBias().getType();
   if (bias.getRank() != 1 || bias.getDimSize(0) != c)
@@ -406,8 +410,7 @@ LogicalResult GlobalAvgPool2DOp::inferReturnTypes(
 LogicalResult SoftmaxOp::verify() {
   int64_t rank = getInput().getType().getRank();
   if (!normalizeAxis(getAxis(), rank))
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
-                                << rank;
+    return emitOpError(axisOutOfRange(getAxis(), rank));
   return success();
 }
 
@@ -415,8 +418,7 @@ LogicalResult LayerNormOp::verify() {
   auto input = getInput().getType();
   std::optional<int64_t> axis = normalizeAxis(getAxis(), input.getRank());
   if (!axis)
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
-                                << input.getRank();
+    return emitOpError(axisOutOfRange(getAxis(), input.getRank()));
   ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);
   if (getGamma().getType().getShape() != normalized)
     return emitOpError("gamma and beta must have the normalized shape ")
@@ -527,9 +529,7 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     return fail(loc, op, "inputs must be ranked tensors");
   std::optional<int64_t> axis = normalizeAxis(adaptor.getAxis(), first.getRank());
   if (!axis)
-    return fail(loc, op, "axis " + Twine(adaptor.getAxis()) +
-                             " is out of range for rank " +
-                             Twine(first.getRank()));
+    return fail(loc, op, axisOutOfRange(adaptor.getAxis(), first.getRank()));
   Shape shape(first.getShape());
   for (auto [i, v] : llvm::enumerate(inputs.drop_front())) {
     auto t = rankedOf(v);
@@ -552,10 +552,7 @@ LogicalResult SplitOp::verify() {
   auto input = getInput().getType();
   std::optional<int64_t> axis = normalizeAxis(getAxis(), input.getRank());
   if (!axis)
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
-                                << input.getRank();
-  if (getOutputs().empty())
-    return emitOpError("needs at least one result");
+    return emitOpError(axisOutOfRange(getAxis(), input.getRank()));
   int64_t total = 0;
   for (auto [i, v] : llvm::enumerate(getOutputs())) {
     auto t = cast<RankedTensorType>(v.getType());
@@ -646,9 +643,7 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     return fail(loc, op, "data must have rank >= 1 and indices must be ranked");
   std::optional<int64_t> axis = normalizeAxis(adaptor.getAxis(), data.getRank());
   if (!axis)
-    return fail(loc, op, "axis " + Twine(adaptor.getAxis()) +
-                             " is out of range for rank " +
-                             Twine(data.getRank()));
+    return fail(loc, op, axisOutOfRange(adaptor.getAxis(), data.getRank()));
   Shape shape(data.getShape().take_front(*axis));
   llvm::append_range(shape, indices.getShape());
   llvm::append_range(shape, data.getShape().drop_front(*axis + 1));
@@ -737,8 +732,7 @@ static LogicalResult verifyQuantParams(Operation *op, RankedTensorType data,
     return success();
   std::optional<int64_t> axis = normalizeAxis(axisAttr, data.getRank());
   if (!axis)
-    return op->emitOpError("axis ") << axisAttr << " is out of range for rank "
-                                    << data.getRank();
+    return op->emitOpError(axisOutOfRange(axisAttr, data.getRank()));
   if (scale.getRank() != 1 || scale.getDimSize(0) != data.getDimSize(*axis))
     return op->emitOpError("per-axis scale must be 1-D with ")
            << data.getDimSize(*axis) << " elements (size of axis " << *axis
