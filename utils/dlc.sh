@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The README's two commands. Each installs what is missing, builds dlc with
+# Ninja into build/, and then:
+#   utils/dlc.sh demo [MODEL.mlir]   runs the example model on the reference
+#                                    interpreter and prints its outputs
+#   utils/dlc.sh test                runs every test (lit + GoogleTest)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+what=${1:-}
+case "$what" in
+  demo|test) ;;
+  *) echo "usage: utils/dlc.sh demo [MODEL.mlir] | utils/dlc.sh test" >&2; exit 2 ;;
+esac
+
+utils/setup.sh
+if [ ! -f build/build.ninja ]; then
+  cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+# Two cores: the default parallelism is right; keep the log short.
+cmake --build build
+
+if [ "$what" = demo ]; then
+  model=${2:-examples/tiny_cnn.mlir}
+  echo "== dlc-run $model --target=reference --input=random:seed=1"
+  exec build/bin/dlc-run "$model" --target=reference --input=random:seed=1
+fi
+
+log=$(mktemp)
+status=0
+/usr/lib/llvm-22/bin/lit -sv build/test 2>&1 | tee "$log" || status=$?
+passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+failed=$(awk -F: '/^ *(Failed|Unresolved|Timed Out) *:/ {n += $2} END {print n + 0}' "$log")
+rm -f "$log"
+echo "${passed:-0} passed, ${failed:-0} failed"
+exit $status
