@@ -29,7 +29,7 @@ fi
 
 log=$(mktemp)
 status=0
-/usr/lib/llvm-22/bin/lit -sv build/test 2>&1 | tee "$log" || status=$?
+cmake --build build --target check-dlc 2>&1 | tee "$log" || status=$?
 passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
 failed=$(awk -F: '/^ *(Failed|Unresolved|Timed Out) *:/ {n += $2} END {print n + 0}' "$log")
 rm -f "$log"
