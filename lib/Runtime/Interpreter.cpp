@@ -9,6 +9,7 @@
 #include "dlc/Support/Layout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
@@ -31,6 +32,57 @@ std::optional<DType> dlc::dtypeOf(Type t) {
   if (t.isInteger(32)) return DType::I32;
   if (t.isInteger(64)) return DType::I64;
   return std::nullopt;
+}
+
+Type dlc::mlirElementType(DType type, MLIRContext *ctx) {
+  Builder b(ctx);
+  switch (type) {
+  case DType::F32: return b.getF32Type();
+  case DType::F16: return b.getF16Type();
+  case DType::BF16: return b.getBF16Type();
+  case DType::F64: return b.getF64Type();
+  case DType::I8: return b.getI8Type();
+  case DType::I32: return b.getI32Type();
+  case DType::I64: return b.getI64Type();
+  case DType::I1: return b.getI1Type();
+  }
+  return {};
+}
+
+ElementsAttr dlc::elementsAttrFromTensor(const Tensor &t, MLIRContext *ctx,
+                                         StringRef name,
+                                         int64_t maxDenseElements) {
+  auto type = RankedTensorType::get(t.shape, mlirElementType(t.dtype, ctx));
+  bool splat = !t.data.empty() &&
+               llvm::all_of(t.data, [&](double v) { return v == t.data[0]; });
+  if (t.size() <= maxDenseElements || splat) {
+    int64_t n = splat ? 1 : t.size();
+    if (isFloat(t.dtype)) {
+      const llvm::fltSemantics &sem =
+          cast<FloatType>(type.getElementType()).getFloatSemantics();
+      SmallVector<APFloat> values;
+      for (int64_t i = 0; i < n; ++i) {
+        APFloat f(t.data[i]);
+        bool lost;
+        f.convert(sem, APFloat::rmNearestTiesToEven, &lost);
+        values.push_back(f);
+      }
+      return DenseElementsAttr::get(type, values);
+    }
+    unsigned width = type.getElementType().getIntOrFloatBitWidth();
+    SmallVector<APInt> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(APInt(width, static_cast<int64_t>(t.data[i]),
+                             /*isSigned=*/true, /*implicitTrunc=*/true));
+    return DenseElementsAttr::get(type, values);
+  }
+  int64_t width = dtypeBytes(t.dtype);
+  std::vector<char> bytes(t.size() * width);
+  for (int64_t i = 0; i < t.size(); ++i)
+    encodeElement(t.dtype, t.data[i], bytes.data() + i * width);
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      ArrayRef<char>(bytes), alignof(uint64_t));
+  return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 
 FailureOr<Tensor> dlc::tensorFromAttr(ElementsAttr attr, Location loc) {
@@ -149,6 +201,16 @@ public:
   explicit Interpreter(Operation *symbolScope) : scope(symbolScope) {}
 
   FailureOr<std::vector<Tensor>> runBlock(Block &block, ArrayRef<Tensor> args);
+  FailureOr<std::vector<Tensor>> evalOne(Operation *op,
+                                         ArrayRef<Tensor> operands) {
+    SmallVector<const Tensor *> in;
+    for (const Tensor &t : operands)
+      in.push_back(&t);
+    std::vector<Tensor> out;
+    if (failed(eval(op, in, out)))
+      return failure();
+    return out;
+  }
 
 private:
   LogicalResult eval(Operation *op, ArrayRef<const Tensor *> in,
@@ -317,6 +379,11 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
              << r.getType() << " is not supported";
     out.push_back(resultFor(r));
   }
+  // Nothing to compute when every result is empty (a dimension of size 0);
+  // this also keeps the loops below free of divisions by zero extents.
+  if (!out.empty() && !isa<FusedOp, CompositeOp, func::CallOp>(op) &&
+      llvm::all_of(out, [](const Tensor &t) { return t.size() == 0; }))
+    return success();
   auto unary = [&](auto f) {
     Tensor &y = out[0];
     for (int64_t i = 0; i < y.size(); ++i)
@@ -364,7 +431,8 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
           })
           .Case([&](DenseOp) {
             const Tensor &x = *in[0], &w = *in[1];
-            int64_t k = x.shape.back(), o = w.shape[0], m = x.size() / k;
+            int64_t k = x.shape.back(), o = w.shape[0];
+            int64_t m = numElements(ArrayRef(x.shape).drop_back());
             for (int64_t r = 0; r < m; ++r)
               for (int64_t j = 0; j < o; ++j) {
                 double acc = in.size() > 2 ? in[2]->data[j] : 0.0;
@@ -762,6 +830,12 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
 }
 
 } // namespace
+
+FailureOr<std::vector<Tensor>> dlc::evaluateOp(Operation *op,
+                                                ArrayRef<Tensor> operands) {
+  Interpreter interpreter(op->getParentOp());
+  return interpreter.evalOne(op, operands);
+}
 
 FailureOr<std::vector<Tensor>> dlc::interpret(func::FuncOp func,
                                               ArrayRef<Tensor> inputs) {

@@ -16,6 +16,18 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// Element count of a shape read from a file, or nullopt beyond 2^40 (so a
+/// corrupt header cannot make us allocate without bound).
+static std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0 || (d && n > (int64_t(1) << 40) / d))
+      return std::nullopt;
+    n *= d;
+  }
+  return n;
+}
+
 //===----------------------------------------------------------------------===//
 // .npy
 //===----------------------------------------------------------------------===//
@@ -110,14 +122,15 @@ llvm::Expected<Tensor> dlc::parseNpy(StringRef bytes) {
       return makeError("malformed .npy shape " + *shapeText);
     shape.push_back(v);
   }
-  Tensor tensor(*dtype, shape);
   int64_t width = dtypeBytes(*dtype);
-  size_t need = static_cast<size_t>(tensor.size() * width);
+  std::optional<int64_t> count = checkedNumElements(shape);
   size_t have = bytes.size() - offset - headerLen;
-  if (have < need)
+  if (!count || static_cast<uint64_t>(*count) > have / width)
     return makeError("truncated .npy data: shape " + formatShape(shape) +
-                     " needs " + llvm::Twine(need) + " bytes, file has " +
-                     llvm::Twine(have));
+                     " needs " +
+                     (count ? llvm::Twine(*count * width) : llvm::Twine("too many")) +
+                     " bytes, file has " + llvm::Twine(have));
+  Tensor tensor(*dtype, shape);
   const char *data = bytes.data() + offset + headerLen;
   for (int64_t i = 0; i < tensor.size(); ++i)
     tensor.data[i] = decodeElement(*dtype, data + i * width);
@@ -308,55 +321,54 @@ llvm::Expected<Tensor> dlc::parseTensorProto(StringRef bytes,
       return makeError("TensorProto has a negative dimension");
     shape.push_back(static_cast<int64_t>(d));
   }
-  Tensor tensor(*dtype, shape);
+  std::optional<int64_t> count = checkedNumElements(shape);
+  if (!count)
+    return makeError("TensorProto dims " + formatShape(shape) +
+                     " have too many elements");
+  size_t n = *count;
   auto countError = [&](size_t have) {
     return makeError("TensorProto holds " + llvm::Twine(have) +
                      " values but its dims " + formatShape(shape) + " need " +
-                     llvm::Twine(tensor.size()));
+                     llvm::Twine(n));
   };
-  size_t n = tensor.size();
+  int64_t width = dtypeBytes(*dtype);
+  size_t have = hasRaw ? raw.size() / width
+                : *dtype == DType::F32 ? floatBits.size()
+                : *dtype == DType::F64 ? doubleBits.size()
+                : *dtype == DType::I64 ? words64.size()
+                                       : words32.size();
+  if (have != n || (hasRaw && raw.size() % width))
+    return countError(have);
+  Tensor tensor(*dtype, shape);
   if (hasRaw) {
-    int64_t width = dtypeBytes(*dtype);
-    if (raw.size() != n * width)
-      return countError(raw.size() / width);
     for (size_t i = 0; i < n; ++i)
       tensor.data[i] = decodeElement(*dtype, raw.data() + i * width);
     return tensor;
   }
   switch (*dtype) {
   case DType::F32:
-    if (floatBits.size() != n)
-      return countError(floatBits.size());
     for (size_t i = 0; i < n; ++i) {
       uint32_t bits = static_cast<uint32_t>(floatBits[i]);
       tensor.data[i] = decodeElement(DType::F32, reinterpret_cast<char *>(&bits));
     }
     break;
   case DType::F64:
-    if (doubleBits.size() != n)
-      return countError(doubleBits.size());
     for (size_t i = 0; i < n; ++i)
       tensor.data[i] = decodeElement(DType::F64,
                                      reinterpret_cast<char *>(&doubleBits[i]));
     break;
   case DType::I64:
-    if (words64.size() != n)
-      return countError(words64.size());
     for (size_t i = 0; i < n; ++i)
       tensor.data[i] = static_cast<double>(static_cast<int64_t>(words64[i]));
     break;
   case DType::F16:
   case DType::BF16:
-    if (words32.size() != n)
-      return countError(words32.size());
     for (size_t i = 0; i < n; ++i) {
       uint16_t bits = static_cast<uint16_t>(words32[i]);
       tensor.data[i] = decodeElement(*dtype, reinterpret_cast<char *>(&bits));
     }
     break;
   default: // int32_data carries i8, i32 and bool
-    if (words32.size() != n)
-      return countError(words32.size());
     for (size_t i = 0; i < n; ++i)
       tensor.data[i] = roundToDType(
           *dtype, static_cast<double>(static_cast<int32_t>(words32[i])));

@@ -22,6 +22,18 @@ namespace dlc {
 /// The runtime element type of an MLIR element type, if it has one.
 std::optional<DType> dtypeOf(mlir::Type elementType);
 
+/// The MLIR element type of a runtime element type.
+mlir::Type mlirElementType(DType type, mlir::MLIRContext *context);
+
+/// A constant payload holding `tensor`: a `dense` attribute up to
+/// `maxDenseElements` elements (or when all values are equal), else a
+/// `dense_resource` blob named after `name` (uniqued by MLIR), so that large
+/// weights never print as decimal text.
+mlir::ElementsAttr elementsAttrFromTensor(const Tensor &tensor,
+                                          mlir::MLIRContext *context,
+                                          llvm::StringRef name,
+                                          int64_t maxDenseElements = 16);
+
 /// The values of a constant payload (dense or dense_resource); emits an
 /// error at `loc` when the payload is missing or unsupported.
 mlir::FailureOr<Tensor> tensorFromAttr(mlir::ElementsAttr attr,
@@ -37,6 +49,11 @@ llvm::Error checkInputs(mlir::FunctionType type, llvm::ArrayRef<Tensor> inputs);
 /// diagnostics at the op, and the result is failure.
 mlir::FailureOr<std::vector<Tensor>> interpret(mlir::func::FuncOp func,
                                                llvm::ArrayRef<Tensor> inputs);
+
+/// Evaluates one op on `operands` with the reference semantics (used to fold
+/// constants). Emits a diagnostic at the op and fails on unsupported ops.
+mlir::FailureOr<std::vector<Tensor>> evaluateOp(mlir::Operation *op,
+                                                llvm::ArrayRef<Tensor> operands);
 
 } // namespace dlc
 

@@ -1,0 +1,1466 @@
+//===- Importer.cpp - ONNX to the graph dialect ----------------------------===//
+//
+// Walks the ONNX graph in order, mapping each value name to an MLIR value.
+// Ops are created generically and their result types inferred, so that a
+// shape error in the model becomes an import error rather than a crash.
+// Ops whose operands are all small constants are evaluated with the
+// reference semantics right away: that is how Shape -> Gather -> Concat ->
+// Reshape chains of exported models become static shapes.
+//
+//===----------------------------------------------------------------------===//
+#include "dlc/Frontend/ONNX.h"
+#include "dlc/Dialect/Graph/GraphOps.h"
+#include "dlc/Runtime/Interpreter.h"
+#include "dlc/Runtime/TensorIO.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+
+using namespace mlir;
+using namespace dlc;
+using llvm::Error;
+using llvm::Expected;
+
+char OnnxImportError::ID = 0;
+
+/// Largest result (in elements) folded at import time: shape computations,
+/// never weights.
+static constexpr int64_t kFoldLimit = 4096;
+
+static Error makeError(const llvm::Twine &message, bool unsupported) {
+  return llvm::make_error<OnnxImportError>(message.str(), unsupported);
+}
+
+Error dlc::parseInputShape(StringRef spec, OnnxImportOptions &options) {
+  auto [name, dims] = spec.rsplit(':');
+  if (name.empty() || dims.empty() || spec.find(':') == StringRef::npos)
+    return llvm::createStringError("bad --input-shape '" + spec.str() +
+                                   "': expected name:DxDx... e.g. x:1x3x224x224");
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  dims.split(parts, 'x');
+  for (StringRef p : parts) {
+    int64_t d;
+    if (p.getAsInteger(10, d) || d < 0)
+      return llvm::createStringError("bad --input-shape '" + spec.str() +
+                                     "': '" + p.str() + "' is not a size");
+    shape.push_back(d);
+  }
+  options.inputShapes[name] = shape;
+  return Error::success();
+}
+
+static std::optional<DType> dtypeFromOnnx(int code) {
+  switch (code) {
+  case onnx::TensorProto::FLOAT: return DType::F32;
+  case onnx::TensorProto::FLOAT16: return DType::F16;
+  case onnx::TensorProto::BFLOAT16: return DType::BF16;
+  case onnx::TensorProto::INT8: return DType::I8;
+  case onnx::TensorProto::INT32: return DType::I32;
+  case onnx::TensorProto::INT64: return DType::I64;
+  case onnx::TensorProto::BOOL: return DType::I1;
+  default: return std::nullopt;
+  }
+}
+
+static std::string onnxTypeName(int code) {
+  if (onnx::TensorProto_DataType_IsValid(code))
+    return onnx::TensorProto_DataType_Name(
+        static_cast<onnx::TensorProto_DataType>(code));
+  return "type " + std::to_string(code);
+}
+
+namespace {
+
+/// One ONNX node being converted, with typed attribute accessors.
+struct Node {
+  const onnx::NodeProto &proto;
+  std::string label; ///< "node 'conv1' (Conv, opset 13)" for messages
+  Location loc;
+  int64_t opset;
+
+  const onnx::AttributeProto *attr(StringRef name) const {
+    for (const auto &a : proto.attribute())
+      if (a.name() == name)
+        return &a;
+    return nullptr;
+  }
+  int64_t getInt(StringRef name, int64_t dflt) const {
+    const auto *a = attr(name);
+    return a ? a->i() : dflt;
+  }
+  float getFloat(StringRef name, float dflt) const {
+    const auto *a = attr(name);
+    return a ? a->f() : dflt;
+  }
+  std::string getString(StringRef name, StringRef dflt) const {
+    const auto *a = attr(name);
+    return a ? a->s() : dflt.str();
+  }
+  std::optional<SmallVector<int64_t>> getInts(StringRef name) const {
+    const auto *a = attr(name);
+    if (!a)
+      return std::nullopt;
+    return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+  }
+  bool hasInput(int i) const {
+    return i < proto.input_size() && !proto.input(i).empty();
+  }
+  bool hasOutput(int i) const {
+    return i < proto.output_size() && !proto.output(i).empty();
+  }
+};
+
+class Importer {
+public:
+  Importer(MLIRContext &ctx, StringRef path, const OnnxImportOptions &options)
+      : ctx(ctx), builder(&ctx), path(path.str()), options(options) {}
+
+  Expected<OwningOpRef<ModuleOp>> run();
+
+private:
+  using Converter = std::function<Error(Importer &, Node &)>;
+  static const std::map<std::string, Converter> &converters();
+
+  // Errors.
+  Error fail(Node &n, const llvm::Twine &msg) {
+    return makeError(path + ": " + n.label + ": " + msg, false);
+  }
+  Error unsupported(Node &n, const llvm::Twine &msg) {
+    return makeError(path + ": " + n.label + ": unsupported: " + msg, true);
+  }
+  Error checkAttrs(Node &n, std::initializer_list<StringRef> known);
+
+  // Values.
+  Expected<Value> in(Node &n, int i);
+  std::optional<Tensor> constantOf(Value v);
+  Expected<Tensor> constIn(Node &n, int i, StringRef what);
+  Value constant(const Tensor &t, StringRef name);
+  Value scalar(DType type, double v) {
+    Tensor t(type, {});
+    t.data[0] = roundToDType(type, v);
+    return constant(t, "scalar");
+  }
+  void define(Node &n, int i, Value v) { values[n.proto.output(i)] = v; }
+  static RankedTensorType typeOf(Value v) {
+    return cast<RankedTensorType>(v.getType());
+  }
+
+  // Ops: created generically; result types inferred unless given.
+  Expected<SmallVector<Value>> makeOp(Node &n, StringRef name,
+                                      ValueRange operands,
+                                      ArrayRef<NamedAttribute> attrs,
+                                      TypeRange resultTypes = {},
+                                      unsigned numResults = 1);
+  Expected<Value> make(Node &n, StringRef name, ValueRange operands,
+                       ArrayRef<NamedAttribute> attrs = {},
+                       Type resultType = {}) {
+    auto r = makeOp(n, name, operands, attrs,
+                    resultType ? TypeRange(resultType) : TypeRange());
+    if (!r)
+      return r.takeError();
+    return (*r)[0];
+  }
+  NamedAttribute named(StringRef name, Attribute a) {
+    return builder.getNamedAttr(name, a);
+  }
+  NamedAttribute ints(StringRef name, ArrayRef<int64_t> v) {
+    return named(name, builder.getDenseI64ArrayAttr(v));
+  }
+  NamedAttribute i64(StringRef name, int64_t v) {
+    return named(name, builder.getI64IntegerAttr(v));
+  }
+  NamedAttribute f64(StringRef name, double v) {
+    return named(name, builder.getF64FloatAttr(v));
+  }
+  NamedAttribute str(StringRef name, StringRef v) {
+    return named(name, builder.getStringAttr(v));
+  }
+  Expected<Value> reshape(Node &n, Value v, ArrayRef<int64_t> shape) {
+    if (typeOf(v).getShape() == shape)
+      return v;
+    return make(n, "graph.reshape", v, {},
+                RankedTensorType::get(shape, typeOf(v).getElementType()));
+  }
+  Expected<Value> castTo(Node &n, Value v, Type elementType) {
+    if (typeOf(v).getElementType() == elementType)
+      return v;
+    return make(n, "graph.cast", v, {},
+                RankedTensorType::get(typeOf(v).getShape(), elementType));
+  }
+
+  Error importGraph(const onnx::GraphProto &graph, func::FuncOp &func);
+  Expected<Tensor> tensorFromProto(const onnx::TensorProto &proto,
+                                   StringRef what);
+
+  // Converters by family.
+  Error convertUnary(Node &n, StringRef op);
+  Error convertBinary(Node &n, StringRef op);
+  Error convertConv(Node &n);
+  Error convertBatchNorm(Node &n);
+  Error convertGemm(Node &n);
+  Error convertPool(Node &n, bool isMax);
+  Error convertGlobalPool(Node &n, bool isMax);
+  Error convertFlatten(Node &n);
+  Error convertReshape(Node &n);
+  Error convertTranspose(Node &n);
+  Error convertConcat(Node &n);
+  Error convertSplit(Node &n);
+  Error convertSlice(Node &n);
+  Error convertSqueeze(Node &n, bool unsqueeze);
+  Error convertPad(Node &n);
+  Error convertSoftmax(Node &n);
+  Error convertReduce(Node &n, StringRef op);
+  Error convertGather(Node &n);
+  Error convertCast(Node &n);
+  Error convertShape(Node &n);
+  Error convertConstantOfShape(Node &n);
+  Error convertConstant(Node &n);
+  Error convertLayerNorm(Node &n);
+  Error convertGelu(Node &n);
+  Error convertClip(Node &n);
+  Error convertMatMul(Node &n);
+  Error convertVariadic(Node &n, StringRef op);
+  Error convertReciprocal(Node &n);
+  Error convertDropout(Node &n);
+
+  MLIRContext &ctx;
+  OpBuilder builder;
+  std::string path;
+  const OnnxImportOptions &options;
+  std::map<std::string, Value> values;
+  std::string diagnostics; ///< messages emitted while building the last op
+  int64_t opset = 1;        ///< of the default ONNX domain
+};
+
+} // namespace
+
+Error Importer::checkAttrs(Node &n, std::initializer_list<StringRef> known) {
+  for (const auto &a : n.proto.attribute())
+    if (!llvm::is_contained(known, StringRef(a.name())))
+      return unsupported(n, "attribute '" + a.name() + "'");
+  return Error::success();
+}
+
+Expected<Value> Importer::in(Node &n, int i) {
+  if (!n.hasInput(i))
+    return fail(n, "missing input " + llvm::Twine(i));
+  auto it = values.find(n.proto.input(i));
+  if (it == values.end())
+    return fail(n, "input '" + n.proto.input(i) +
+                       "' is not produced by any earlier node, input or "
+                       "initializer");
+  return it->second;
+}
+
+std::optional<Tensor> Importer::constantOf(Value v) {
+  auto c = v.getDefiningOp<graph::ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  FailureOr<Tensor> t = tensorFromAttr(c.getValue(), c.getLoc());
+  if (failed(t))
+    return std::nullopt;
+  return *t;
+}
+
+Expected<Tensor> Importer::constIn(Node &n, int i, StringRef what) {
+  Expected<Value> v = in(n, i);
+  if (!v)
+    return v.takeError();
+  std::optional<Tensor> t = constantOf(*v);
+  if (!t)
+    return unsupported(n, what + " (input " + llvm::Twine(i) +
+                              ") is not a constant; dlc needs static shapes");
+  return *t;
+}
+
+Value Importer::constant(const Tensor &t, StringRef name) {
+  ElementsAttr attr = elementsAttrFromTensor(t, &ctx, name);
+  return graph::ConstantOp::create(builder, builder.getUnknownLoc(), attr);
+}
+
+Expected<SmallVector<Value>>
+Importer::makeOp(Node &n, StringRef name, ValueRange operands,
+                 ArrayRef<NamedAttribute> attrs, TypeRange resultTypes,
+                 unsigned numResults) {
+  diagnostics.clear();
+  OperationState state(n.loc, name);
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  if (!resultTypes.empty())
+    state.addTypes(resultTypes);
+  else
+    state.addTypes(SmallVector<Type>(numResults, builder.getNoneType()));
+  Operation *op = builder.create(state);
+  auto discard = [&](const llvm::Twine &why) {
+    op->erase();
+    return fail(n, why);
+  };
+  if (resultTypes.empty()) {
+    auto infer = dyn_cast<InferTypeOpInterface>(op);
+    SmallVector<Type> types;
+    if (!infer) {
+      types.push_back(operands.front().getType()); // same type as the input
+    } else if (failed(infer.inferReturnTypes(
+                   &ctx, n.loc, op->getOperands(), op->getRawDictionaryAttrs(),
+                   op->getPropertiesStorage(), op->getRegions(), types))) {
+      return discard(diagnostics.empty() ? "cannot infer result type"
+                                         : diagnostics);
+    }
+    for (auto [r, t] : llvm::zip(op->getResults(), types))
+      r.setType(t);
+  }
+  if (failed(verify(op)))
+    return discard(diagnostics);
+  // Fold ops on small constants right away.
+  bool allConstant = llvm::all_of(op->getOperands(), [](Value v) {
+    return v.getDefiningOp<graph::ConstantOp>();
+  });
+  int64_t resultElements = 0;
+  for (Type t : op->getResultTypes())
+    resultElements += cast<RankedTensorType>(t).getNumElements();
+  SmallVector<Value> results(op->getResults());
+  if (allConstant && resultElements <= kFoldLimit && op->getNumOperands()) {
+    std::vector<Tensor> ins;
+    for (Value v : op->getOperands())
+      ins.push_back(*constantOf(v));
+    FailureOr<std::vector<Tensor>> outs = evaluateOp(op, ins);
+    if (failed(outs))
+      return discard(diagnostics);
+    for (auto [i, t] : llvm::enumerate(*outs))
+      results[i] = constant(t, "folded");
+    op->erase();
+  }
+  return results;
+}
+
+Expected<Tensor> Importer::tensorFromProto(const onnx::TensorProto &proto,
+                                           StringRef what) {
+  if (!dtypeFromOnnx(proto.data_type()))
+    return makeError(path + ": " + what + ": unsupported: data type " +
+                         onnxTypeName(proto.data_type()),
+                     true);
+  std::string bytes;
+  proto.SerializeToString(&bytes);
+  Expected<Tensor> t = parseTensorProto(bytes);
+  if (!t)
+    return makeError(path + ": " + what + ": " + llvm::toString(t.takeError()),
+                     false);
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Converters
+//===----------------------------------------------------------------------===//
+
+Error Importer::convertUnary(Node &n, StringRef op) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  Expected<Value> y = make(n, op, *x);
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertBinary(Node &n, StringRef op) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> a = in(n, 0), b = in(n, 1);
+  if (!a)
+    return a.takeError();
+  if (!b)
+    return b.takeError();
+  Value rhs = *b;
+  if (op == "graph.pow") { // the exponent may have another type
+    Expected<Value> c = castTo(n, rhs, typeOf(*a).getElementType());
+    if (!c)
+      return c.takeError();
+    rhs = *c;
+  }
+  Expected<Value> y = make(n, op, {*a, rhs});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertVariadic(Node &n, StringRef op) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> acc = in(n, 0);
+  if (!acc)
+    return acc.takeError();
+  for (int i = 1; i < n.proto.input_size(); ++i) {
+    Expected<Value> b = in(n, i);
+    if (!b)
+      return b.takeError();
+    acc = make(n, op, {*acc, *b});
+    if (!acc)
+      return acc.takeError();
+  }
+  define(n, 0, *acc);
+  return Error::success();
+}
+
+Error Importer::convertReciprocal(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  std::optional<DType> dt = dtypeOf(typeOf(*x).getElementType());
+  Expected<Value> y = make(n, "graph.div", {scalar(*dt, 1.0), *x});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertDropout(Node &n) {
+  if (Error e = checkAttrs(n, {"ratio", "seed", "is_test"}))
+    return e;
+  if (n.hasOutput(1))
+    return unsupported(n, "the mask output of Dropout");
+  if (n.hasInput(2)) {
+    Expected<Tensor> training = constIn(n, 2, "training_mode");
+    if (!training)
+      return training.takeError();
+    if (training->size() != 1 || training->data[0] != 0)
+      return unsupported(n, "training-mode Dropout");
+  }
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  define(n, 0, *x); // inference: identity
+  return Error::success();
+}
+
+/// Explicit pads for auto_pad = SAME_UPPER / SAME_LOWER / VALID.
+static void autoPad(StringRef mode, ArrayRef<int64_t> in, ArrayRef<int64_t> k,
+                    ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+                    SmallVectorImpl<int64_t> &pads) {
+  pads.assign(4, 0);
+  if (mode == "VALID")
+    return;
+  for (int i = 0; i < 2; ++i) {
+    int64_t out = (in[i] + s[i] - 1) / s[i];
+    int64_t total =
+        std::max<int64_t>(0, (out - 1) * s[i] + (k[i] - 1) * d[i] + 1 - in[i]);
+    int64_t small = total / 2, large = total - small;
+    pads[i] = mode == "SAME_UPPER" ? small : large;
+    pads[i + 2] = mode == "SAME_UPPER" ? large : small;
+  }
+}
+
+Error Importer::convertConv(Node &n) {
+  if (Error e = checkAttrs(n, {"auto_pad", "dilations", "group", "kernel_shape",
+                               "pads", "strides"}))
+    return e;
+  Expected<Value> x = in(n, 0), w = in(n, 1);
+  if (!x)
+    return x.takeError();
+  if (!w)
+    return w.takeError();
+  if (typeOf(*x).getRank() != 4)
+    return unsupported(n, "Conv on a rank-" + llvm::Twine(typeOf(*x).getRank()) +
+                              " input (only 2-D convolutions)");
+  SmallVector<int64_t> strides = n.getInts("strides").value_or(
+      SmallVector<int64_t>{1, 1});
+  SmallVector<int64_t> dil = n.getInts("dilations").value_or(
+      SmallVector<int64_t>{1, 1});
+  SmallVector<int64_t> pads = n.getInts("pads").value_or(
+      SmallVector<int64_t>{0, 0, 0, 0});
+  std::string mode = n.getString("auto_pad", "NOTSET");
+  ArrayRef<int64_t> ws = typeOf(*w).getShape();
+  if (mode != "NOTSET") {
+    if (mode != "SAME_UPPER" && mode != "SAME_LOWER" && mode != "VALID")
+      return fail(n, "bad auto_pad '" + mode + "'");
+    if (strides.size() != 2 || dil.size() != 2 || ws.size() != 4)
+      return fail(n, "strides, dilations and the kernel must be 2-D");
+    autoPad(mode, typeOf(*x).getShape().drop_front(2), ws.drop_front(2),
+            strides, dil, pads);
+  }
+  if (auto ks = n.getInts("kernel_shape"))
+    if (ws.size() == 4 && ArrayRef<int64_t>(*ks) != ws.drop_front(2))
+      return fail(n, "kernel_shape does not match the weight's shape");
+  SmallVector<Value> operands{*x, *w};
+  if (n.hasInput(2)) {
+    Expected<Value> b = in(n, 2);
+    if (!b)
+      return b.takeError();
+    operands.push_back(*b);
+  }
+  Expected<Value> y =
+      make(n, "graph.conv2d", operands,
+           {ints("strides", strides), ints("padding", pads),
+            ints("dilations", dil), i64("groups", n.getInt("group", 1))});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertBatchNorm(Node &n) {
+  if (Error e = checkAttrs(n, {"epsilon", "momentum", "training_mode",
+                               "spatial", "is_test"}))
+    return e;
+  if (n.getInt("training_mode", 0) != 0 || n.hasOutput(1))
+    return unsupported(n, "training-mode BatchNormalization");
+  if (n.getInt("spatial", 1) != 1)
+    return unsupported(n, "spatial = 0");
+  SmallVector<Value> operands;
+  for (int i = 0; i < 5; ++i) {
+    Expected<Value> v = in(n, i);
+    if (!v)
+      return v.takeError();
+    operands.push_back(*v);
+  }
+  Expected<Value> y = make(n, "graph.batch_norm", operands,
+                           {f64("epsilon", n.getFloat("epsilon", 1e-5f))});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertMatMul(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> a = in(n, 0), b = in(n, 1);
+  if (!a)
+    return a.takeError();
+  if (!b)
+    return b.takeError();
+  Expected<Value> y = make(n, "graph.matmul", {*a, *b});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertGemm(Node &n) {
+  if (Error e = checkAttrs(n, {"alpha", "beta", "transA", "transB"}))
+    return e;
+  Expected<Value> a = in(n, 0), b = in(n, 1);
+  if (!a)
+    return a.takeError();
+  if (!b)
+    return b.takeError();
+  if (typeOf(*a).getRank() != 2 || typeOf(*b).getRank() != 2)
+    return fail(n, "Gemm operands must be matrices");
+  Value lhs = *a, weight = *b;
+  if (n.getInt("transA", 0)) {
+    Expected<Value> t = make(n, "graph.transpose", lhs, {ints("perm", {1, 0})});
+    if (!t)
+      return t.takeError();
+    lhs = *t;
+  }
+  // graph.dense takes the weight as [out, in], i.e. B transposed.
+  if (!n.getInt("transB", 0)) {
+    Expected<Value> t = make(n, "graph.transpose", weight, {ints("perm", {1, 0})});
+    if (!t)
+      return t.takeError();
+    weight = *t;
+  }
+  Expected<Value> y = make(n, "graph.dense", {lhs, weight});
+  if (!y)
+    return y.takeError();
+  DType dt = *dtypeOf(typeOf(*y).getElementType());
+  float alpha = n.getFloat("alpha", 1.0f), beta = n.getFloat("beta", 1.0f);
+  if (alpha != 1.0f) {
+    y = make(n, "graph.mul", {*y, scalar(dt, alpha)});
+    if (!y)
+      return y.takeError();
+  }
+  if (n.hasInput(2) && beta != 0.0f) {
+    Expected<Value> c = in(n, 2);
+    if (!c)
+      return c.takeError();
+    Value bias = *c;
+    if (beta != 1.0f) {
+      Expected<Value> scaled = make(n, "graph.mul", {bias, scalar(dt, beta)});
+      if (!scaled)
+        return scaled.takeError();
+      bias = *scaled;
+    }
+    y = make(n, "graph.add", {*y, bias});
+    if (!y)
+      return y.takeError();
+  }
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertPool(Node &n, bool isMax) {
+  if (Error e = checkAttrs(n, {"auto_pad", "ceil_mode", "count_include_pad",
+                               "dilations", "kernel_shape", "pads", "strides",
+                               "storage_order"}))
+    return e;
+  if (n.hasOutput(1))
+    return unsupported(n, "the Indices output of MaxPool");
+  if (n.getInt("storage_order", 0) != 0)
+    return unsupported(n, "storage_order = 1");
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  std::optional<SmallVector<int64_t>> k = n.getInts("kernel_shape");
+  if (!k)
+    return fail(n, "missing attribute kernel_shape");
+  if (typeOf(*x).getRank() != 4 || k->size() != 2)
+    return unsupported(n, "pooling that is not 2-D");
+  SmallVector<int64_t> strides = n.getInts("strides").value_or(
+      SmallVector<int64_t>{1, 1});
+  SmallVector<int64_t> dil = n.getInts("dilations").value_or(
+      SmallVector<int64_t>{1, 1});
+  SmallVector<int64_t> pads = n.getInts("pads").value_or(
+      SmallVector<int64_t>{0, 0, 0, 0});
+  std::string mode = n.getString("auto_pad", "NOTSET");
+  if (mode != "NOTSET") {
+    if (mode != "SAME_UPPER" && mode != "SAME_LOWER" && mode != "VALID")
+      return fail(n, "bad auto_pad '" + mode + "'");
+    autoPad(mode, typeOf(*x).getShape().drop_front(2), *k, strides, dil, pads);
+  }
+  SmallVector<NamedAttribute> attrs{
+      ints("kernel_size", *k), ints("strides", strides), ints("padding", pads),
+      ints("dilations", dil),
+      named("ceil_mode", builder.getBoolAttr(n.getInt("ceil_mode", 0)))};
+  if (!isMax)
+    attrs.push_back(named("count_include_pad",
+                          builder.getBoolAttr(n.getInt("count_include_pad", 0))));
+  Expected<Value> y =
+      make(n, isMax ? "graph.max_pool2d" : "graph.avg_pool2d", *x, attrs);
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertGlobalPool(Node &n, bool isMax) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  if (typeOf(*x).getRank() != 4)
+    return unsupported(n, "global pooling that is not 2-D");
+  Expected<Value> y =
+      isMax ? make(n, "graph.reduce_max", *x,
+                   {ints("axes", {2, 3}), named("keepdims", builder.getBoolAttr(true))})
+            : make(n, "graph.global_avg_pool2d", *x);
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertFlatten(Node &n) {
+  if (Error e = checkAttrs(n, {"axis"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  ArrayRef<int64_t> s = typeOf(*x).getShape();
+  std::optional<int64_t> axis =
+      n.getInt("axis", 1) == static_cast<int64_t>(s.size())
+          ? std::optional<int64_t>(s.size())
+          : normalizeAxis(n.getInt("axis", 1), s.size());
+  if (!axis)
+    return fail(n, "axis out of range");
+  Expected<Value> y = reshape(n, *x, {numElements(s.take_front(*axis)),
+                                      numElements(s.drop_front(*axis))});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertReshape(Node &n) {
+  if (Error e = checkAttrs(n, {"allowzero", "shape"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  SmallVector<int64_t> target;
+  if (auto attr = n.getInts("shape")) { // opset < 5
+    target = *attr;
+  } else {
+    Expected<Tensor> s = constIn(n, 1, "the target shape");
+    if (!s)
+      return s.takeError();
+    for (double v : s->data)
+      target.push_back(static_cast<int64_t>(v));
+  }
+  ArrayRef<int64_t> in = typeOf(*x).getShape();
+  bool allowZero = n.getInt("allowzero", 0);
+  int64_t inferAt = -1, known = 1;
+  for (size_t i = 0; i < target.size(); ++i) {
+    if (target[i] == 0 && !allowZero) {
+      if (i >= in.size())
+        return fail(n, "shape entry 0 at " + llvm::Twine(i) +
+                           " has no input dimension to copy");
+      target[i] = in[i];
+    }
+    if (target[i] == -1) {
+      if (inferAt >= 0)
+        return fail(n, "more than one -1 in the target shape");
+      inferAt = i;
+    } else if (target[i] < 0) {
+      return fail(n, "negative size in the target shape");
+    } else {
+      known *= target[i];
+    }
+  }
+  if (inferAt >= 0) {
+    if (known == 0 || numElements(in) % known)
+      return fail(n, "cannot infer the -1 of the target shape");
+    target[inferAt] = numElements(in) / known;
+  }
+  Expected<Value> y = reshape(n, *x, target);
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertTranspose(Node &n) {
+  if (Error e = checkAttrs(n, {"perm"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  int64_t rank = typeOf(*x).getRank();
+  SmallVector<int64_t> perm;
+  for (int64_t i = rank - 1; i >= 0; --i)
+    perm.push_back(i);
+  if (auto p = n.getInts("perm"))
+    perm = *p;
+  Expected<Value> y = make(n, "graph.transpose", *x, {ints("perm", perm)});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertConcat(Node &n) {
+  if (Error e = checkAttrs(n, {"axis"}))
+    return e;
+  if (!n.attr("axis"))
+    return fail(n, "missing attribute axis");
+  SmallVector<Value> inputs;
+  for (int i = 0; i < n.proto.input_size(); ++i) {
+    Expected<Value> v = in(n, i);
+    if (!v)
+      return v.takeError();
+    inputs.push_back(*v);
+  }
+  Expected<Value> y =
+      make(n, "graph.concat", inputs, {i64("axis", n.getInt("axis", 0))});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertSplit(Node &n) {
+  if (Error e = checkAttrs(n, {"axis", "split", "num_outputs"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  RankedTensorType type = typeOf(*x);
+  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", 0), type.getRank());
+  if (!axis)
+    return fail(n, "axis out of range");
+  int64_t dim = type.getDimSize(*axis), outputs = n.proto.output_size();
+  SmallVector<int64_t> sizes;
+  if (auto s = n.getInts("split")) {
+    sizes = *s;
+  } else if (n.hasInput(1)) {
+    Expected<Tensor> s = constIn(n, 1, "split");
+    if (!s)
+      return s.takeError();
+    for (double v : s->data)
+      sizes.push_back(static_cast<int64_t>(v));
+  } else {
+    // Equal parts; with num_outputs (opset 18) the last may be smaller.
+    int64_t part = (dim + outputs - 1) / outputs;
+    for (int64_t i = 0; i < outputs; ++i)
+      sizes.push_back(std::min(part, dim - i * part));
+  }
+  if (static_cast<int64_t>(sizes.size()) != outputs)
+    return fail(n, "split has " + llvm::Twine(sizes.size()) + " sizes for " +
+                       llvm::Twine(outputs) + " outputs");
+  SmallVector<Type> types;
+  for (int64_t s : sizes) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape[*axis] = s;
+    types.push_back(RankedTensorType::get(shape, type.getElementType()));
+  }
+  Expected<SmallVector<Value>> ys =
+      makeOp(n, "graph.split", *x, {i64("axis", *axis)}, types);
+  if (!ys)
+    return ys.takeError();
+  for (int64_t i = 0; i < outputs; ++i)
+    define(n, i, (*ys)[i]);
+  return Error::success();
+}
+
+Error Importer::convertSlice(Node &n) {
+  if (Error e = checkAttrs(n, {"starts", "ends", "axes"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  SmallVector<int64_t> starts, ends, axes, steps;
+  auto readInts = [&](int i, StringRef what,
+                      SmallVectorImpl<int64_t> &out) -> Error {
+    Expected<Tensor> t = constIn(n, i, what);
+    if (!t)
+      return t.takeError();
+    for (double v : t->data)
+      out.push_back(static_cast<int64_t>(v));
+    return Error::success();
+  };
+  if (n.opset < 10) {
+    starts = n.getInts("starts").value_or(SmallVector<int64_t>{});
+    ends = n.getInts("ends").value_or(SmallVector<int64_t>{});
+    if (auto a = n.getInts("axes"))
+      axes = *a;
+  } else {
+    if (Error e = readInts(1, "starts", starts))
+      return e;
+    if (Error e = readInts(2, "ends", ends))
+      return e;
+    if (n.hasInput(3))
+      if (Error e = readInts(3, "axes", axes))
+        return e;
+    if (n.hasInput(4))
+      if (Error e = readInts(4, "steps", steps))
+        return e;
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return fail(n, "starts, ends, axes and steps differ in length");
+  // Per dimension, normalized as graph.slice wants (ONNX clamping rules).
+  SmallVector<int64_t> b(rank, 0), e(shape), s(rank, 1);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    std::optional<int64_t> a = normalizeAxis(axes[i], rank);
+    if (!a)
+      return fail(n, "axis " + llvm::Twine(axes[i]) + " out of range");
+    int64_t dim = shape[*a], step = steps[i];
+    if (step == 0)
+      return fail(n, "step 0");
+    int64_t st = starts[i] < 0 ? starts[i] + dim : starts[i];
+    int64_t en = ends[i] < 0 ? ends[i] + dim : ends[i];
+    if (ends[i] <= -std::numeric_limits<int32_t>::max())
+      en = -1; // "to the beginning" for negative steps
+    if (step > 0) {
+      st = std::clamp<int64_t>(st, 0, dim);
+      en = std::clamp<int64_t>(en, 0, dim);
+      en = std::max(en, st);
+    } else {
+      st = std::clamp<int64_t>(st, 0, dim - 1);
+      en = std::clamp<int64_t>(en, -1, dim - 1);
+      en = std::min(en, st);
+    }
+    b[*a] = st;
+    e[*a] = en;
+    s[*a] = step;
+  }
+  Expected<Value> y = make(n, "graph.slice", *x,
+                           {ints("starts", b), ints("ends", e), ints("steps", s)});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertSqueeze(Node &n, bool unsqueeze) {
+  if (Error e = checkAttrs(n, {"axes"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  SmallVector<int64_t> axes;
+  if (auto a = n.getInts("axes")) {
+    axes = *a;
+  } else if (n.hasInput(1)) {
+    Expected<Tensor> t = constIn(n, 1, "axes");
+    if (!t)
+      return t.takeError();
+    for (double v : t->data)
+      axes.push_back(static_cast<int64_t>(v));
+  } else if (unsqueeze) {
+    return fail(n, "Unsqueeze needs axes");
+  }
+  Expected<Value> y = make(n, unsqueeze ? "graph.expand_dims" : "graph.squeeze",
+                           *x, {ints("axes", axes)});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertPad(Node &n) {
+  if (Error e = checkAttrs(n, {"mode", "pads", "value"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  int64_t rank = typeOf(*x).getRank();
+  SmallVector<int64_t> pads;
+  double value = n.getFloat("value", 0.0f);
+  if (auto p = n.getInts("pads")) {
+    pads = *p;
+  } else {
+    Expected<Tensor> t = constIn(n, 1, "pads");
+    if (!t)
+      return t.takeError();
+    for (double v : t->data)
+      pads.push_back(static_cast<int64_t>(v));
+    if (n.hasInput(2)) {
+      Expected<Tensor> c = constIn(n, 2, "constant_value");
+      if (!c)
+        return c.takeError();
+      if (c->size() != 1)
+        return fail(n, "constant_value must be a scalar");
+      value = c->data[0];
+    }
+  }
+  SmallVector<int64_t> axes;
+  if (n.hasInput(3)) {
+    Expected<Tensor> a = constIn(n, 3, "axes");
+    if (!a)
+      return a.takeError();
+    for (double v : a->data) {
+      std::optional<int64_t> ax = normalizeAxis(static_cast<int64_t>(v), rank);
+      if (!ax)
+        return fail(n, "axis out of range");
+      axes.push_back(*ax);
+    }
+  } else {
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  }
+  if (pads.size() != 2 * axes.size())
+    return fail(n, "pads has " + llvm::Twine(pads.size()) + " values, expected " +
+                       llvm::Twine(2 * axes.size()));
+  SmallVector<int64_t> before(rank, 0), after(rank, 0);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    before[axes[i]] = pads[i];
+    after[axes[i]] = pads[i + axes.size()];
+  }
+  if (llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return unsupported(n, "negative pads (cropping)");
+  std::string mode = n.getString("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return unsupported(n, "mode '" + mode + "'");
+  Expected<Value> y = make(n, "graph.pad", *x,
+                           {ints("pad_before", before), ints("pad_after", after),
+                            str("mode", mode), f64("value", value)});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertSoftmax(Node &n) {
+  if (Error e = checkAttrs(n, {"axis"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  int64_t dflt = n.opset >= 13 ? -1 : 1;
+  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", dflt), rank);
+  if (!axis)
+    return fail(n, "axis out of range");
+  if (n.opset >= 13 || *axis == rank - 1) {
+    Expected<Value> y = make(n, "graph.softmax", *x, {i64("axis", *axis)});
+    if (!y)
+      return y.takeError();
+    define(n, 0, *y);
+    return Error::success();
+  }
+  // Before opset 13 the input is coerced to 2-D at `axis`.
+  Expected<Value> flat = reshape(n, *x, {numElements(shape.take_front(*axis)),
+                                         numElements(shape.drop_front(*axis))});
+  if (!flat)
+    return flat.takeError();
+  Expected<Value> y = make(n, "graph.softmax", *flat, {i64("axis", 1)});
+  if (!y)
+    return y.takeError();
+  Expected<Value> back = reshape(n, *y, shape);
+  if (!back)
+    return back.takeError();
+  define(n, 0, *back);
+  return Error::success();
+}
+
+Error Importer::convertReduce(Node &n, StringRef op) {
+  if (Error e = checkAttrs(n, {"axes", "keepdims", "noop_with_empty_axes"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  SmallVector<int64_t> axes;
+  if (auto a = n.getInts("axes")) {
+    axes = *a;
+  } else if (n.hasInput(1)) {
+    Expected<Tensor> t = constIn(n, 1, "axes");
+    if (!t)
+      return t.takeError();
+    for (double v : t->data)
+      axes.push_back(static_cast<int64_t>(v));
+  }
+  if (axes.empty() && n.getInt("noop_with_empty_axes", 0)) {
+    define(n, 0, *x);
+    return Error::success();
+  }
+  Expected<Value> y =
+      make(n, op, *x,
+           {ints("axes", axes),
+            named("keepdims", builder.getBoolAttr(n.getInt("keepdims", 1)))});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertGather(Node &n) {
+  if (Error e = checkAttrs(n, {"axis"}))
+    return e;
+  Expected<Value> d = in(n, 0), i = in(n, 1);
+  if (!d)
+    return d.takeError();
+  if (!i)
+    return i.takeError();
+  Expected<Value> y =
+      make(n, "graph.gather", {*d, *i}, {i64("axis", n.getInt("axis", 0))});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertCast(Node &n) {
+  if (Error e = checkAttrs(n, {"to", "saturate"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  int to = n.getInt("to", 0);
+  std::optional<DType> dt = dtypeFromOnnx(to);
+  if (!dt)
+    return unsupported(n, "cast to " + onnxTypeName(to));
+  Expected<Value> y = castTo(n, *x, mlirElementType(*dt, &ctx));
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertShape(Node &n) {
+  if (Error e = checkAttrs(n, {"start", "end"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  auto clampIndex = [&](int64_t i) {
+    return std::clamp<int64_t>(i < 0 ? i + rank : i, 0, rank);
+  };
+  int64_t start = clampIndex(n.getInt("start", 0));
+  int64_t end = clampIndex(n.getInt("end", rank));
+  Tensor t(DType::I64, {std::max<int64_t>(end - start, 0)});
+  for (int64_t i = start; i < end; ++i)
+    t.data[i - start] = shape[i];
+  define(n, 0, constant(t, "shape"));
+  return Error::success();
+}
+
+Error Importer::convertConstantOfShape(Node &n) {
+  if (Error e = checkAttrs(n, {"value"}))
+    return e;
+  Expected<Tensor> s = constIn(n, 0, "the shape");
+  if (!s)
+    return s.takeError();
+  Tensor fill(DType::F32, {1});
+  if (const auto *a = n.attr("value")) {
+    Expected<Tensor> v = tensorFromProto(a->t(), n.label);
+    if (!v)
+      return v.takeError();
+    if (v->size() != 1)
+      return fail(n, "value must have one element");
+    fill = *v;
+  }
+  SmallVector<int64_t> shape;
+  for (double d : s->data)
+    shape.push_back(static_cast<int64_t>(d));
+  Tensor t(fill.dtype, shape);
+  std::fill(t.data.begin(), t.data.end(), fill.data[0]);
+  define(n, 0, constant(t, "constant_of_shape"));
+  return Error::success();
+}
+
+Error Importer::convertConstant(Node &n) {
+  if (n.proto.attribute_size() != 1)
+    return fail(n, "Constant needs exactly one value attribute");
+  const onnx::AttributeProto &a = n.proto.attribute(0);
+  Tensor t;
+  if (a.name() == "value") {
+    Expected<Tensor> v = tensorFromProto(a.t(), n.label);
+    if (!v)
+      return v.takeError();
+    t = std::move(*v);
+  } else if (a.name() == "value_float") {
+    t = Tensor(DType::F32, {});
+    t.data[0] = a.f();
+  } else if (a.name() == "value_int") {
+    t = Tensor(DType::I64, {});
+    t.data[0] = static_cast<double>(a.i());
+  } else if (a.name() == "value_floats") {
+    t = Tensor(DType::F32, {a.floats_size()});
+    for (int i = 0; i < a.floats_size(); ++i)
+      t.data[i] = a.floats(i);
+  } else if (a.name() == "value_ints") {
+    t = Tensor(DType::I64, {a.ints_size()});
+    for (int i = 0; i < a.ints_size(); ++i)
+      t.data[i] = static_cast<double>(a.ints(i));
+  } else {
+    return unsupported(n, "attribute '" + a.name() + "'");
+  }
+  define(n, 0, constant(t, n.proto.output(0)));
+  return Error::success();
+}
+
+Error Importer::convertLayerNorm(Node &n) {
+  if (Error e = checkAttrs(n, {"axis", "epsilon", "stash_type"}))
+    return e;
+  if (n.hasOutput(1) || n.hasOutput(2))
+    return unsupported(n, "the Mean and InvStdDev outputs");
+  Expected<Value> x = in(n, 0), scale = in(n, 1);
+  if (!x)
+    return x.takeError();
+  if (!scale)
+    return scale.takeError();
+  Value bias;
+  if (n.hasInput(2)) {
+    Expected<Value> b = in(n, 2);
+    if (!b)
+      return b.takeError();
+    bias = *b;
+  } else {
+    RankedTensorType st = typeOf(*scale);
+    bias = constant(Tensor(*dtypeOf(st.getElementType()), st.getShape()), "zero");
+  }
+  Expected<Value> y =
+      make(n, "graph.layer_norm", {*x, *scale, bias},
+           {i64("axis", n.getInt("axis", -1)),
+            f64("epsilon", n.getFloat("epsilon", 1e-5f))});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertGelu(Node &n) {
+  if (Error e = checkAttrs(n, {"approximate"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  Expected<Value> y = make(n, "graph.gelu", *x,
+                           {str("approximate", n.getString("approximate", "none"))});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+Error Importer::convertClip(Node &n) {
+  if (Error e = checkAttrs(n, {"min", "max"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  if (n.attr("min"))
+    lo = n.getFloat("min", 0);
+  if (n.attr("max"))
+    hi = n.getFloat("max", 0);
+  for (int i : {1, 2}) {
+    if (!n.hasInput(i))
+      continue;
+    Expected<Tensor> t = constIn(n, i, i == 1 ? "min" : "max");
+    if (!t)
+      return t.takeError();
+    (i == 1 ? lo : hi) = t->data.at(0);
+  }
+  Expected<Value> y = make(n, "graph.clip", *x, {f64("min", lo), f64("max", hi)});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  return Error::success();
+}
+
+const std::map<std::string, Importer::Converter> &Importer::converters() {
+  static const std::map<std::string, Converter> table = [] {
+    std::map<std::string, Converter> t;
+    auto unary = [&](const char *onnx, const char *op) {
+      t[onnx] = [op](Importer &im, Node &n) { return im.convertUnary(n, op); };
+    };
+    unary("Relu", "graph.relu");
+    unary("Sigmoid", "graph.sigmoid");
+    unary("Tanh", "graph.tanh");
+    unary("Erf", "graph.erf");
+    unary("Exp", "graph.exp");
+    unary("Log", "graph.log");
+    unary("Sqrt", "graph.sqrt");
+    unary("Neg", "graph.neg");
+    unary("Abs", "graph.abs");
+    auto binary = [&](const char *onnx, const char *op) {
+      t[onnx] = [op](Importer &im, Node &n) { return im.convertBinary(n, op); };
+    };
+    binary("Add", "graph.add");
+    binary("Sub", "graph.sub");
+    binary("Mul", "graph.mul");
+    binary("Div", "graph.div");
+    binary("Pow", "graph.pow");
+    t["Max"] = [](Importer &im, Node &n) { return im.convertVariadic(n, "graph.maximum"); };
+    t["Min"] = [](Importer &im, Node &n) { return im.convertVariadic(n, "graph.minimum"); };
+    t["Sum"] = [](Importer &im, Node &n) { return im.convertVariadic(n, "graph.add"); };
+    t["Reciprocal"] = &Importer::convertReciprocal;
+    t["Identity"] = [](Importer &im, Node &n) -> Error {
+      Expected<Value> x = im.in(n, 0);
+      if (!x)
+        return x.takeError();
+      im.define(n, 0, *x);
+      return Error::success();
+    };
+    t["Dropout"] = &Importer::convertDropout;
+    t["Conv"] = &Importer::convertConv;
+    t["BatchNormalization"] = &Importer::convertBatchNorm;
+    t["Gemm"] = &Importer::convertGemm;
+    t["MatMul"] = &Importer::convertMatMul;
+    t["MaxPool"] = [](Importer &im, Node &n) { return im.convertPool(n, true); };
+    t["AveragePool"] = [](Importer &im, Node &n) { return im.convertPool(n, false); };
+    t["GlobalAveragePool"] = [](Importer &im, Node &n) { return im.convertGlobalPool(n, false); };
+    t["GlobalMaxPool"] = [](Importer &im, Node &n) { return im.convertGlobalPool(n, true); };
+    t["Flatten"] = &Importer::convertFlatten;
+    t["Reshape"] = &Importer::convertReshape;
+    t["Transpose"] = &Importer::convertTranspose;
+    t["Concat"] = &Importer::convertConcat;
+    t["Split"] = &Importer::convertSplit;
+    t["Slice"] = &Importer::convertSlice;
+    t["Squeeze"] = [](Importer &im, Node &n) { return im.convertSqueeze(n, false); };
+    t["Unsqueeze"] = [](Importer &im, Node &n) { return im.convertSqueeze(n, true); };
+    t["Pad"] = &Importer::convertPad;
+    t["Softmax"] = &Importer::convertSoftmax;
+    t["ReduceMean"] = [](Importer &im, Node &n) { return im.convertReduce(n, "graph.reduce_mean"); };
+    t["ReduceSum"] = [](Importer &im, Node &n) { return im.convertReduce(n, "graph.reduce_sum"); };
+    t["ReduceMax"] = [](Importer &im, Node &n) { return im.convertReduce(n, "graph.reduce_max"); };
+    t["Gather"] = &Importer::convertGather;
+    t["Cast"] = &Importer::convertCast;
+    t["Shape"] = &Importer::convertShape;
+    t["ConstantOfShape"] = &Importer::convertConstantOfShape;
+    t["Constant"] = &Importer::convertConstant;
+    t["LayerNormalization"] = &Importer::convertLayerNorm;
+    t["Gelu"] = &Importer::convertGelu;
+    t["Clip"] = &Importer::convertClip;
+    return t;
+  }();
+  return table;
+}
+
+//===----------------------------------------------------------------------===//
+// Graph
+//===----------------------------------------------------------------------===//
+
+Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
+  std::set<std::string> initializerNames;
+  for (const auto &init : graph.initializer())
+    initializerNames.insert(init.name());
+
+  // Inputs: every graph input that is not an initializer.
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames;
+  std::vector<std::pair<std::string, Tensor>> boundInputs;
+  for (const auto &input : graph.input()) {
+    if (initializerNames.count(input.name()))
+      continue;
+    std::string what = path + ": input '" + input.name() + "'";
+    if (!input.type().has_tensor_type())
+      return makeError(what + ": unsupported: not a tensor", true);
+    const auto &tt = input.type().tensor_type();
+    std::optional<DType> dt = dtypeFromOnnx(tt.elem_type());
+    if (!dt)
+      return makeError(what + ": unsupported: data type " +
+                           onnxTypeName(tt.elem_type()),
+                       true);
+    auto bound = options.constantInputs.find(input.name());
+    if (bound != options.constantInputs.end()) {
+      boundInputs.emplace_back(input.name(), bound->second);
+      continue;
+    }
+    SmallVector<int64_t> shape;
+    auto it = options.inputShapes.find(input.name());
+    if (it != options.inputShapes.end()) {
+      shape = it->second;
+    } else {
+      if (!tt.has_shape())
+        return makeError(what + " has no shape; give --input-shape=" +
+                             input.name() + ":DxDx...",
+                         false);
+      for (auto [i, d] : llvm::enumerate(tt.shape().dim())) {
+        if (!d.has_dim_value() || d.dim_value() < 0)
+          return makeError(what + " has dynamic dimension " + llvm::Twine(i) +
+                               (d.has_dim_param() ? " ('" + d.dim_param() + "')"
+                                                  : std::string()) +
+                               "; give --input-shape=" + input.name() +
+                               ":DxDx...",
+                           false);
+        shape.push_back(d.dim_value());
+      }
+    }
+    argTypes.push_back(RankedTensorType::get(shape, mlirElementType(*dt, &ctx)));
+    argNames.push_back(input.name());
+  }
+
+  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+  func = func::FuncOp::create(builder, fileLoc, "main",
+                              builder.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  for (auto [arg, name] : llvm::zip(entry->getArguments(), argNames)) {
+    values[name] = arg;
+    func.setArgAttr(arg.getArgNumber(), "onnx.name",
+                    builder.getStringAttr(name));
+  }
+
+  for (const auto &[name, t] : boundInputs)
+    values[name] = constant(t, name);
+  for (const auto &init : graph.initializer()) {
+    Expected<Tensor> t =
+        tensorFromProto(init, "initializer '" + init.name() + "'");
+    if (!t)
+      return t.takeError();
+    values[init.name()] = constant(*t, init.name());
+  }
+
+  // Capture the diagnostics emitted while building ops.
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    if (!diagnostics.empty())
+      diagnostics += "; ";
+    diagnostics += diag.str();
+    return success();
+  });
+
+  for (auto [index, nodeProto] : llvm::enumerate(graph.node())) {
+    std::string name = nodeProto.name().empty()
+                           ? "#" + std::to_string(index)
+                           : nodeProto.name();
+    if (!nodeProto.domain().empty() && nodeProto.domain() != "ai.onnx")
+      return makeError(path + ": node '" + name + "' (" + nodeProto.op_type() +
+                           "): unsupported: operator domain '" +
+                           nodeProto.domain() + "'",
+                       true);
+    Node n{nodeProto,
+           "node '" + name + "' (" + nodeProto.op_type() + ", opset " +
+               std::to_string(opset) + ")",
+           NameLoc::get(builder.getStringAttr(name), fileLoc), opset};
+    auto it = converters().find(nodeProto.op_type());
+    if (it == converters().end())
+      return unsupported(n, "operator " + nodeProto.op_type());
+    for (int i = 0; i < nodeProto.input_size(); ++i)
+      if (!nodeProto.input(i).empty() && !values.count(nodeProto.input(i)))
+        return fail(n, "input '" + nodeProto.input(i) +
+                           "' is not produced by any earlier node, input or "
+                           "initializer");
+    if (Error e = it->second(*this, n))
+      return e;
+    for (int i = 0; i < nodeProto.output_size(); ++i)
+      if (!nodeProto.output(i).empty() && !values.count(nodeProto.output(i)))
+        return fail(n, "output '" + nodeProto.output(i) + "' was not produced");
+  }
+
+  SmallVector<Value> results;
+  for (const auto &output : graph.output()) {
+    auto it = values.find(output.name());
+    if (it == values.end())
+      return makeError(path + ": graph output '" + output.name() +
+                           "' is not produced by any node",
+                       false);
+    results.push_back(it->second);
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setType(builder.getFunctionType(argTypes, TypeRange(ValueRange(results))));
+  return Error::success();
+}
+
+Expected<OwningOpRef<ModuleOp>> Importer::run() {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError(path + ": cannot read: " + buffer.getError().message(),
+                     false);
+  onnx::ModelProto model;
+  StringRef bytes = (*buffer)->getBuffer();
+  if (bytes.empty() || !model.ParseFromArray(bytes.data(), bytes.size()))
+    return makeError(path + ": not a valid ONNX model (protobuf parse failed; "
+                            "truncated or not an .onnx file?)",
+                     false);
+  if (!model.has_graph())
+    return makeError(path + ": the model has no graph", false);
+  bool hasDefault = false;
+  for (const auto &o : model.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") {
+      opset = o.version();
+      hasDefault = true;
+    }
+  if (!hasDefault)
+    return makeError(path + ": unsupported: the model imports no opset of the "
+                            "default ONNX domain",
+                     true);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(FileLineColLoc::get(&ctx, path, 0, 0));
+  builder.setInsertionPointToStart(module->getBody());
+  func::FuncOp func;
+  if (Error e = importGraph(model.graph(), func))
+    return std::move(e);
+  if (failed(verify(*module)))
+    return makeError(path + ": the imported module does not verify", false);
+  return module;
+}
+
+Expected<OwningOpRef<ModuleOp>>
+dlc::importOnnxFile(StringRef path, MLIRContext &context,
+                    const OnnxImportOptions &options) {
+  context.loadDialect<graph::GraphDialect, func::FuncDialect>();
+  Importer importer(context, path, options);
+  return importer.run();
+}

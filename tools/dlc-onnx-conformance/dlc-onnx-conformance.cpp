@@ -1,0 +1,210 @@
+//===- dlc-onnx-conformance.cpp - run the ONNX backend node tests ----------===//
+//
+// dlc-onnx-conformance /usr/share/libonnx-testdata/data/node [--filter=conv]
+//
+// Each test directory holds model.onnx and test_data_set_*/{input,output}_N.pb.
+// A test is imported (integer and scalar inputs are frozen to their test
+// values, since dlc compiles static shapes), run on the reference interpreter, and its
+// outputs compared with ONNX's tolerances (rtol 1e-3, atol 1e-7). Tests that
+// use an operator, attribute or data type dlc does not support are counted
+// as unsupported and listed with the reason. Exit code 1 if any test fails.
+//
+//===----------------------------------------------------------------------===//
+#include "dlc/Frontend/ONNX.h"
+#include "dlc/Runtime/Interpreter.h"
+#include "dlc/Runtime/Model.h"
+#include "dlc/Runtime/TensorIO.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+static cl::opt<std::string> dataDir(cl::Positional, cl::Required,
+                                    cl::desc("<onnx node test directory>"));
+static cl::opt<std::string> filter("filter", cl::desc("run tests whose name contains this"));
+static cl::opt<double> relTol("rtol", cl::init(1e-3));
+static cl::opt<double> absTol("atol", cl::init(1e-7));
+static cl::opt<bool> verbose("v", cl::desc("print every test's result"));
+
+enum class Outcome { Pass, Fail, Unsupported };
+
+static std::vector<std::string> listDir(StringRef dir, StringRef prefix) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
+    if (path::filename(it->path()).starts_with(prefix))
+      out.push_back(it->path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// input_0.pb, input_1.pb, ... in numeric order.
+static Expected<std::vector<std::pair<std::string, dlc::Tensor>>>
+readTensors(StringRef dir, StringRef prefix) {
+  std::vector<std::pair<std::string, dlc::Tensor>> tensors;
+  for (int i = 0;; ++i) {
+    SmallString<128> p(dir);
+    path::append(p, prefix + std::to_string(i) + ".pb");
+    if (!fs::exists(p))
+      break;
+    auto buffer = MemoryBuffer::getFile(p, false, false);
+    if (!buffer)
+      return createStringError(p.str() + ": cannot read");
+    std::string name;
+    Expected<dlc::Tensor> t = dlc::parseTensorProto((*buffer)->getBuffer(), &name);
+    if (!t)
+      return t.takeError();
+    tensors.emplace_back(name, std::move(*t));
+  }
+  return tensors;
+}
+
+static Outcome runTest(StringRef dir, std::string &why) {
+  SmallString<128> model(dir);
+  path::append(model, "model.onnx");
+  std::vector<std::string> sets = listDir(dir, "test_data_set_");
+  if (sets.empty()) {
+    why = "no test data";
+    return Outcome::Unsupported;
+  }
+  for (const std::string &set : sets) {
+    // Test data that is not a TensorProto (sequences, optionals) is only an
+    // error if the model itself imports: otherwise the model is unsupported.
+    std::string dataError;
+    auto inputs = readTensors(set, "input_");
+    auto expected = readTensors(set, "output_");
+    if (!inputs)
+      dataError = toString(inputs.takeError());
+    if (!expected)
+      dataError = toString(expected.takeError());
+    dlc::OnnxImportOptions options;
+    std::vector<dlc::Tensor> args;
+    if (inputs)
+      for (auto &[name, t] : *inputs) {
+        // Integer inputs (shapes, axes, indices) and scalars (clip bounds,
+        // pad values) are frozen: dlc compiles static shapes.
+        bool freeze = !dlc::isFloat(t.dtype) || t.shape.empty();
+        if (freeze && !name.empty())
+          options.constantInputs[name] = t;
+        else
+          args.push_back(t);
+      }
+    mlir::DialectRegistry registry;
+    dlc::registerModelDialects(registry);
+    mlir::MLIRContext context(registry);
+    std::string diagnostics;
+    mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+      diagnostics += d.str();
+      return mlir::success();
+    });
+    auto module = dlc::importOnnxFile(model, context, options);
+    if (!module) {
+      Outcome outcome = Outcome::Fail;
+      handleAllErrors(module.takeError(), [&](const dlc::OnnxImportError &e) {
+        why = e.message;
+        if (e.unsupported)
+          outcome = Outcome::Unsupported;
+      });
+      return outcome;
+    }
+    if (!dataError.empty()) {
+      why = "test data: " + dataError;
+      // bf16 test data is stored as UINT16 bit patterns, which dlc does not
+      // read as bf16.
+      bool unsupportedData =
+          dataError.find("unsupported TensorProto data_type") != std::string::npos;
+      if (unsupportedData)
+        why = "unsupported: test data type (" + dataError + ")";
+      return unsupportedData ? Outcome::Unsupported : Outcome::Fail;
+    }
+    auto func = dlc::findEntry(**module, "main");
+    if (mlir::failed(func)) {
+      why = "no entry: " + diagnostics;
+      return Outcome::Fail;
+    }
+    if (Error e = dlc::checkInputs(func->getFunctionType(), args)) {
+      why = toString(std::move(e));
+      return Outcome::Fail;
+    }
+    auto outputs = dlc::interpret(*func, args);
+    if (mlir::failed(outputs)) {
+      why = "interpreter: " + diagnostics;
+      return Outcome::Fail;
+    }
+    if (outputs->size() != expected->size()) {
+      why = "output count differs";
+      return Outcome::Fail;
+    }
+    for (size_t i = 0; i < outputs->size(); ++i) {
+      dlc::Comparison c = dlc::compareTensors((*outputs)[i], (*expected)[i].second,
+                                              absTol, relTol);
+      if (!c.match) {
+        why = "output " + std::to_string(i) + ": " +
+              (c.reason.empty() ? "max abs error " + std::to_string(c.maxAbsError) +
+                                      ", " + std::to_string(c.mismatches) +
+                                      " elements differ"
+                                : c.reason);
+        return Outcome::Fail;
+      }
+    }
+  }
+  return Outcome::Pass;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "dlc ONNX node conformance runner\n");
+  if (!fs::is_directory(dataDir)) {
+    errs() << "dlc-onnx-conformance: error: " << dataDir
+           << " is not a directory\n";
+    return 1;
+  }
+  int passed = 0, failed = 0, unsupported = 0;
+  std::map<std::string, std::vector<std::string>> unsupportedByReason;
+  for (const std::string &dir : listDir(dataDir, "test_")) {
+    std::string name = path::filename(dir).str();
+    if (!filter.empty() && name.find(filter) == std::string::npos)
+      continue;
+    std::string why;
+    Outcome o = runTest(dir, why);
+    if (o == Outcome::Pass) {
+      ++passed;
+      if (verbose)
+        outs() << "PASS " << name << "\n";
+    } else if (o == Outcome::Fail) {
+      ++failed;
+      outs() << "FAIL " << name << ": " << why << "\n";
+    } else {
+      ++unsupported;
+      // Group by the reason after "unsupported: ".
+      size_t at = why.find("unsupported: ");
+      std::string reason = at == std::string::npos ? why : why.substr(at + 13);
+      unsupportedByReason[reason].push_back(name);
+      if (verbose)
+        outs() << "UNSUPPORTED " << name << ": " << why << "\n";
+    }
+  }
+  outs() << "\nunsupported (" << unsupported << "), by reason:\n";
+  for (const auto &[reason, tests] : unsupportedByReason) {
+    outs() << "  " << reason << ": ";
+    for (size_t i = 0; i < tests.size(); ++i)
+      outs() << (i ? " " : "") << tests[i];
+    outs() << "\n";
+  }
+  outs() << passed << " passed, " << failed << " failed, " << unsupported
+         << " unsupported\n";
+  return failed ? 1 : 0;
+}
