@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "DLC"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "consumer", "lit.cfg.py", "CMakeLists.txt"]
+config.excludes = ["Inputs", "consumer", "lit.cfg.py", "CMakeLists.txt", "README.md"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dlc_obj_root, "test")
 
@@ -18,8 +18,13 @@ config.substitutions.append(("%dlc_src_root", config.dlc_src_root))
 config.substitutions.append(("%dlc_obj_root", config.dlc_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%python", "python3"))
+# Debian's interpreter, with python3-onnx, -numpy, -torch and -torchvision.
+config.substitutions.append(("%sys_python", "/usr/bin/python3"))
+config.substitutions.append(
+    ("%onnx_node_tests", "/usr/share/libonnx-testdata/data/node"))
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.dlc_tools_dir, config.llvm_tools_dir]
-tools = ["dlc-opt", "dlc-run", "FileCheck", "not", "count", "split-file"]
+tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-onnx-conformance", "FileCheck",
+         "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -57,7 +57,8 @@ int main(int argc, char **argv) {
     if (mlir::failed(mlir::writeBytecodeToFile(**module, out->os())))
       return 1;
   } else {
-    (*module)->print(out->os());
+    // Locations carry the ONNX node names: keep them in the text.
+    (*module)->print(out->os(), mlir::OpPrintingFlags().enableDebugInfo());
   }
   out->keep();
   return 0;

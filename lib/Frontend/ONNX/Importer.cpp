@@ -577,11 +577,25 @@ Error Importer::convertGemm(Node &n) {
       return t.takeError();
     weight = *t;
   }
+  float alpha = n.getFloat("alpha", 1.0f), beta = n.getFloat("beta", 1.0f);
+  // A 1-D C with beta 1 and alpha 1 is the dense layer's own bias.
+  int64_t outFeatures = typeOf(weight).getDimSize(0);
+  if (n.hasInput(2) && alpha == 1.0f && beta == 1.0f) {
+    Expected<Value> c = in(n, 2);
+    if (!c)
+      return c.takeError();
+    if (typeOf(*c).getShape() == ArrayRef<int64_t>{outFeatures}) {
+      Expected<Value> y = make(n, "graph.dense", {lhs, weight, *c});
+      if (!y)
+        return y.takeError();
+      define(n, 0, *y);
+      return Error::success();
+    }
+  }
   Expected<Value> y = make(n, "graph.dense", {lhs, weight});
   if (!y)
     return y.takeError();
   DType dt = *dtypeOf(typeOf(*y).getElementType());
-  float alpha = n.getFloat("alpha", 1.0f), beta = n.getFloat("beta", 1.0f);
   if (alpha != 1.0f) {
     y = make(n, "graph.mul", {*y, scalar(dt, alpha)});
     if (!y)
@@ -1419,6 +1433,10 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
     results.push_back(it->second);
   }
   func::ReturnOp::create(builder, fileLoc, results);
+  // Constants left without users by folding (shape computations).
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
+    if (isa<graph::ConstantOp>(op) && op.use_empty())
+      op.erase();
   func.setType(builder.getFunctionType(argTypes, TypeRange(ValueRange(results))));
   return Error::success();
 }
