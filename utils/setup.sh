@@ -9,6 +9,7 @@ packages=(
   libzstd-dev zlib1g-dev
   libgtest-dev nlohmann-json3-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  python3-numpy python3-onnx python3-torch python3-torchvision
 )
 
 missing=()

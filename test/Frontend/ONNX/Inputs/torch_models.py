@@ -1,0 +1,58 @@
+"""Exports torchvision resnet18 and mobilenet_v2 and a torch.nn.TransformerEncoder
+(random weights, fixed seed) to ONNX, with an input and PyTorch's output as .npy."""
+import sys
+
+import numpy as np
+import torch
+import torchvision
+
+out = sys.argv[1]
+which = sys.argv[2:] or ["resnet18", "mobilenet_v2", "transformer"]
+torch.manual_seed(0)
+
+
+class Encoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = torch.nn.TransformerEncoderLayer(
+            d_model=64, nhead=4, dim_feedforward=128, dropout=0.1,
+            activation="gelu", batch_first=True)
+        self.encoder = torch.nn.TransformerEncoder(layer, num_layers=2)
+
+    def forward(self, x):
+        return self.encoder(x)
+
+
+def randomize_batch_norms(model):
+    """Random inference statistics, so that batch norms do real work and the
+    outputs are of order 1 (torchvision's init leaves them near identity)."""
+    for m in model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.2, 0.2)
+            m.running_var.uniform_(0.5, 1.5)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.2, 0.2)
+    return model
+
+
+def export(name, model, shape):
+    model.eval()
+    x = torch.randn(*shape)
+    with torch.no_grad():
+        y = model(x)
+    torch.onnx.export(model, x, f"{out}/{name}.onnx", opset_version=13,
+                      input_names=["input"], output_names=["output"])
+    np.save(f"{out}/{name}_input.npy", x.numpy())
+    np.save(f"{out}/{name}_expected.npy", y.numpy())
+
+
+for name in which:
+    if name == "resnet18":
+        export(name, randomize_batch_norms(torchvision.models.resnet18(weights=None)),
+               (1, 3, 224, 224))
+    elif name == "mobilenet_v2":
+        model = torchvision.models.mobilenet_v2(weights=None)
+        torch.nn.init.normal_(model.classifier[1].weight, 0, 0.1)
+        export(name, randomize_batch_norms(model), (1, 3, 224, 224))
+    elif name == "transformer":
+        export(name, Encoder(), (1, 16, 64))
