@@ -751,6 +751,42 @@ LogicalResult DequantizeOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Detection
+//===----------------------------------------------------------------------===//
+
+LogicalResult NmsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  StringRef op = "nms";
+  auto boxes = rankedOf(adaptor.getBoxes()), scores = rankedOf(adaptor.getScores());
+  if (failed(checkRank(loc, op, "boxes", boxes, 3)) ||
+      failed(checkRank(loc, op, "scores", scores, 3)))
+    return failure();
+  if (boxes.getDimSize(2) != 4)
+    return fail(loc, op, "boxes must be [N, B, 4], got " +
+                             formatShape(boxes.getShape()));
+  if (scores.getDimSize(0) != boxes.getDimSize(0) ||
+      scores.getDimSize(2) != boxes.getDimSize(1))
+    return fail(loc, op, "scores must be [N, C, B] = [" +
+                             Twine(boxes.getDimSize(0)) + ", C, " +
+                             Twine(boxes.getDimSize(1)) + "], got " +
+                             formatShape(scores.getShape()));
+  int64_t k = adaptor.getMaxDetections();
+  if (k < 1)
+    return fail(loc, op, "max_detections must be >= 1, got " + Twine(k));
+  double iou = adaptor.getIouThreshold().convertToDouble();
+  if (iou < 0 || iou > 1)
+    return fail(loc, op, "iou_threshold must be in [0, 1], got " + std::to_string(iou));
+  int64_t n = boxes.getDimSize(0);
+  Type f = boxes.getElementType();
+  results.push_back(RankedTensorType::get({n, k, 4}, f));
+  results.push_back(RankedTensorType::get({n, k}, scores.getElementType()));
+  results.push_back(
+      RankedTensorType::get({n, k}, IntegerType::get(f.getContext(), 64)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Region ops
 //===----------------------------------------------------------------------===//
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Frontend/ONNX.h"
+#include "dlc/Dialect/Graph/GraphBuilder.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/TensorIO.h"
@@ -295,34 +296,15 @@ Importer::makeOp(Node &n, StringRef name, ValueRange operands,
                  ArrayRef<NamedAttribute> attrs, TypeRange resultTypes,
                  unsigned numResults) {
   diagnostics.clear();
-  OperationState state(n.loc, name);
-  state.addOperands(operands);
-  state.addAttributes(attrs);
-  if (!resultTypes.empty())
-    state.addTypes(resultTypes);
-  else
-    state.addTypes(SmallVector<Type>(numResults, builder.getNoneType()));
-  Operation *op = builder.create(state);
+  FailureOr<Operation *> created = graph::createGraphOp(
+      builder, n.loc, name, operands, attrs, resultTypes, numResults);
+  if (failed(created))
+    return fail(n, diagnostics.empty() ? "cannot create " + name : diagnostics);
+  Operation *op = *created;
   auto discard = [&](const llvm::Twine &why) {
     op->erase();
     return fail(n, why);
   };
-  if (resultTypes.empty()) {
-    auto infer = dyn_cast<InferTypeOpInterface>(op);
-    SmallVector<Type> types;
-    if (!infer) {
-      types.push_back(operands.front().getType()); // same type as the input
-    } else if (failed(infer.inferReturnTypes(
-                   &ctx, n.loc, op->getOperands(), op->getRawDictionaryAttrs(),
-                   op->getPropertiesStorage(), op->getRegions(), types))) {
-      return discard(diagnostics.empty() ? "cannot infer result type"
-                                         : diagnostics);
-    }
-    for (auto [r, t] : llvm::zip(op->getResults(), types))
-      r.setType(t);
-  }
-  if (failed(verify(op)))
-    return discard(diagnostics);
   // Fold ops on small constants right away.
   bool allConstant = llvm::all_of(op->getOperands(), [](Value v) {
     return v.getDefiningOp<graph::ConstantOp>();

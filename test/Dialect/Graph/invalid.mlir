@@ -837,3 +837,48 @@ func.func @yield_outside(%x: tensor<2xf32>) {
   // expected-error @+1 {{'graph.yield' op expects parent op to be one of 'graph.fused, graph.composite'}}
   graph.yield %x : tensor<2xf32>
 }
+
+// -----
+
+func.func @nms_boxes_rank(%b: tensor<10x4xf32>, %s: tensor<1x3x10xf32>) {
+  // expected-error @+2 {{nms: boxes must have rank 3, got rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = graph.nms %b, %s : (tensor<10x4xf32>, tensor<1x3x10xf32>) -> (tensor<1x5x4xf32>, tensor<1x5xf32>, tensor<1x5xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_boxes_shape(%b: tensor<1x10x5xf32>, %s: tensor<1x3x10xf32>) {
+  // expected-error @+2 {{nms: boxes must be [N, B, 4], got 1x10x5}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = graph.nms %b, %s : (tensor<1x10x5xf32>, tensor<1x3x10xf32>) -> (tensor<1x5x4xf32>, tensor<1x5xf32>, tensor<1x5xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_scores_shape(%b: tensor<1x10x4xf32>, %s: tensor<1x3x9xf32>) {
+  // expected-error @+2 {{nms: scores must be [N, C, B] = [1, C, 10], got 1x3x9}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = graph.nms %b, %s : (tensor<1x10x4xf32>, tensor<1x3x9xf32>) -> (tensor<1x5x4xf32>, tensor<1x5xf32>, tensor<1x5xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_max_detections(%b: tensor<1x10x4xf32>, %s: tensor<1x3x10xf32>) {
+  // expected-error @+2 {{nms: max_detections must be >= 1, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = graph.nms %b, %s {max_detections = 0 : i64} : (tensor<1x10x4xf32>, tensor<1x3x10xf32>) -> (tensor<1x5x4xf32>, tensor<1x5xf32>, tensor<1x5xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_iou(%b: tensor<1x10x4xf32>, %s: tensor<1x3x10xf32>) {
+  // expected-error @+2 {{nms: iou_threshold must be in [0, 1], got 1.500000}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = graph.nms %b, %s {iou_threshold = 1.5 : f64} : (tensor<1x10x4xf32>, tensor<1x3x10xf32>) -> (tensor<1x5x4xf32>, tensor<1x5xf32>, tensor<1x5xi64>)
+  return
+}

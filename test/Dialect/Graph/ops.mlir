@@ -174,6 +174,14 @@ func.func @quantization(%x: tensor<2x3xf32>, %s: tensor<f32>, %z: tensor<i8>,
   return %1 : tensor<2x3xf32>
 }
 
+// CHECK-LABEL: func @detection
+func.func @detection(%b: tensor<1x10x4xf32>, %s: tensor<1x3x10xf32>) -> tensor<1x5xi64> {
+  // CHECK: graph.nms %{{.*}}, %{{.*}} {iou_threshold = 4.500000e-01 : f64, max_detections = 5 : i64} : (tensor<1x10x4xf32>, tensor<1x3x10xf32>) -> (tensor<1x5x4xf32>, tensor<1x5xf32>, tensor<1x5xi64>)
+  %0:3 = graph.nms %b, %s {max_detections = 5 : i64, iou_threshold = 0.45 : f64}
+     : (tensor<1x10x4xf32>, tensor<1x3x10xf32>) -> (tensor<1x5x4xf32>, tensor<1x5xf32>, tensor<1x5xi64>)
+  return %0#2 : tensor<1x5xi64>
+}
+
 // CHECK-LABEL: func @regions
 func.func @regions(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
   // CHECK: graph.fused %{{.*}}, %{{.*}} {pattern = "out_elemwise_fusable"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {

@@ -662,6 +662,40 @@ def Graph_DequantizeOp : Graph_Op<"dequantize", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
+// Detection
+//===----------------------------------------------------------------------===//
+
+def Graph_NmsOp : Graph_Op<"nms", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Per-class non-maximum suppression with a fixed number of detections";
+  let description = [{
+    `boxes` is [N, B, 4] as (x1, y1, x2, y2); `scores` is [N, C, B]. For
+    every class except `background_class` (-1 for none), boxes scoring above
+    `score_threshold` are visited in descending score order and kept unless
+    their IoU with a box already kept for that class exceeds
+    `iou_threshold`. The kept detections of all classes are ranked by score
+    (ties: lower class, then lower box index first) and the best
+    `max_detections` are returned; unused slots have box 0, score 0 and
+    class -1, so every shape is static.
+
+    ```mlir
+    %b, %s, %c = graph.nms %boxes, %scores {max_detections = 200 : i64}
+       : (tensor<1x8732x4xf32>, tensor<1x81x8732xf32>)
+      -> (tensor<1x200x4xf32>, tensor<1x200xf32>, tensor<1x200xi64>)
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$boxes, Graph_FloatTensor:$scores,
+      DefaultValuedAttr<F64Attr, "0.5">:$iou_threshold,
+      DefaultValuedAttr<F64Attr, "0.05">:$score_threshold,
+      DefaultValuedAttr<I64Attr, "200">:$max_detections,
+      DefaultValuedAttr<I64Attr, "0">:$background_class);
+  let results = (outs Graph_FloatTensor:$out_boxes,
+      Graph_FloatTensor:$out_scores, StaticShapeTensorOf<[I64]>:$out_classes);
+  let assemblyFormat = [{
+    $boxes `,` $scores attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Region ops made by later passes
 //===----------------------------------------------------------------------===//
 
