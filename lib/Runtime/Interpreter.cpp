@@ -278,28 +278,37 @@ LogicalResult Interpreter::evalConv(Conv2DOp op, const Tensor &x,
   int64_t icPerGroup = xi.c / groups, ocPerGroup = yi.c / groups;
   ArrayRef<int64_t> s = op.getStrides(), d = op.getDilations(),
                     p = op.getPadding();
+  // Each output accumulates its terms in (ic, r, c) order, as a plain
+  // seven-deep loop would; the loops are arranged so the innermost one runs
+  // along an output row, which keeps big models tolerable.
   for (int64_t n = 0; n < yi.n; ++n)
     for (int64_t oc = 0; oc < yi.c; ++oc) {
       int64_t g = oc / ocPerGroup;
+      double *py = y.data.data() + n * yi.sn + oc * yi.sc;
       for (int64_t oh = 0; oh < yi.h; ++oh)
-        for (int64_t ow = 0; ow < yi.w; ++ow) {
-          double acc = b ? b->data[oc] : 0.0;
-          for (int64_t ic = 0; ic < icPerGroup; ++ic)
-            for (int64_t r = 0; r < kh; ++r) {
+        for (int64_t ow = 0; ow < yi.w; ++ow)
+          py[oh * yi.sh + ow * yi.sw] = b ? b->data[oc] : 0.0;
+      for (int64_t ic = 0; ic < icPerGroup; ++ic) {
+        const double *px = x.data.data() + n * xi.sn + (g * icPerGroup + ic) * xi.sc;
+        for (int64_t r = 0; r < kh; ++r)
+          for (int64_t c = 0; c < kw; ++c) {
+            double wv = w.data[oc * so + ic * si + r * skh + c * skw];
+            // Output columns whose input column is inside the image.
+            int64_t off = c * d[1] - p[1];
+            int64_t owLo = off >= 0 ? 0 : (-off + s[1] - 1) / s[1];
+            int64_t owHi = xi.w - 1 - off < 0 ? -1 : (xi.w - 1 - off) / s[1];
+            owHi = std::min(owHi, yi.w - 1);
+            for (int64_t oh = 0; oh < yi.h; ++oh) {
               int64_t ih = oh * s[0] - p[0] + r * d[0];
               if (ih < 0 || ih >= xi.h)
                 continue;
-              for (int64_t c = 0; c < kw; ++c) {
-                int64_t iw = ow * s[1] - p[1] + c * d[1];
-                if (iw < 0 || iw >= xi.w)
-                  continue;
-                acc += x.data[n * xi.sn + (g * icPerGroup + ic) * xi.sc +
-                              ih * xi.sh + iw * xi.sw] *
-                       w.data[oc * so + ic * si + r * skh + c * skw];
-              }
+              const double *row = px + ih * xi.sh;
+              double *out = py + oh * yi.sh;
+              for (int64_t ow = owLo; ow <= owHi; ++ow)
+                out[ow * yi.sw] += wv * row[(ow * s[1] + off) * xi.sw];
             }
-          y.data[n * yi.sn + oc * yi.sc + oh * yi.sh + ow * yi.sw] = acc;
-        }
+          }
+      }
     }
   return success();
 }

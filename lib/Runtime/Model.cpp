@@ -52,7 +52,8 @@ FailureOr<func::FuncOp> dlc::findEntry(ModuleOp module, StringRef name) {
 }
 
 llvm::Expected<std::vector<Tensor>>
-dlc::loadInputs(ArrayRef<std::string> specs, FunctionType type) {
+dlc::loadInputs(ArrayRef<std::string> specs, func::FuncOp func) {
+  FunctionType type = func.getFunctionType();
   std::vector<std::string> all(specs.begin(), specs.end());
   if (all.empty())
     all.push_back("random:seed=0");
@@ -76,7 +77,12 @@ dlc::loadInputs(ArrayRef<std::string> specs, FunctionType type) {
         return llvm::createStringError(
             "bad input spec 'random:" + spec.str() +
             "': expected random:seed=N with an unsigned integer N");
-      inputs.push_back(randomTensor(*dtype, argType.getShape(), seed + i));
+      // Models may declare the valid range of an integer input (token ids).
+      std::optional<std::pair<int64_t, int64_t>> range;
+      if (auto r = func.getArgAttrOfType<DenseI64ArrayAttr>(i, "dlc.input_range"))
+        if (r.size() == 2 && r[0] < r[1])
+          range = std::make_pair(r[0], r[1]);
+      inputs.push_back(randomTensor(*dtype, argType.getShape(), seed + i, range));
       continue;
     }
     llvm::Expected<Tensor> t = readTensorFile(spec);

@@ -174,7 +174,8 @@ std::string Tensor::describe() const {
 }
 
 Tensor dlc::randomTensor(DType type, llvm::ArrayRef<int64_t> shape,
-                         uint64_t seed) {
+                         uint64_t seed,
+                         std::optional<std::pair<int64_t, int64_t>> intRange) {
   Tensor t(type, shape);
   uint64_t state = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
   for (double &v : t.data) {
@@ -184,7 +185,10 @@ Tensor dlc::randomTensor(DType type, llvm::ArrayRef<int64_t> shape,
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;
     double unit = static_cast<double>(z >> 11) * 0x1.0p-53; // [0, 1)
-    if (isFloat(type))
+    if (intRange && !isFloat(type))
+      v = intRange->first +
+          std::floor(unit * static_cast<double>(intRange->second - intRange->first));
+    else if (isFloat(type))
       v = roundToDType(type, 2.0 * unit - 1.0);
     else if (type == DType::I1)
       v = unit < 0.5 ? 0.0 : 1.0;

@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
     return fail("the entry function has " + Twine(type.getNumResults()) +
                 " outputs, more --output/--expect given");
 
-  Expected<std::vector<Tensor>> inputs = loadInputs(inputSpecs, type);
+  Expected<std::vector<Tensor>> inputs = loadInputs(inputSpecs, *func);
   if (!inputs)
     return fail(toString(inputs.takeError()));
   if (Error e = checkInputs(type, *inputs))

@@ -33,11 +33,12 @@ mlir::OwningOpRef<mlir::ModuleOp> loadModel(llvm::StringRef path,
 mlir::FailureOr<mlir::func::FuncOp> findEntry(mlir::ModuleOp module,
                                               llvm::StringRef name);
 
-/// Builds the inputs of `type` from specs: a .npy or .pb path, or
+/// Builds the inputs of `func` from specs: a .npy or .pb path, or
 /// `random:seed=N` (one spec for every input, each input seeded N + its
-/// index). With no specs, every input is random with seed 0.
+/// index; integer inputs with a `dlc.input_range` argument attribute take
+/// values in that range). With no specs, every input is random with seed 0.
 llvm::Expected<std::vector<Tensor>>
-loadInputs(llvm::ArrayRef<std::string> specs, mlir::FunctionType type);
+loadInputs(llvm::ArrayRef<std::string> specs, mlir::func::FuncOp func);
 
 } // namespace dlc
 

@@ -53,7 +53,10 @@ struct Tensor {
 
 /// Values that `seed` always produces: floats uniform in [-1, 1), integers in
 /// [0, 10), i1 either value.
-Tensor randomTensor(DType type, llvm::ArrayRef<int64_t> shape, uint64_t seed);
+/// With `intRange`, integers are uniform in [first, second) instead.
+Tensor randomTensor(DType type, llvm::ArrayRef<int64_t> shape, uint64_t seed,
+                    std::optional<std::pair<int64_t, int64_t>> intRange =
+                        std::nullopt);
 
 /// Compares element by element: |a - e| <= atol + rtol * |e|. Fills the
 /// largest absolute and relative errors; false on a shape, type or value
