@@ -25,6 +25,6 @@ config.substitutions.append(
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.dlc_tools_dir, config.llvm_tools_dir]
-tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-onnx-conformance", "FileCheck",
+tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-zoo", "dlc-onnx-conformance", "FileCheck",
          "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

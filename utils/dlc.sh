@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The README's two commands. Each installs what is missing, builds dlc with
 # Ninja into build/, and then:
-#   utils/dlc.sh demo [MODEL.mlir]   runs the example model on the reference
-#                                    interpreter and prints its outputs
+#   utils/dlc.sh demo [MODEL]        builds the zoo's resnet50 (or MODEL: a zoo
+#                                    name, an .onnx, .mlir or .mlirbc file), runs
+#                                    it on the reference interpreter and prints
+#                                    its outputs and op statistics
 #   utils/dlc.sh test                runs every test (lit + GoogleTest)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,7 +13,7 @@ cd "$root"
 what=${1:-}
 case "$what" in
   demo|test) ;;
-  *) echo "usage: utils/dlc.sh demo [MODEL.mlir] | utils/dlc.sh test" >&2; exit 2 ;;
+  *) echo "usage: utils/dlc.sh demo [MODEL] | utils/dlc.sh test" >&2; exit 2 ;;
 esac
 
 utils/setup.sh
@@ -22,9 +24,21 @@ fi
 cmake --build build
 
 if [ "$what" = demo ]; then
-  model=${2:-examples/tiny_cnn.mlir}
-  echo "== dlc-run $model --target=reference --input=random:seed=1"
-  exec build/bin/dlc-run "$model" --target=reference --input=random:seed=1
+  model=${2:-resnet50}
+  mkdir -p build/models
+  case "$model" in
+    *.mlir|*.mlirbc) file=$model ;;
+    *.onnx)
+      file=build/models/$(basename "$model" .onnx).mlirbc
+      echo "== dlc-import $model -o $file"
+      build/bin/dlc-import "$model" -o "$file" ;;
+    *)
+      file=build/models/$model.mlirbc
+      echo "== dlc-zoo $model -o $file"
+      build/bin/dlc-zoo "$model" -o "$file" ;;
+  esac
+  echo "== dlc-run $file --target=reference --input=random:seed=1 --op-stats"
+  exec build/bin/dlc-run "$file" --target=reference --input=random:seed=1 --op-stats
 fi
 
 log=$(mktemp)

@@ -4,6 +4,7 @@
 //                    [--expect=ref.npy --atol=.. --rtol=..] [--print-output]
 //
 //===----------------------------------------------------------------------===//
+#include "dlc/Analysis/OpStats.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
 #include "dlc/Runtime/TensorIO.h"
@@ -43,6 +44,8 @@ static cl::opt<double> relTol("rtol", cl::init(1e-5),
                             cl::desc("relative tolerance for --expect"));
 static cl::opt<bool> printOutput("print-output",
                                  cl::desc("print every output value"));
+static cl::opt<bool> printStats("op-stats",
+                                cl::desc("print op counts, parameters and MACs"));
 
 static int fail(const Twine &message) {
   outs().flush(); // keep results and the error in order
@@ -109,6 +112,8 @@ int main(int argc, char **argv) {
   if (failed(func))
     return 1;
   mlir::FunctionType type = func->getFunctionType();
+  if (printStats)
+    dlc::collectOpStats(*func).print(outs());
   if (outputPaths.size() > type.getNumResults() ||
       expectPaths.size() > type.getNumResults())
     return fail("the entry function has " + Twine(type.getNumResults()) +
