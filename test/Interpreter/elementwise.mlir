@@ -10,7 +10,8 @@
 // UNARY: output 2: f32[3] = [0, 3, 6]
 // UNARY: output 3: f32[3] = [2, 0.5, -0]
 // UNARY: output 4: f32[3] = [1, 0, 0.5]
-func.func @unary() -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+// UNARY: output 5: f32[3] = [-1, 0, 2]
+func.func @unary() -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
   %x = graph.constant dense<[-1.0, 0.0, 2.0]> : tensor<3xf32>
   %relu = graph.relu %x : tensor<3xf32>
   %abs = graph.abs %x : tensor<3xf32>
@@ -32,7 +33,8 @@ func.func @unary() -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32
   %negz = graph.neg %four : tensor<3xf32>
   %n2 = graph.slice %negz {starts = array<i64: 2>, ends = array<i64: 3>, steps = array<i64: 1>} : (tensor<3xf32>) -> tensor<1xf32>
   %roots = graph.concat %s0, %q1, %n2 {axis = 0 : i64} : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<3xf32>
-  return %relu, %abs, %clip, %roots, %mix : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+  %drop = graph.dropout %x {rate = 0.5 : f64} : tensor<3xf32>
+  return %relu, %abs, %clip, %roots, %mix, %drop : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
 }
 
 // sigmoid(0) = 0.5, tanh(1) = 0.761594, erf(1) = 0.842701,

@@ -2,16 +2,35 @@
 //
 // Parses, verifies, transforms and prints graph-dialect IR with the dlc
 // dialects and passes plus the upstream ones the project uses.
+// `--dlc-pipeline=<default|none|list:A,B,...>` runs catalogue passes by their
+// TVM names.
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Dialect/Graph/GraphDialect.h"
+#include "dlc/Transforms/PassLedger.h"
+#include "dlc/Transforms/Passes.h"
+#include "dlc/Transforms/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+static llvm::cl::opt<bool> dlcPassStats(
+    "dlc-pass-stats",
+    llvm::cl::desc("print what each graph pass rewrote (to stderr)"));
+
+static llvm::cl::opt<std::string> dlcPipeline(
+    "dlc-pipeline",
+    llvm::cl::desc("graph passes to run: default, none, or list:A,B,... "
+                   "(TVM names or pass flags)"));
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -19,6 +38,36 @@ int main(int argc, char **argv) {
                   mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
                   mlir::linalg::LinalgDialect>();
   mlir::registerTransformsPasses(); // canonicalize, cse, inline, symbol-dce...
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "dlc optimizer driver\n", registry));
+  dlc::registerDLCTransformsPasses();
+  auto [inputFile, outputFile] =
+      mlir::registerAndParseCLIOptions(argc, argv, "dlc optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (!dlcPipeline.empty()) {
+    if (llvm::Error e = dlc::pipelineString(dlcPipeline).takeError()) {
+      llvm::WithColor::error(llvm::errs(), "dlc-opt") << llvm::toString(std::move(e)) << "\n";
+      return 1;
+    }
+    config.setPassPipelineSetupFn([](mlir::PassManager &pm) {
+      return mlir::failure(static_cast<bool>(dlc::buildPipeline(dlcPipeline, pm)));
+    });
+  }
+  std::string error;
+  auto input = mlir::openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::WithColor::error(llvm::errs(), "dlc-opt") << error << "\n";
+    return 1;
+  }
+  auto output = mlir::openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::WithColor::error(llvm::errs(), "dlc-opt") << error << "\n";
+    return 1;
+  }
+  bool ok = mlir::succeeded(
+      mlir::MlirOptMain(output->os(), std::move(input), registry, config));
+  if (dlcPassStats)
+    dlc::printPassStats(llvm::errs());
+  if (!ok)
+    return 1;
+  output->keep();
+  return 0;
 }

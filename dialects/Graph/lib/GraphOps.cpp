@@ -302,6 +302,13 @@ LogicalResult GeluOp::verify() {
   return success();
 }
 
+LogicalResult DropoutOp::verify() {
+  double rate = getRate().convertToDouble();
+  if (rate < 0 || rate >= 1)
+    return emitOpError("rate must be in [0, 1), got ") << rate;
+  return success();
+}
+
 LogicalResult ClipOp::verify() {
   if (getMin().convertToDouble() > getMax().convertToDouble())
     return emitOpError("min ") << getMin().convertToDouble()

@@ -428,7 +428,20 @@ Error Importer::convertDropout(Node &n) {
   Expected<Value> x = in(n, 0);
   if (!x)
     return x.takeError();
-  define(n, 0, *x); // inference: identity
+  double rate = 0.5;
+  if (n.attr("ratio"))
+    rate = n.getFloat("ratio", 0.5f);
+  if (n.hasInput(1)) {
+    Expected<Tensor> r = constIn(n, 1, "ratio");
+    if (!r)
+      return r.takeError();
+    rate = r->data.at(0);
+  }
+  // Kept as graph.dropout (the identity at inference) for SimplifyInference.
+  Expected<Value> y = make(n, "graph.dropout", *x, {f64("rate", rate)});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
   return Error::success();
 }
 

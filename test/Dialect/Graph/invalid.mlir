@@ -882,3 +882,11 @@ func.func @nms_iou(%b: tensor<1x10x4xf32>, %s: tensor<1x3x10xf32>) {
   %0:3 = graph.nms %b, %s {iou_threshold = 1.5 : f64} : (tensor<1x10x4xf32>, tensor<1x3x10xf32>) -> (tensor<1x5x4xf32>, tensor<1x5xf32>, tensor<1x5xi64>)
   return
 }
+
+// -----
+
+func.func @dropout_rate(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.dropout' op rate must be in [0, 1), got 1.000000e+00}}
+  %0 = graph.dropout %x {rate = 1.0 : f64} : tensor<4xf32>
+  return
+}

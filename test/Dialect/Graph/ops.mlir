@@ -88,6 +88,8 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi3
   %10 = graph.neg %9 : tensor<2x3xf32>
   // CHECK: graph.abs
   %11 = graph.abs %10 : tensor<2x3xf32>
+  // CHECK: graph.dropout %{{.*}} {rate = 1.000000e-01 : f64} : tensor<2x3xf32>
+  %drop = graph.dropout %11 {rate = 0.1 : f64} : tensor<2x3xf32>
   // CHECK: graph.clip %{{.*}} {max = 6.000000e+00 : f64, min = 0.000000e+00 : f64} : tensor<2x3xf32>
   %12 = graph.clip %11 {min = 0.0 : f64, max = 6.0 : f64} : tensor<2x3xf32>
   // CHECK: graph.add %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>

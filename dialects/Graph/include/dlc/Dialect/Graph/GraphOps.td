@@ -227,6 +227,22 @@ def Graph_GeluOp : Graph_Op<"gelu", [Pure, SameOperandsAndResultType, Elementwis
   let hasVerifier = 1;
 }
 
+def Graph_DropoutOp : Graph_Op<"dropout", [Pure, SameOperandsAndResultType, Elementwise]> {
+  let summary = "Dropout, the identity at inference";
+  let description = [{
+    Kept as frameworks export it (with its training `rate`), so that
+    SimplifyInference has it to remove; at inference it returns its input.
+
+    ```mlir
+    %y = graph.dropout %x {rate = 1.000000e-01 : f64} : tensor<1x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DefaultValuedAttr<F64Attr, "0.5">:$rate);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 def Graph_ClipOp : Graph_Op<"clip", [Pure, SameOperandsAndResultType, Elementwise]> {
   let summary = "Clamp every element to [min, max]";
   let description = [{

@@ -1,0 +1,108 @@
+//===- PassUtils.cpp - helpers shared by the graph passes ------------------===//
+#include "PassUtils.h"
+#include "dlc/Dialect/Graph/GraphBuilder.h"
+#include "dlc/Dialect/Graph/GraphOps.h"
+#include "dlc/Runtime/Interpreter.h"
+
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+/// Counts successful pattern applications.
+struct CountingListener : public RewriterBase::Listener {
+  int64_t count = 0;
+  void notifyPatternEnd(const Pattern &, LogicalResult status) override {
+    if (succeeded(status))
+      ++count;
+  }
+};
+} // namespace
+
+FailureOr<int64_t>
+dlc::applyCountedPatterns(Operation *op,
+                          const FrozenRewritePatternSet &patterns) {
+  CountingListener listener;
+  // Only the pass's own patterns change the IR: no op folding, no constant
+  // deduplication or hoisting, and no region simplification.
+  GreedyRewriteConfig config;
+  config.setListener(&listener)
+      .enableFolding(false)
+      .enableConstantCSE(false)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  if (failed(applyPatternsGreedily(op, patterns, config)))
+    return op->emitError("graph rewrites did not converge"), failure();
+  return listener.count;
+}
+
+std::optional<Tensor> dlc::constantValue(Value v) {
+  auto c = v.getDefiningOp<graph::ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  // A payload the runtime cannot read is simply not a usable constant here.
+  ScopedDiagnosticHandler quiet(v.getContext(), [](Diagnostic &) { return success(); });
+  FailureOr<Tensor> t = tensorFromAttr(c.getValue(), c.getLoc());
+  if (failed(t))
+    return std::nullopt;
+  return *t;
+}
+
+bool dlc::isConstantSplat(Value v, double x) {
+  auto c = v.getDefiningOp<graph::ConstantOp>();
+  if (!c)
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue())) {
+    if (!dense.isSplat())
+      return false;
+  }
+  std::optional<Tensor> t = constantValue(v);
+  return t && llvm::all_of(t->data, [&](double d) { return d == x; });
+}
+
+Value dlc::createOp(PatternRewriter &rewriter, Location loc, StringRef name,
+                    ValueRange operands, ArrayRef<NamedAttribute> attrs,
+                    Type resultType) {
+  ScopedDiagnosticHandler quiet(rewriter.getContext(),
+                                [](Diagnostic &) { return success(); });
+  FailureOr<Operation *> op = graph::createGraphOp(
+      rewriter, loc, name, operands, attrs,
+      resultType ? TypeRange(resultType) : TypeRange());
+  return failed(op) ? Value() : (*op)->getResult(0);
+}
+
+Value dlc::createConstant(OpBuilder &builder, Location loc, const Tensor &t,
+                          StringRef name) {
+  return graph::ConstantOp::create(
+      builder, loc, elementsAttrFromTensor(t, builder.getContext(), name));
+}
+
+bool dlc::isElementwiseOrBroadcast(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() ||
+         isa<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp,
+             graph::PowOp, graph::MaximumOp, graph::MinimumOp,
+             graph::BiasAddOp>(op);
+}
+
+std::optional<std::vector<double>>
+dlc::perChannelScale(const Tensor &scale, RankedTensorType target,
+                     int64_t axis) {
+  int64_t rank = target.getRank();
+  if (static_cast<int64_t>(scale.shape.size()) > rank)
+    return std::nullopt;
+  int64_t offset = rank - scale.shape.size();
+  int64_t channels = target.getDimSize(axis);
+  bool onAxis = false;
+  for (size_t i = 0; i < scale.shape.size(); ++i) {
+    int64_t d = scale.shape[i], dim = offset + i;
+    if (d == 1)
+      continue;
+    if (dim != axis || d != channels)
+      return std::nullopt;
+    onAxis = true;
+  }
+  std::vector<double> values(channels);
+  for (int64_t c = 0; c < channels; ++c)
+    values[c] = onAxis ? scale.data[c] : scale.data[0];
+  return values;
+}

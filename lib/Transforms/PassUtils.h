@@ -1,0 +1,55 @@
+//===- PassUtils.h - helpers shared by the graph passes ---------*- C++ -*-===//
+#ifndef DLC_LIB_TRANSFORMS_PASSUTILS_H
+#define DLC_LIB_TRANSFORMS_PASSUTILS_H
+
+#include "dlc/Runtime/Tensor.h"
+#include "dlc/Transforms/PassLedger.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+
+namespace dlc {
+
+/// Applies `patterns` greedily to `op` and returns how many pattern
+/// applications succeeded; emits an error and fails if the driver did not
+/// converge.
+mlir::FailureOr<int64_t>
+applyCountedPatterns(mlir::Operation *op,
+                     const mlir::FrozenRewritePatternSet &patterns);
+
+/// The value of `v` if it is defined by a graph.constant.
+std::optional<Tensor> constantValue(mlir::Value v);
+
+/// `v` is a constant whose elements all equal `x`.
+bool isConstantSplat(mlir::Value v, double x);
+
+/// Creates a graph op in a rewrite, result type inferred unless given; a
+/// null value if the op would not verify (the caller reports a match failure).
+mlir::Value createOp(mlir::PatternRewriter &rewriter, mlir::Location loc,
+                     llvm::StringRef name, mlir::ValueRange operands,
+                     llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
+                     mlir::Type resultType = {});
+
+/// A graph.constant holding `t`.
+mlir::Value createConstant(mlir::OpBuilder &builder, mlir::Location loc,
+                           const Tensor &t, llvm::StringRef name = "const");
+
+/// The ranked tensor type of `v`.
+inline mlir::RankedTensorType tensorType(mlir::Value v) {
+  return llvm::cast<mlir::RankedTensorType>(v.getType());
+}
+
+/// Elementwise or broadcast (TVM pattern <= kBroadcast): unary math, binary
+/// arithmetic, clip, cast, bias_add.
+bool isElementwiseOrBroadcast(mlir::Operation *op);
+
+/// When constant `scale` multiplies a tensor of type `target` and varies
+/// only along `axis` (every other dimension 1 after numpy alignment, and no
+/// broadcast beyond `target`), the `target.dim(axis)` per-channel values.
+std::optional<std::vector<double>>
+perChannelScale(const Tensor &scale, mlir::RankedTensorType target,
+                int64_t axis);
+
+} // namespace dlc
+
+#endif // DLC_LIB_TRANSFORMS_PASSUTILS_H

@@ -1,0 +1,292 @@
+//===- SimplifyExpr.cpp - algebraic simplifications ------------------------===//
+#include "PassUtils.h"
+#include "dlc/Dialect/Graph/GraphOps.h"
+#include "dlc/Support/Layout.h"
+#include "dlc/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
+
+namespace dlc {
+#define GEN_PASS_DEF_SIMPLIFYEXPRPASS
+#include "dlc/Transforms/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::graph;
+
+static bool isConst(Value v) { return v.getDefiningOp<ConstantOp>() != nullptr; }
+
+/// (x, c) from a binary op with exactly one constant operand; `constFirst`
+/// tells where the constant was.
+static bool splitConst(Operation *op, Value &x, Value &c, bool &constFirst) {
+  Value a = op->getOperand(0), b = op->getOperand(1);
+  if (isConst(a) == isConst(b))
+    return false;
+  constFirst = isConst(a);
+  x = constFirst ? b : a;
+  c = constFirst ? a : b;
+  return true;
+}
+
+namespace {
+
+/// x + x -> x * 2
+struct SimplifyAdd : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    if (op.getLhs() != op.getRhs())
+      return failure();
+    Type et = op.getType().getElementType();
+    auto type = RankedTensorType::get({}, et);
+    Attribute two = isa<FloatType>(et) ? Attribute(FloatAttr::get(et, 2.0))
+                                       : Attribute(IntegerAttr::get(et, 2));
+    Value c = ConstantOp::create(rewriter, op.getLoc(), DenseElementsAttr::get(type, two));
+    rewriter.replaceOp(op, createOp(rewriter, op.getLoc(), "graph.mul", {op.getLhs(), c}));
+    return success();
+  }
+};
+
+/// x / sqrt(y) -> x * rsqrt(y)
+struct SimplifyRSqrt : OpRewritePattern<DivOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DivOp op, PatternRewriter &rewriter) const override {
+    auto sqrt = op.getRhs().getDefiningOp<SqrtOp>();
+    if (!sqrt)
+      return failure();
+    Value r = createOp(rewriter, sqrt.getLoc(), "graph.rsqrt", sqrt.getInput());
+    Value y = createOp(rewriter, op.getLoc(), "graph.mul", {op.getLhs(), r});
+    if (!y || y.getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "type changes");
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1 -> x
+struct EliminateIdentity : RewritePattern {
+  EliminateIdentity(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isa<AddOp, SubOp, MulOp, DivOp>(op))
+      return failure();
+    Value x, c;
+    bool constFirst;
+    if (!splitConst(op, x, c, constFirst))
+      return failure();
+    double identity = isa<AddOp, SubOp>(op) ? 0.0 : 1.0;
+    bool sideOk = !constFirst || isa<AddOp, MulOp>(op);
+    if (!sideOk || !isConstantSplat(c, identity) ||
+        x.getType() != op->getResult(0).getType())
+      return rewriter.notifyMatchFailure(op, "not an identity");
+    rewriter.replaceOp(op, x);
+    return success();
+  }
+};
+
+/// reshape-like(reshape-like(x)) -> reshape(x); reshape to the same type -> x
+struct SimplifyReshape : RewritePattern {
+  SimplifyReshape(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
+  static bool isReshapeLike(Operation *op) {
+    return op && isa<ReshapeOp, ExpandDimsOp, SqueezeOp>(op);
+  }
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isReshapeLike(op))
+      return failure();
+    Value in = op->getOperand(0);
+    if (in.getType() == op->getResult(0).getType()) {
+      rewriter.replaceOp(op, in);
+      return success();
+    }
+    Operation *inner = in.getDefiningOp();
+    if (!isReshapeLike(inner))
+      return failure();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op->getResult(0).getType(),
+                                           inner->getOperand(0));
+    return success();
+  }
+};
+
+/// transpose(transpose(x, p), q) -> transpose(x, p . q) or x; identity -> x
+struct SimplifyTranspose : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static bool isIdentity(ArrayRef<int64_t> perm) {
+    for (size_t i = 0; i < perm.size(); ++i)
+      if (perm[i] != static_cast<int64_t>(i))
+        return false;
+    return true;
+  }
+  LogicalResult matchAndRewrite(TransposeOp op, PatternRewriter &rewriter) const override {
+    int64_t rank = op.getType().getRank();
+    SmallVector<int64_t> perm;
+    for (int64_t p : op.getPerm())
+      perm.push_back(*normalizeAxis(p, rank));
+    if (isIdentity(perm)) {
+      rewriter.replaceOp(op, op.getInput());
+      return success();
+    }
+    auto inner = op.getInput().getDefiningOp<TransposeOp>();
+    if (!inner)
+      return failure();
+    SmallVector<int64_t> composed;
+    for (int64_t p : perm)
+      composed.push_back(*normalizeAxis(inner.getPerm()[p], rank));
+    if (isIdentity(composed)) {
+      rewriter.replaceOp(op, inner.getInput());
+      return success();
+    }
+    rewriter.replaceOp(op, createOp(rewriter, op.getLoc(), "graph.transpose",
+                                    inner.getInput(),
+                                    {rewriter.getNamedAttr(
+                                        "perm", rewriter.getDenseI64ArrayAttr(composed))}));
+    return success();
+  }
+};
+
+/// layout_transform(layout_transform(x, A -> B), B -> A) -> x
+struct CancelLayoutTransforms : OpRewritePattern<LayoutTransformOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayoutTransformOp op, PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<LayoutTransformOp>();
+    if (!inner || inner.getDstLayout() != op.getSrcLayout() ||
+        inner.getSrcLayout() != op.getDstLayout() ||
+        inner.getInput().getType() != op.getType())
+      return failure();
+    rewriter.replaceOp(op, inner.getInput());
+    return success();
+  }
+};
+
+/// Every value of `from` is exactly representable in `to`.
+static bool holdsAllValues(Type from, Type to) {
+  if (from == to || from.isInteger(1))
+    return true;
+  unsigned fb = from.getIntOrFloatBitWidth(), tb = to.getIntOrFloatBitWidth();
+  if (isa<FloatType>(from) && isa<FloatType>(to)) // f16/bf16 -> f32
+    return tb > fb && to.isF32();
+  if (from.isInteger() && to.isInteger())
+    return tb > fb;
+  if (from.isInteger() && isa<FloatType>(to)) { // mantissa bits + 1
+    int mantissa = to.isF32() ? 24 : to.isF16() ? 11 : 8;
+    return static_cast<int>(fb) <= mantissa;
+  }
+  return false;
+}
+
+/// cast to the same type -> x; cast(cast(x, B), C) -> cast(x, C) when B
+/// holds every value of x's type.
+struct SimplifyCast : OpRewritePattern<CastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op, PatternRewriter &rewriter) const override {
+    if (op.getInput().getType() == op.getType()) {
+      rewriter.replaceOp(op, op.getInput());
+      return success();
+    }
+    auto inner = op.getInput().getDefiningOp<CastOp>();
+    if (!inner)
+      return failure();
+    Type a = inner.getInput().getType().getElementType();
+    Type b = inner.getType().getElementType();
+    if (!holdsAllValues(a, b))
+      return rewriter.notifyMatchFailure(op, "the first cast loses values");
+    rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), inner.getInput());
+    return success();
+  }
+};
+
+/// clip(clip(x, a, b), c, d) -> clip(x, max(a, c), min(b, d)); a clip over
+/// an integer type's whole range -> x
+struct SimplifyClip : OpRewritePattern<ClipOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ClipOp op, PatternRewriter &rewriter) const override {
+    double lo = op.getMin().convertToDouble(), hi = op.getMax().convertToDouble();
+    Type et = op.getType().getElementType();
+    if (et.isInteger() && !et.isInteger(1)) {
+      unsigned bits = et.getIntOrFloatBitWidth();
+      if (lo <= -std::ldexp(1.0, bits - 1) && hi >= std::ldexp(1.0, bits - 1) - 1) {
+        rewriter.replaceOp(op, op.getInput());
+        return success();
+      }
+    }
+    auto inner = op.getInput().getDefiningOp<ClipOp>();
+    if (!inner)
+      return failure();
+    double nlo = std::max(lo, inner.getMin().convertToDouble());
+    double nhi = std::min(hi, inner.getMax().convertToDouble());
+    if (nlo > nhi)
+      return rewriter.notifyMatchFailure(op, "the ranges do not intersect");
+    rewriter.replaceOpWithNewOp<ClipOp>(op, inner.getInput(),
+                                        rewriter.getF64FloatAttr(nlo),
+                                        rewriter.getF64FloatAttr(nhi));
+    return success();
+  }
+};
+
+/// (x + c1) * c2 -> x * c2 + c1 * c2
+struct SwitchAddMultiply : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp op, PatternRewriter &rewriter) const override {
+    Value y, c2;
+    bool constFirst;
+    if (!splitConst(op, y, c2, constFirst))
+      return failure();
+    auto add = y.getDefiningOp<AddOp>();
+    Value x, c1;
+    if (!add || !add->hasOneUse() || !splitConst(add, x, c1, constFirst))
+      return failure();
+    Location loc = op.getLoc();
+    Value r = createOp(rewriter, loc, "graph.add",
+                       {createOp(rewriter, loc, "graph.mul", {x, c2}),
+                        createOp(rewriter, loc, "graph.mul", {c1, c2})});
+    if (!r || r.getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "type changes");
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// (x * c1) * c2 -> x * (c1 * c2); (x + c1) + c2 -> x + (c1 + c2)
+template <typename OpTy>
+struct AdjacentMultiplyOrAdd : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    Value y, c2;
+    bool constFirst;
+    if (!splitConst(op, y, c2, constFirst))
+      return failure();
+    auto inner = y.getDefiningOp<OpTy>();
+    Value x, c1;
+    if (!inner || !inner->hasOneUse() || !splitConst(inner, x, c1, constFirst))
+      return failure();
+    StringRef name = op->getName().getStringRef();
+    Location loc = op.getLoc();
+    Value r = createOp(rewriter, loc, name,
+                       {x, createOp(rewriter, loc, name, {c1, c2})});
+    if (!r || r.getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "type changes");
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct SimplifyExprPass : dlc::impl::SimplifyExprPassBase<SimplifyExprPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateSimplifyExprPatterns(patterns);
+    FailureOr<int64_t> n = applyCountedPatterns(getOperation(), std::move(patterns));
+    if (failed(n))
+      return signalPassFailure();
+    recordPassStat(getArgument(), "rewrites", *n);
+  }
+};
+
+} // namespace
+
+void dlc::populateSimplifyExprPatterns(RewritePatternSet &patterns) {
+  patterns.add<SimplifyAdd, SimplifyRSqrt, EliminateIdentity, SimplifyReshape,
+               SimplifyTranspose, CancelLayoutTransforms, SimplifyCast,
+               SimplifyClip, SwitchAddMultiply, AdjacentMultiplyOrAdd<MulOp>,
+               AdjacentMultiplyOrAdd<AddOp>>(patterns.getContext());
+}
