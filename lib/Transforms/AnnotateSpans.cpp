@@ -19,8 +19,10 @@ struct AnnotateSpansPass : dlc::impl::AnnotateSpansPassBase<AnnotateSpansPass> {
   void runOnOperation() override {
     // Upstream's snapshot utility prints the module and fuses
     // tag(file:line:col) with each op's original location.
-    if (failed(generateLocationsFromIR(file, tag, getOperation(),
-                                       OpPrintingFlags()))) {
+    // The snapshot itself carries no locations: it is what they point into.
+    OpPrintingFlags flags;
+    flags.enableDebugInfo(false);
+    if (failed(generateLocationsFromIR(file, tag, getOperation(), flags))) {
       getOperation().emitError("graph-annotate-spans: cannot write the "
                                "snapshot to '")
           << file << "'";
