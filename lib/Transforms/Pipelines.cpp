@@ -1,8 +1,11 @@
 //===- Pipelines.cpp - pass catalogue names and pipeline strings -----------===//
 #include "dlc/Transforms/Pipelines.h"
+#include "dlc/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <mutex>
 
 using namespace dlc;
 
@@ -24,6 +27,11 @@ static const CatalogueEntry kCatalogue[] = {
 };
 
 llvm::ArrayRef<CatalogueEntry> dlc::passCatalogue() { return kCatalogue; }
+
+void dlc::registerPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] { registerDLCTransformsPasses(); });
+}
 
 llvm::StringRef dlc::defaultPipelineSpec() {
   // In TVM's order: constants are folded before scales are (FoldScaleAxis
@@ -72,6 +80,7 @@ llvm::Expected<std::string> dlc::pipelineString(llvm::StringRef spec) {
 }
 
 llvm::Error dlc::buildPipeline(llvm::StringRef spec, mlir::OpPassManager &pm) {
+  registerPasses();
   llvm::Expected<std::string> elements = pipelineElements(spec);
   if (!elements)
     return elements.takeError();

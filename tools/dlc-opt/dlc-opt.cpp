@@ -6,6 +6,7 @@
 // TVM names.
 //
 //===----------------------------------------------------------------------===//
+#include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphDialect.h"
 #include "dlc/Transforms/PassLedger.h"
 #include "dlc/Transforms/Passes.h"
@@ -36,9 +37,10 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<dlc::graph::GraphDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
-                  mlir::linalg::LinalgDialect>();
+                  mlir::linalg::LinalgDialect, mlir::math::MathDialect>();
   mlir::registerTransformsPasses(); // canonicalize, cse, inline, symbol-dce...
-  dlc::registerDLCTransformsPasses();
+  dlc::registerPasses();
+  dlc::registerDLCConversionPasses();
   auto [inputFile, outputFile] =
       mlir::registerAndParseCLIOptions(argc, argv, "dlc optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Analysis/OpStats.h"
+#include "dlc/Runtime/CPUExecutable.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
 #include "dlc/Runtime/TensorIO.h"
@@ -27,7 +28,16 @@ static cl::opt<std::string> modelPath(cl::Positional, cl::Required,
                                       cl::desc("<model.mlir>"));
 static cl::opt<std::string>
     target("target", cl::init("reference"),
-           cl::desc("where to run: reference (the interpreter)"));
+           cl::desc("where to run: reference (the interpreter) or cpu (compiled "
+                    "for the host, JIT)"));
+static cl::opt<std::string>
+    pipeline("pipeline", cl::init("default"),
+             cl::desc("graph passes before lowering (cpu): default, none or "
+                      "list:A,B,..."));
+static cl::opt<std::string>
+    compileTo("compile-to",
+              cl::desc("stop after a phase and print the IR: graph, linalg, "
+                       "loops or llvm"));
 static cl::opt<std::string> entry("entry",
                                   cl::desc("function to run (default @main)"));
 static cl::list<std::string>
@@ -91,14 +101,19 @@ int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "dlc-run: run a graph-dialect model\n");
-  if (target != "reference")
+  if (target != "reference" && target != "cpu")
     return fail("target '" + target +
-                "' is not available in this build (available: reference)");
+                "' is not available in this build (available: reference, cpu)");
+  std::optional<Phase> phase;
+  if (!compileTo.empty() && !(phase = parsePhase(compileTo)))
+    return fail("bad --compile-to '" + compileTo +
+                "' (expected graph, linalg, loops or llvm)");
   if (absTol < 0 || relTol < 0)
     return fail("--atol and --rtol must be >= 0");
 
   mlir::DialectRegistry registry;
   registerModelDialects(registry);
+  registerCPUCompilerDialects(registry);
   mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   SourceMgr sourceMgr;
@@ -111,6 +126,11 @@ int main(int argc, char **argv) {
   mlir::FailureOr<mlir::func::FuncOp> func = findEntry(*module, entry);
   if (failed(func))
     return 1;
+  if (phase) {
+    if (Error e = printLowered(*module, pipeline, *phase, outs()))
+      return fail(toString(std::move(e)));
+    return 0;
+  }
   mlir::FunctionType type = func->getFunctionType();
   if (printStats)
     dlc::collectOpStats(*func).print(outs());
@@ -125,12 +145,28 @@ int main(int argc, char **argv) {
   if (Error e = checkInputs(type, *inputs))
     return fail(toString(std::move(e)));
 
-  mlir::FailureOr<std::vector<Tensor>> outputs = interpret(*func, *inputs);
-  if (failed(outputs))
-    return 1;
+  std::vector<Tensor> outputs;
+  if (target == "cpu") {
+    auto exe = CPUExecutable::compile(*module, func->getSymName(), pipeline);
+    if (!exe)
+      return fail(toString(exe.takeError()));
+    const CompileTimes &t = (*exe)->compileTimes();
+    errs() << format("compile: graph passes %.1f ms, lowering %.1f ms, "
+                     "code generation %.1f ms\n",
+                     t.graphPassesMs, t.loweringMs, t.codegenMs);
+    Expected<std::vector<Tensor>> results = (*exe)->run(*inputs);
+    if (!results)
+      return fail(toString(results.takeError()));
+    outputs = std::move(*results);
+  } else {
+    mlir::FailureOr<std::vector<Tensor>> results = interpret(*func, *inputs);
+    if (failed(results))
+      return 1;
+    outputs = std::move(*results);
+  }
 
   bool allMatch = true;
-  for (auto [i, t] : llvm::enumerate(*outputs)) {
+  for (auto [i, t] : llvm::enumerate(outputs)) {
     outs() << "output " << i << ": " << t.describe();
     if (printOutput) {
       outs() << " = ";

@@ -19,6 +19,10 @@ struct CatalogueEntry {
   bool modulePass;          ///< runs on the module, not on each function
 };
 
+/// Registers every dlc pass with MLIR's pass registry (idempotent), so that
+/// textual pipelines can name them.
+void registerPasses();
+
 /// Every pass of the catalogue.
 llvm::ArrayRef<CatalogueEntry> passCatalogue();
 

@@ -1,0 +1,34 @@
+//===- CPUPipeline.h - graph dialect to LLVM for the host CPU ---*- C++ -*-===//
+#ifndef DLC_CONVERSION_CPUPIPELINE_H
+#define DLC_CONVERSION_CPUPIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace dlc {
+
+/// Where lowering stops (`--compile-to`).
+enum class Phase { Graph, Linalg, Loops, LLVM };
+std::optional<Phase> parsePhase(llvm::StringRef name);
+
+/// Adds the passes that lower a graph-dialect module (after its graph
+/// passes) for the host CPU, stopping after `stopAfter`:
+///   linalg: convert-graph-to-linalg, elementwise fusion;
+///   loops:  one-shot bufferization (results become out-parameters, buffers
+///           are deallocated), linalg to loops;
+///   llvm:   everything to the LLVM dialect, with C interfaces.
+void buildCPULoweringPipeline(mlir::OpPassManager &pm, Phase stopAfter = Phase::LLVM);
+
+/// Dialects and interfaces the CPU pipeline needs (bufferization models,
+/// LLVM IR translation).
+void registerCPUCompilerDialects(mlir::DialectRegistry &registry);
+
+} // namespace dlc
+
+#endif // DLC_CONVERSION_CPUPIPELINE_H

@@ -1,0 +1,30 @@
+//===- Passes.h - dlc conversion passes -------------------------*- C++ -*-===//
+#ifndef DLC_CONVERSION_PASSES_H
+#define DLC_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace dlc {
+
+#define GEN_PASS_DECL
+#include "dlc/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dlc/Conversion/Passes.h.inc"
+
+/// Patterns lowering every graph op (but the region ops, which are inlined
+/// first by the pass) to linalg/tensor/arith/math.
+void populateGraphToLinalgConversionPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace dlc
+
+#endif // DLC_CONVERSION_PASSES_H

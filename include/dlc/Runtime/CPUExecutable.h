@@ -1,0 +1,62 @@
+//===- CPUExecutable.h - compile a model for the host CPU and run it -*- C++ -*-===//
+//
+// The C++ API behind `dlc-run --target=cpu`: graph passes, lowering through
+// linalg to LLVM, JIT code generation for the host (ORC, host CPU features),
+// and calls with host tensors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_RUNTIME_CPUEXECUTABLE_H
+#define DLC_RUNTIME_CPUEXECUTABLE_H
+
+#include "dlc/Conversion/CPUPipeline.h"
+#include "dlc/Runtime/Tensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace dlc {
+
+struct CompileTimes {
+  double graphPassesMs = 0; ///< the graph pipeline
+  double loweringMs = 0;    ///< graph to the LLVM dialect
+  double codegenMs = 0;     ///< LLVM IR, optimization, machine code
+};
+
+class CPUExecutable {
+public:
+  ~CPUExecutable();
+
+  /// Compiles `entry` of a copy of `module` (the module is not changed) with
+  /// the graph pipeline `pipeline` (see Pipelines.h). Errors say which phase
+  /// failed; diagnostics go to the context's handler.
+  static llvm::Expected<std::unique_ptr<CPUExecutable>>
+  compile(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline);
+
+  /// Runs on `inputs` (checked against the entry's signature).
+  llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs);
+
+  const CompileTimes &compileTimes() const { return times; }
+
+private:
+  CPUExecutable() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  mlir::FunctionType signature;
+  std::string symbol;
+  CompileTimes times;
+};
+
+/// Prints `entry`'s module after the graph pipeline and the CPU lowering up
+/// to `phase` (`--compile-to`).
+llvm::Error printLowered(mlir::ModuleOp module, llvm::StringRef pipeline,
+                         Phase phase, llvm::raw_ostream &os);
+
+} // namespace dlc
+
+#endif // DLC_RUNTIME_CPUEXECUTABLE_H

@@ -1,0 +1,163 @@
+//===- CPUExecutable.cpp - compile a model for the host CPU and run it -----===//
+#include "dlc/Runtime/CPUExecutable.h"
+#include "dlc/Runtime/Interpreter.h"
+#include "dlc/Transforms/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+using namespace dlc;
+
+static double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Runs the graph pipeline, then the CPU lowering to `phase`, on `module`.
+static llvm::Error lower(ModuleOp module, StringRef pipeline, Phase phase,
+                         CompileTimes *times) {
+  auto start = std::chrono::steady_clock::now();
+  PassManager graph(module.getContext());
+  if (llvm::Error e = buildPipeline(pipeline, graph))
+    return e;
+  if (failed(graph.run(module)))
+    return llvm::createStringError("the graph pipeline '" + pipeline.str() +
+                                   "' failed");
+  if (times)
+    times->graphPassesMs = msSince(start);
+  start = std::chrono::steady_clock::now();
+  PassManager pm(module.getContext());
+  buildCPULoweringPipeline(pm, phase);
+  if (failed(pm.run(module)))
+    return llvm::createStringError("lowering for the CPU failed");
+  if (times)
+    times->loweringMs = msSince(start);
+  return llvm::Error::success();
+}
+
+llvm::Error dlc::printLowered(ModuleOp module, StringRef pipeline, Phase phase,
+                              llvm::raw_ostream &os) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  if (llvm::Error e = lower(*copy, pipeline, phase, nullptr))
+    return e;
+  copy->print(os);
+  return llvm::Error::success();
+}
+
+CPUExecutable::~CPUExecutable() = default;
+
+llvm::Expected<std::unique_ptr<CPUExecutable>>
+CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline) {
+  static std::once_flag targetsInitialized;
+  std::call_once(targetsInitialized, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  std::unique_ptr<CPUExecutable> exe(new CPUExecutable());
+  OwningOpRef<ModuleOp> copy = module.clone();
+  auto func = copy->lookupSymbol<func::FuncOp>(entry);
+  if (!func)
+    return llvm::createStringError("no function @" + entry.str());
+  exe->signature = func.getFunctionType();
+  exe->symbol = entry.str();
+  func->setAttr("llvm.emit_c_interface", UnitAttr::get(copy->getContext()));
+  if (llvm::Error e = lower(*copy, pipeline, Phase::LLVM, &exe->times))
+    return e;
+
+  auto start = std::chrono::steady_clock::now();
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return tmBuilder.takeError();
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  auto transformer = makeOptimizingTransformer(3, 0, tm->get());
+  // memref.copy between strided views calls memrefCopy from MLIR's C runner
+  // utilities (part of libmlir-22-dev).
+  static const llvm::StringRef runtimeLibs[] = {
+      "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"};
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
+  options.sharedLibPaths = runtimeLibs;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*copy, options, std::move(*tm));
+  if (!engine)
+    return engine.takeError();
+  exe->engine = std::move(*engine);
+  // Look the entry up now, so that code generation happens here.
+  if (auto fn = exe->engine->lookupPacked("_mlir_ciface_" + exe->symbol); !fn)
+    return fn.takeError();
+  exe->times.codegenMs = msSince(start);
+  return exe;
+}
+
+namespace {
+/// A host buffer in the element type's native format, 64-byte aligned.
+struct Buffer {
+  explicit Buffer(size_t bytes)
+      : data(static_cast<char *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64))) {}
+  ~Buffer() { std::free(data); }
+  Buffer(const Buffer &) = delete;
+  Buffer(Buffer &&o) noexcept : data(o.data) { o.data = nullptr; }
+  char *data;
+};
+
+/// A memref descriptor {allocated, aligned, offset, sizes[], strides[]}.
+std::vector<int64_t> descriptor(char *data, ArrayRef<int64_t> shape) {
+  std::vector<int64_t> d{reinterpret_cast<int64_t>(data),
+                         reinterpret_cast<int64_t>(data), 0};
+  Shape strides = rowMajorStrides(shape);
+  d.insert(d.end(), shape.begin(), shape.end());
+  d.insert(d.end(), strides.begin(), strides.end());
+  return d;
+}
+
+/// Memref element width: i1 is stored as a byte.
+int64_t width(DType t) { return dtypeBytes(t); }
+} // namespace
+
+llvm::Expected<std::vector<Tensor>> CPUExecutable::run(ArrayRef<Tensor> inputs) {
+  if (llvm::Error e = checkInputs(signature, inputs))
+    return std::move(e);
+  std::vector<Buffer> buffers;
+  std::vector<std::vector<int64_t>> descriptors;
+  for (const Tensor &t : inputs) {
+    buffers.emplace_back(t.size() * width(t.dtype));
+    for (int64_t i = 0; i < t.size(); ++i)
+      encodeElement(t.dtype, t.data[i], buffers.back().data + i * width(t.dtype));
+    descriptors.push_back(descriptor(buffers.back().data, t.shape));
+  }
+  std::vector<Tensor> outputs;
+  for (Type type : signature.getResults()) {
+    auto rt = cast<RankedTensorType>(type);
+    outputs.emplace_back(*dtypeOf(rt.getElementType()), rt.getShape());
+    buffers.emplace_back(outputs.back().size() * width(outputs.back().dtype));
+    descriptors.push_back(descriptor(buffers.back().data, rt.getShape()));
+  }
+  std::vector<void *> pointers, args;
+  for (auto &d : descriptors)
+    pointers.push_back(d.data());
+  for (auto &p : pointers)
+    args.push_back(&p);
+  if (llvm::Error e = engine->invokePacked("_mlir_ciface_" + symbol, args))
+    return std::move(e);
+  size_t first = inputs.size();
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Tensor &t = outputs[i];
+    for (int64_t j = 0; j < t.size(); ++j)
+      t.data[j] = decodeElement(t.dtype, buffers[first + i].data + j * width(t.dtype));
+  }
+  return outputs;
+}
