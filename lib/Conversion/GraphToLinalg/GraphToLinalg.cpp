@@ -169,8 +169,10 @@ Value convertScalar(OpBuilder &b, Location l, Value x, Type to) {
     return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
                ? (Value)arith::ExtFOp::create(b, l, to, x)
                : (Value)arith::TruncFOp::create(b, l, to, x);
-  if (isFloatType(from))
-    return arith::FPToSIOp::create(b, l, to, x);
+  if (isFloatType(from)) { // truncate toward zero, then wrap (via i64)
+    Value wide = arith::FPToSIOp::create(b, l, b.getI64Type(), x);
+    return to.isInteger(64) ? wide : (Value)arith::TruncIOp::create(b, l, to, wide);
+  }
   if (from.isInteger(1))
     return isFloatType(to) ? (Value)arith::UIToFPOp::create(b, l, to, x)
                            : (Value)arith::ExtUIOp::create(b, l, to, x);
@@ -1065,8 +1067,11 @@ void dlc::populateGraphToLinalgConversionPatterns(RewritePatternSet &p) {
                                     : sub(b, l, scalar(b, l, x.getType(), 0), x);
   });
   addUnary<AbsOp>(p, [](OpBuilder &b, Location l, Value x, AbsOp) {
-    return isFloatType(x.getType()) ? (Value)math::AbsFOp::create(b, l, x)
-                                    : (Value)math::AbsIOp::create(b, l, x);
+    if (isFloatType(x.getType()))
+      return (Value)math::AbsFOp::create(b, l, x);
+    Value zero = scalar(b, l, x.getType(), 0);
+    Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero);
+    return (Value)arith::SelectOp::create(b, l, neg, sub(b, l, zero, x), x);
   });
   addUnary<GeluOp>(p, [](OpBuilder &b, Location l, Value x, GeluOp op) {
     return gelu(b, l, x, op.getApproximate() == "tanh");
