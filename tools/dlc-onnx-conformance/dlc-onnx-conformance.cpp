@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Frontend/ONNX.h"
+#include "dlc/Runtime/CPUExecutable.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
 #include "dlc/Runtime/TensorIO.h"
@@ -38,6 +39,8 @@ static cl::opt<std::string> filter("filter", cl::desc("run tests whose name cont
 static cl::opt<double> relTol("rtol", cl::init(1e-3));
 static cl::opt<double> absTol("atol", cl::init(1e-7));
 static cl::opt<bool> verbose("v", cl::desc("print every test's result"));
+static cl::opt<std::string> target("target", cl::init("reference"),
+                                   cl::desc("reference or cpu"));
 
 enum class Outcome { Pass, Fail, Unsupported };
 
@@ -104,6 +107,7 @@ static Outcome runTest(StringRef dir, std::string &why) {
       }
     mlir::DialectRegistry registry;
     dlc::registerModelDialects(registry);
+    dlc::registerCPUCompilerDialects(registry);
     mlir::MLIRContext context(registry);
     std::string diagnostics;
     mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
@@ -139,11 +143,31 @@ static Outcome runTest(StringRef dir, std::string &why) {
       why = toString(std::move(e));
       return Outcome::Fail;
     }
-    auto outputs = dlc::interpret(*func, args);
-    if (mlir::failed(outputs)) {
-      why = "interpreter: " + diagnostics;
-      return Outcome::Fail;
+    std::vector<dlc::Tensor> results;
+    if (target == "cpu") {
+      auto exe = dlc::CPUExecutable::compile(**module, "main", "default");
+      if (!exe) {
+        why = "cpu: " + toString(exe.takeError()) + ": " + diagnostics;
+        // Ops with no CPU lowering yet are unsupported on this target.
+        return why.find("failed to legalize operation 'graph.") != std::string::npos
+                   ? Outcome::Unsupported
+                   : Outcome::Fail;
+      }
+      auto out = (*exe)->run(args);
+      if (!out) {
+        why = "cpu: " + toString(out.takeError());
+        return Outcome::Fail;
+      }
+      results = std::move(*out);
+    } else {
+      auto out = dlc::interpret(*func, args);
+      if (mlir::failed(out)) {
+        why = "interpreter: " + diagnostics;
+        return Outcome::Fail;
+      }
+      results = std::move(*out);
     }
+    auto *outputs = &results;
     if (outputs->size() != expected->size()) {
       why = "output count differs";
       return Outcome::Fail;
@@ -167,6 +191,11 @@ static Outcome runTest(StringRef dir, std::string &why) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "dlc ONNX node conformance runner\n");
+  if (target != "reference" && target != "cpu") {
+    errs() << "dlc-onnx-conformance: error: unknown --target '" << target
+           << "' (reference or cpu)\n";
+    return 1;
+  }
   if (!fs::is_directory(dataDir)) {
     errs() << "dlc-onnx-conformance: error: " << dataDir
            << " is not a directory\n";

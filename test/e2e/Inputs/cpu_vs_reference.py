@@ -1,0 +1,208 @@
+"""Compiled CPU code against the reference interpreter.
+
+1. Every function of test/Interpreter/*.mlir (hand-computed cases of every op).
+2. A sweep of generated cases per op: conv2d (layouts, strides, dilations,
+   groups and depthwise, asymmetric padding, odd sizes), pooling (ceil mode,
+   count_include_pad, padding), broadcasting binary ops, dense / matmul /
+   batch_matmul (transposes, batch broadcast, 1-D operands), reductions,
+   softmax, layer_norm, transpose, slices with negative steps, pads.
+3. Small zoo models (graph passes on, as dlc-run does by default).
+
+Tolerances: |cpu - ref| <= 1e-5 + 1e-4 |ref| (f32 math; the reference
+accumulates in f64), 1e-4 + 1e-3 |ref| for whole models. Ops dlc cannot
+compile for the CPU yet must fail with a diagnostic naming the op.
+Prints one line per failure and 'N passed, N failed'.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+
+bin_dir, interp_dir, work = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(work, exist_ok=True)
+passed = failed = 0
+UNSUPPORTED_ON_CPU = {"graph.nms"}
+
+
+def run(*args):
+    return subprocess.run(args, capture_output=True, text=True)
+
+
+def outputs_of(path, entry):
+    r = run(f"{bin_dir}/dlc-run", path, f"--entry={entry}")
+    return r.stdout.count("\noutput ") + r.stdout.startswith("output ") if r.returncode == 0 else 0
+
+
+def compare(label, path, entry, atol="1e-5", rtol="1e-4", pipeline="none"):
+    global passed, failed
+    n = outputs_of(path, entry)
+    if n == 0:
+        return
+    refs = [os.path.join(work, f"ref{i}.npy") for i in range(n)]
+    run(f"{bin_dir}/dlc-run", path, f"--entry={entry}", "--input=random:seed=3",
+        *[f"--output={p}" for p in refs])
+    r = run(f"{bin_dir}/dlc-run", path, f"--entry={entry}", "--target=cpu",
+            f"--pipeline={pipeline}", "--input=random:seed=3",
+            *[f"--expect={p}" for p in refs], f"--atol={atol}", f"--rtol={rtol}")
+    text = open(path, errors="replace").read()
+    if r.returncode != 0 and any(op in text for op in UNSUPPORTED_ON_CPU):
+        ok = "failed to legalize operation 'graph.nms'" in r.stderr
+        label += " (unsupported on cpu: diagnosed)" if ok else ""
+    else:
+        ok = r.returncode == 0
+    passed += ok
+    failed += not ok
+    if not ok:
+        print(f"FAIL {label}: {(r.stdout + r.stderr).strip()[-300:]}")
+
+
+# 1. Hand-written cases.
+for name in sorted(os.listdir(interp_dir)):
+    if not name.endswith(".mlir"):
+        continue
+    path = os.path.join(interp_dir, name)
+    for entry in re.findall(r"^func\.func @(\w+)", open(path).read(), re.M):
+        compare(f"{name} @{entry}", path, entry)
+
+# 2. Generated cases.
+rng = random.Random(2026)
+
+
+def t(shape, et="f32"):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + et + ">"
+
+
+def window(size, k, s, d, p0, p1, ceil=False):
+    span = size + p0 + p1 - d * (k - 1) - 1
+    out = (span + s - 1) // s + 1 if ceil else span // s + 1
+    if ceil and (out - 1) * s >= size + p0:
+        out -= 1
+    return out
+
+
+cases = []
+for i in range(24):  # conv2d
+    nhwc = rng.random() < 0.3
+    c = rng.choice([1, 3, 4, 6, 8])
+    kind = rng.choice(["plain", "plain", "depthwise", "grouped"])
+    g = 1 if kind == "plain" else (c if kind == "depthwise" else rng.choice([x for x in (2, 3) if c % x == 0] or [1]))
+    if nhwc and kind == "grouped":
+        g = 1
+    o = c if kind == "depthwise" else g * rng.choice([1, 2, 3])
+    kh, kw = rng.choice([1, 2, 3, 5]), rng.choice([1, 3])
+    s = [rng.choice([1, 2, 3]), rng.choice([1, 2])]
+    d = [rng.choice([1, 1, 2]), rng.choice([1, 2])]
+    p = [rng.randint(0, 2) for _ in range(4)]
+    h, w = rng.randint(5, 13), rng.randint(5, 11)
+    if h + p[0] + p[2] < d[0] * (kh - 1) + 1 or w + p[1] + p[3] < d[1] * (kw - 1) + 1:
+        continue
+    oh, ow = window(h, kh, s[0], d[0], p[0], p[2]), window(w, kw, s[1], d[1], p[1], p[3])
+    x = [1, h, w, c] if nhwc else [1, c, h, w]
+    wt = [kh, kw, c // g, o] if nhwc else [o, c // g, kh, kw]
+    y = [1, oh, ow, o] if nhwc else [1, o, oh, ow]
+    bias = rng.random() < 0.5
+    attrs = (f'strides = array<i64: {s[0]}, {s[1]}>, dilations = array<i64: {d[0]}, {d[1]}>, '
+             f'padding = array<i64: {p[0]}, {p[1]}, {p[2]}, {p[3]}>, groups = {g} : i64')
+    if nhwc:
+        attrs += ', data_layout = "NHWC", kernel_layout = "HWIO"'
+    args = f"%x: {t(x)}, %w: {t(wt)}" + (f", %b: {t([o])}" if bias else "")
+    ops = "%x, %w" + (", %b" if bias else "")
+    types = f"{t(x)}, {t(wt)}" + (f", {t([o])}" if bias else "")
+    cases.append((f"conv2d_{i}", f"""func.func @main({args}) -> {t(y)} {{
+  %0 = graph.conv2d {ops} {{{attrs}}} : ({types}) -> {t(y)}
+  %1 = graph.relu %0 : {t(y)}
+  return %1 : {t(y)}
+}}"""))
+
+for i in range(16):  # pooling
+    op = rng.choice(["max_pool2d", "avg_pool2d"])
+    k = [rng.choice([2, 3]), rng.choice([1, 2, 3])]
+    s = [rng.choice([1, 2]), rng.choice([1, 2])]
+    p = [rng.randint(0, k[0] - 1), rng.randint(0, k[1] - 1), rng.randint(0, k[0] - 1), rng.randint(0, k[1] - 1)]
+    ceil = rng.random() < 0.4
+    h, w = rng.randint(4, 9), rng.randint(4, 9)
+    oh, ow = window(h, k[0], s[0], 1, p[0], p[2], ceil), window(w, k[1], s[1], 1, p[1], p[3], ceil)
+    attrs = (f"kernel_size = array<i64: {k[0]}, {k[1]}>, strides = array<i64: {s[0]}, {s[1]}>, "
+             f"padding = array<i64: {p[0]}, {p[1]}, {p[2]}, {p[3]}>, ceil_mode = {'true' if ceil else 'false'}")
+    if op == "avg_pool2d":
+        attrs += f", count_include_pad = {'true' if rng.random() < 0.5 else 'false'}"
+    cases.append((f"{op}_{i}", f"""func.func @main(%x: {t([1, 3, h, w])}) -> {t([1, 3, oh, ow])} {{
+  %0 = graph.{op} %x {{{attrs}}} : ({t([1, 3, h, w])}) -> {t([1, 3, oh, ow])}
+  return %0 : {t([1, 3, oh, ow])}
+}}"""))
+
+shapes = [([2, 3, 4], [4]), ([2, 1, 4], [3, 1]), ([5], [1]), ([1, 4, 1, 3], [2, 1, 5, 1]), ([3, 5], [3, 5]), ([], [2, 3])]
+for i, (a, b) in enumerate(shapes):  # broadcasting binary ops
+    out = [max(x, y) for x, y in zip([1] * (max(len(a), len(b)) - len(a)) + a, [1] * (max(len(a), len(b)) - len(b)) + b)]
+    op = ["add", "sub", "mul", "div", "maximum", "minimum"][i % 6]
+    cases.append((f"{op}_broadcast_{i}", f"""func.func @main(%a: {t(a)}, %b: {t(b)}) -> {t(out)} {{
+  %0 = graph.{op} %a, %b : ({t(a)}, {t(b)}) -> {t(out)}
+  return %0 : {t(out)}
+}}"""))
+
+for i in range(10):  # dense, matmul, batch_matmul
+    m, k, n = rng.randint(1, 7), rng.randint(1, 9), rng.randint(1, 6)
+    kind = i % 3
+    if kind == 0:
+        cases.append((f"dense_{i}", f"""func.func @main(%x: {t([2, m, k])}, %w: {t([n, k])}, %b: {t([n])}) -> {t([2, m, n])} {{
+  %0 = graph.dense %x, %w, %b : ({t([2, m, k])}, {t([n, k])}, {t([n])}) -> {t([2, m, n])}
+  return %0 : {t([2, m, n])}
+}}"""))
+    elif kind == 1:
+        cases.append((f"matmul_{i}", f"""func.func @main(%a: {t([3, 1, m, k])}, %b: {t([2, k, n])}, %v: {t([k])}) -> ({t([3, 2, m, n])}, {t([3, 1, m])}) {{
+  %0 = graph.matmul %a, %b : ({t([3, 1, m, k])}, {t([2, k, n])}) -> {t([3, 2, m, n])}
+  %1 = graph.matmul %a, %v : ({t([3, 1, m, k])}, {t([k])}) -> {t([3, 1, m])}
+  return %0, %1 : {t([3, 2, m, n])}, {t([3, 1, m])}
+}}"""))
+    else:
+        ta, tb = rng.random() < 0.5, rng.random() < 0.5
+        a = [3, k, m] if ta else [3, m, k]
+        b = [1, n, k] if tb else [1, k, n]
+        cases.append((f"batch_matmul_{i}", f"""func.func @main(%a: {t(a)}, %b: {t(b)}) -> {t([3, m, n])} {{
+  %0 = graph.batch_matmul %a, %b {{transpose_a = {str(ta).lower()}, transpose_b = {str(tb).lower()}}} : ({t(a)}, {t(b)}) -> {t([3, m, n])}
+  return %0 : {t([3, m, n])}
+}}"""))
+
+for i, (axes, keep) in enumerate([([1], False), ([0, 2], True), ([], False), ([-1], True)]):
+    shape = [3, 4, 5]
+    norm = [a % 3 for a in axes] or [0, 1, 2]
+    out = [(1 if keep else None) if d in norm else s for d, s in enumerate(shape)]
+    out = [s for s in out if s is not None]
+    for op in ("reduce_sum", "reduce_mean", "reduce_max"):
+        cases.append((f"{op}_{i}", f"""func.func @main(%x: {t(shape)}) -> {t(out)} {{
+  %0 = graph.{op} %x {{axes = array<i64{''.join(f', {a}' for a in axes)[1:] and ':' + ''.join(f', {a}' for a in axes)[1:]}>, keepdims = {str(keep).lower()}}} : ({t(shape)}) -> {t(out)}
+  return %0 : {t(out)}
+}}"""))
+
+for axis in (0, 1, -1):
+    cases.append((f"softmax_{axis}", f"""func.func @main(%x: {t([3, 4, 5])}) -> {t([3, 4, 5])} {{
+  %0 = graph.softmax %x {{axis = {axis} : i64}} : {t([3, 4, 5])}
+  return %0 : {t([3, 4, 5])}
+}}"""))
+cases.append(("layer_norm", f"""func.func @main(%x: {t([2, 3, 8])}, %g: {t([3, 8])}, %b: {t([3, 8])}) -> {t([2, 3, 8])} {{
+  %0 = graph.layer_norm %x, %g, %b {{axis = 1 : i64}} : ({t([2, 3, 8])}, {t([3, 8])}, {t([3, 8])}) -> {t([2, 3, 8])}
+  return %0 : {t([2, 3, 8])}
+}}"""))
+cases.append(("transpose_slice_pad", f"""func.func @main(%x: {t([2, 3, 7])}) -> ({t([7, 2, 3])}, {t([2, 2, 3])}, {t([4, 5, 9])}) {{
+  %0 = graph.transpose %x {{perm = array<i64: 2, 0, 1>}} : ({t([2, 3, 7])}) -> {t([7, 2, 3])}
+  %1 = graph.slice %x {{starts = array<i64: 0, 2, 6>, ends = array<i64: 2, -1, 0>, steps = array<i64: 1, -2, -2>}} : ({t([2, 3, 7])}) -> {t([2, 2, 3])}
+  %2 = graph.pad %x {{pad_before = array<i64: 1, 1, 1>, pad_after = array<i64: 1, 1, 1>, mode = "reflect"}} : ({t([2, 3, 7])}) -> {t([4, 5, 9])}
+  return %0, %1, %2 : {t([7, 2, 3])}, {t([2, 2, 3])}, {t([4, 5, 9])}
+}}"""))
+
+for name, text in cases:
+    path = os.path.join(work, f"{name}.mlir")
+    with open(path, "w") as f:
+        f.write(text + "\n")
+    compare(f"generated {name}", path, "main")
+
+# 3. Small zoo models, default graph passes.
+for model, opts in (("resnet18", ["--image=32"]), ("mobilenet_v2", ["--image=32"]),
+                    ("bert_tiny", ["--seq=8"])):
+    path = os.path.join(work, f"{model}.mlirbc")
+    run(f"{bin_dir}/dlc-zoo", model, *opts, "-o", path)
+    compare(f"zoo {model}", path, "main", "1e-4", "1e-3", "default")
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
