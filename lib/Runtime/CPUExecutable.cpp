@@ -28,6 +28,10 @@ static double msSince(std::chrono::steady_clock::time_point start) {
 /// Runs the graph pipeline, then the CPU lowering to `phase`, on `module`.
 static llvm::Error lower(ModuleOp module, StringRef pipeline, Phase phase,
                          CompileTimes *times) {
+  // Public functions get C entry points (_mlir_ciface_NAME).
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   auto start = std::chrono::steady_clock::now();
   PassManager graph(module.getContext());
   if (llvm::Error e = buildPipeline(pipeline, graph))
@@ -72,7 +76,6 @@ CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline) {
     return llvm::createStringError("no function @" + entry.str());
   exe->signature = func.getFunctionType();
   exe->symbol = entry.str();
-  func->setAttr("llvm.emit_c_interface", UnitAttr::get(copy->getContext()));
   if (llvm::Error e = lower(*copy, pipeline, Phase::LLVM, &exe->times))
     return e;
 
