@@ -106,7 +106,7 @@ CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline) {
   return exe;
 }
 
-namespace {
+namespace dlc {
 /// A host buffer in the element type's native format, 64-byte aligned.
 struct Buffer {
   explicit Buffer(size_t bytes)
@@ -118,7 +118,7 @@ struct Buffer {
 };
 
 /// A memref descriptor {allocated, aligned, offset, sizes[], strides[]}.
-std::vector<int64_t> descriptor(char *data, ArrayRef<int64_t> shape) {
+static std::vector<int64_t> descriptor(char *data, ArrayRef<int64_t> shape) {
   std::vector<int64_t> d{reinterpret_cast<int64_t>(data),
                          reinterpret_cast<int64_t>(data), 0};
   Shape strides = rowMajorStrides(shape);
@@ -128,39 +128,67 @@ std::vector<int64_t> descriptor(char *data, ArrayRef<int64_t> shape) {
 }
 
 /// Memref element width: i1 is stored as a byte.
-int64_t width(DType t) { return dtypeBytes(t); }
-} // namespace
+static int64_t width(DType t) { return dtypeBytes(t); }
+} // namespace dlc
 
-llvm::Expected<std::vector<Tensor>> CPUExecutable::run(ArrayRef<Tensor> inputs) {
-  if (llvm::Error e = checkInputs(signature, inputs))
-    return std::move(e);
+/// Native buffers and memref descriptors for one call, reusable across runs.
+struct CPUExecutable::Call {
   std::vector<Buffer> buffers;
   std::vector<std::vector<int64_t>> descriptors;
-  for (const Tensor &t : inputs) {
-    buffers.emplace_back(t.size() * width(t.dtype));
-    for (int64_t i = 0; i < t.size(); ++i)
-      encodeElement(t.dtype, t.data[i], buffers.back().data + i * width(t.dtype));
-    descriptors.push_back(descriptor(buffers.back().data, t.shape));
-  }
+  std::vector<void *> pointers, args;
   std::vector<Tensor> outputs;
+  size_t numInputs = 0;
+};
+
+llvm::Expected<std::unique_ptr<CPUExecutable::Call>>
+CPUExecutable::prepare(ArrayRef<Tensor> inputs) {
+  if (llvm::Error e = checkInputs(signature, inputs))
+    return std::move(e);
+  auto call = std::make_unique<Call>();
+  call->numInputs = inputs.size();
+  for (const Tensor &t : inputs) {
+    call->buffers.emplace_back(t.size() * width(t.dtype));
+    for (int64_t i = 0; i < t.size(); ++i)
+      encodeElement(t.dtype, t.data[i], call->buffers.back().data + i * width(t.dtype));
+    call->descriptors.push_back(descriptor(call->buffers.back().data, t.shape));
+  }
   for (Type type : signature.getResults()) {
     auto rt = cast<RankedTensorType>(type);
-    outputs.emplace_back(*dtypeOf(rt.getElementType()), rt.getShape());
-    buffers.emplace_back(outputs.back().size() * width(outputs.back().dtype));
-    descriptors.push_back(descriptor(buffers.back().data, rt.getShape()));
+    call->outputs.emplace_back(*dtypeOf(rt.getElementType()), rt.getShape());
+    call->buffers.emplace_back(call->outputs.back().size() * width(call->outputs.back().dtype));
+    call->descriptors.push_back(descriptor(call->buffers.back().data, rt.getShape()));
   }
-  std::vector<void *> pointers, args;
-  for (auto &d : descriptors)
-    pointers.push_back(d.data());
-  for (auto &p : pointers)
-    args.push_back(&p);
-  if (llvm::Error e = engine->invokePacked("_mlir_ciface_" + symbol, args))
+  for (auto &d : call->descriptors)
+    call->pointers.push_back(d.data());
+  for (auto &p : call->pointers)
+    call->args.push_back(&p);
+  return call;
+}
+
+llvm::Error CPUExecutable::invoke(Call &call) {
+  return engine->invokePacked("_mlir_ciface_" + symbol, call.args);
+}
+
+llvm::Expected<std::vector<Tensor>> CPUExecutable::run(ArrayRef<Tensor> inputs) {
+  auto call = prepare(inputs);
+  if (!call)
+    return call.takeError();
+  if (llvm::Error e = invoke(**call))
     return std::move(e);
-  size_t first = inputs.size();
+  std::vector<Tensor> outputs = std::move((*call)->outputs);
   for (size_t i = 0; i < outputs.size(); ++i) {
     Tensor &t = outputs[i];
+    const char *data = (*call)->buffers[(*call)->numInputs + i].data;
     for (int64_t j = 0; j < t.size(); ++j)
-      t.data[j] = decodeElement(t.dtype, buffers[first + i].data + j * width(t.dtype));
+      t.data[j] = decodeElement(t.dtype, data + j * width(t.dtype));
   }
   return outputs;
+}
+
+llvm::Expected<LatencyStats> CPUExecutable::benchmark(ArrayRef<Tensor> inputs,
+                                                      int64_t warmup, int64_t runs) {
+  auto call = prepare(inputs);
+  if (!call)
+    return call.takeError();
+  return dlc::benchmark([&] { return invoke(**call); }, warmup, runs);
 }

@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Analysis/OpStats.h"
+#include "dlc/Runtime/Bench.h"
 #include "dlc/Runtime/CPUExecutable.h"
+#include "dlc/Transforms/Pipelines.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
 #include "dlc/Runtime/TensorIO.h"
@@ -15,6 +17,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <nlohmann/json.hpp>
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,6 +59,11 @@ static cl::opt<double> relTol("rtol", cl::init(1e-5),
                             cl::desc("relative tolerance for --expect"));
 static cl::opt<bool> printOutput("print-output",
                                  cl::desc("print every output value"));
+static cl::opt<bool> bench("bench", cl::desc("measure latency (see --warmup, --runs)"));
+static cl::opt<int64_t> warmup("warmup", cl::init(100),
+                               cl::desc("untimed warm-up runs (and at least 200 ms)"));
+static cl::opt<int64_t> runs("runs", cl::init(1000), cl::desc("timed runs"));
+static cl::opt<std::string> jsonPath("json", cl::desc("write a JSON report here"));
 static cl::opt<bool> printStats("op-stats",
                                 cl::desc("print op counts, parameters and MACs"));
 
@@ -95,6 +105,69 @@ static void printSummary(raw_ostream &os, const Tensor &t) {
   for (int64_t i = 0; i < std::min<int64_t>(t.size(), 6); ++i)
     os << (i ? ", " : "") << format("%g", t.data[i]);
   os << (t.size() > 6 ? ", ...]" : "]");
+}
+
+/// The JSON report: provenance, compile times, latency statistics with every
+/// raw sample, and output digests.
+static Error writeReport(StringRef path, int argc, char **argv,
+                         mlir::FunctionType type, const CompileTimes &times,
+                         const std::optional<LatencyStats> &stats, int64_t batch,
+                         const std::vector<Tensor> &outputs) {
+  using json = nlohmann::json;
+  Provenance prov = currentProvenance();
+  json j;
+  std::string flags;
+  for (int i = 1; i < argc; ++i)
+    flags += (i > 1 ? " " : "") + std::string(argv[i]);
+  auto model = MemoryBuffer::getFile(modelPath, false, false);
+  Expected<std::string> expanded = target == "cpu" ? pipelineString(pipeline)
+                                                   : Expected<std::string>(std::string());
+  if (!expanded)
+    return expanded.takeError();
+  j["dlc_version"] = prov.dlcVersion;
+  j["llvm_version"] = prov.llvmVersion;
+  j["date"] = prov.date;
+  j["host_cpu"] = prov.hostCpu;
+  j["flags"] = flags;
+  j["model"] = {{"path", modelPath.getValue()},
+                {"sha256", model ? sha256Hex((*model)->getBuffer()) : ""}};
+  j["target"] = target.getValue();
+  j["inputs"] = json::array();
+  for (const std::string &spec : inputSpecs)
+    j["inputs"].push_back(spec);
+  if (target == "cpu") {
+    j["pipeline"] = {{"spec", pipeline.getValue()}, {"passes", *expanded},
+                     {"sha256", sha256Hex(*expanded)}};
+    j["compile_ms"] = {{"graph_passes", times.graphPassesMs},
+                       {"lowering", times.loweringMs},
+                       {"codegen", times.codegenMs},
+                       {"total", times.graphPassesMs + times.loweringMs + times.codegenMs}};
+  }
+  j["peak_rss_mib"] = prov.maxRssKiB / 1024.0;
+  j["outputs"] = json::array();
+  for (const Tensor &t : outputs) {
+    std::string bytes = serializeNpy(t);
+    j["outputs"].push_back({{"type", t.describe()}, {"npy_sha256", sha256Hex(bytes)}});
+  }
+  if (stats) {
+    const LatencyStats &s = *stats;
+    j["latency_ms"] = {{"count", s.count}, {"min", s.min}, {"p50", s.p50}, {"p90", s.p90},
+                       {"p99", s.p99}, {"max", s.max}, {"mean", s.mean}, {"std", s.std},
+                       {"cv", s.cv}, {"unstable", s.unstable},
+                       {"warmup_runs", s.warmupRuns}, {"warmup_ms", s.warmupMs},
+                       {"samples", s.samplesMs}};
+    j["latency_trimmed_3sigma_ms"] = {{"count", s.trimmedCount}, {"dropped", s.dropped},
+                                      {"mean", s.trimmedMean}, {"std", s.trimmedStd}};
+    j["batch"] = batch;
+    j["throughput_per_s"] = s.p50 > 0 ? batch * 1000.0 / s.p50 : 0.0;
+  }
+  (void)type;
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (ec)
+    return createStringError(path.str() + ": cannot write: " + ec.message());
+  os << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  return Error::success();
 }
 
 int main(int argc, char **argv) {
@@ -145,25 +218,54 @@ int main(int argc, char **argv) {
   if (Error e = checkInputs(type, *inputs))
     return fail(toString(std::move(e)));
 
+  if (warmup < 0 || runs < 1)
+    return fail("--warmup must be >= 0 and --runs >= 1");
   std::vector<Tensor> outputs;
+  std::optional<LatencyStats> stats;
+  CompileTimes times;
   if (target == "cpu") {
     auto exe = CPUExecutable::compile(*module, func->getSymName(), pipeline);
     if (!exe)
       return fail(toString(exe.takeError()));
-    const CompileTimes &t = (*exe)->compileTimes();
+    times = (*exe)->compileTimes();
     errs() << format("compile: graph passes %.1f ms, lowering %.1f ms, "
                      "code generation %.1f ms\n",
-                     t.graphPassesMs, t.loweringMs, t.codegenMs);
+                     times.graphPassesMs, times.loweringMs, times.codegenMs);
     Expected<std::vector<Tensor>> results = (*exe)->run(*inputs);
     if (!results)
       return fail(toString(results.takeError()));
     outputs = std::move(*results);
+    if (bench) {
+      Expected<LatencyStats> s = (*exe)->benchmark(*inputs, warmup, runs);
+      if (!s)
+        return fail(toString(s.takeError()));
+      stats = std::move(*s);
+    }
   } else {
     mlir::FailureOr<std::vector<Tensor>> results = interpret(*func, *inputs);
     if (failed(results))
       return 1;
     outputs = std::move(*results);
+    if (bench) {
+      Expected<LatencyStats> s = benchmark(
+          [&]() -> Error {
+            if (failed(interpret(*func, *inputs)))
+              return createStringError("the interpreter failed");
+            return Error::success();
+          },
+          warmup, runs);
+      if (!s)
+        return fail(toString(s.takeError()));
+      stats = std::move(*s);
+    }
   }
+  int64_t batch = inputs->empty() || inputs->front().shape.empty()
+                      ? 1 : inputs->front().shape[0];
+  if (stats)
+    stats->print(outs(), batch);
+  if (!jsonPath.empty())
+    if (Error e = writeReport(jsonPath, argc, argv, type, times, stats, batch, outputs))
+      return fail(toString(std::move(e)));
 
   bool allMatch = true;
   for (auto [i, t] : llvm::enumerate(outputs)) {

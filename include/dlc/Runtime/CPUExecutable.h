@@ -9,6 +9,7 @@
 #define DLC_RUNTIME_CPUEXECUTABLE_H
 
 #include "dlc/Conversion/CPUPipeline.h"
+#include "dlc/Runtime/Bench.h"
 #include "dlc/Runtime/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -42,10 +43,18 @@ public:
   /// Runs on `inputs` (checked against the entry's signature).
   llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs);
 
+  /// Times the compiled function alone (inputs are converted once, before
+  /// the warm-up), as METHODOLOGY.md says.
+  llvm::Expected<LatencyStats> benchmark(llvm::ArrayRef<Tensor> inputs,
+                                         int64_t warmup, int64_t runs);
+
   const CompileTimes &compileTimes() const { return times; }
 
 private:
+  struct Call;
   CPUExecutable() = default;
+  llvm::Expected<std::unique_ptr<Call>> prepare(llvm::ArrayRef<Tensor> inputs);
+  llvm::Error invoke(Call &call);
   std::unique_ptr<mlir::ExecutionEngine> engine;
   mlir::FunctionType signature;
   std::string symbol;
