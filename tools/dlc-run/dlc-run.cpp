@@ -18,6 +18,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <nlohmann/json.hpp>
 #include "llvm/Support/SourceMgr.h"
@@ -59,6 +60,10 @@ static cl::opt<double> relTol("rtol", cl::init(1e-5),
                             cl::desc("relative tolerance for --expect"));
 static cl::opt<bool> printOutput("print-output",
                                  cl::desc("print every output value"));
+static cl::opt<std::string>
+    emit("emit", cl::desc("ahead-of-time output for the CPU: obj or shared "
+                          "(with -o; writes a C header beside it)"));
+static cl::opt<std::string> emitPath("o", cl::desc("output of --emit"));
 static cl::opt<bool> bench("bench", cl::desc("measure latency (see --warmup, --runs)"));
 static cl::opt<int64_t> warmup("warmup", cl::init(100),
                                cl::desc("untimed warm-up runs (and at least 200 ms)"));
@@ -202,6 +207,24 @@ int main(int argc, char **argv) {
   if (phase) {
     if (Error e = printLowered(*module, pipeline, *phase, outs()))
       return fail(toString(std::move(e)));
+    return 0;
+  }
+  if (!emit.empty()) {
+    if (emit != "obj" && emit != "shared")
+      return fail("bad --emit '" + emit + "' (expected obj or shared)");
+    if (emitPath.empty())
+      return fail("--emit needs -o <path>");
+    std::string base = sys::path::stem(emitPath).str();
+    SmallString<128> dir(emitPath);
+    sys::path::remove_filename(dir);
+    SmallString<128> header(dir), object(dir);
+    sys::path::append(header, base + ".h");
+    sys::path::append(object, base + ".o");
+    StringRef objectOut = emit == "obj" ? StringRef(emitPath) : StringRef(object);
+    if (Error e = emitAOT(*module, func->getSymName(), pipeline, objectOut, header,
+                          emit == "shared" ? StringRef(emitPath) : StringRef()))
+      return fail(toString(std::move(e)));
+    outs() << "wrote " << emitPath << " and " << header << "\n";
     return 0;
   }
   mlir::FunctionType type = func->getFunctionType();

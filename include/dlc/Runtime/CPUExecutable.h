@@ -61,6 +61,16 @@ private:
   CompileTimes times;
 };
 
+/// Ahead-of-time output: compiles `entry` to an object file at `objectPath`
+/// (for the host CPU, relocatable as PIC) and writes `headerPath`, a C header
+/// declaring `int <entry>_run(void *const inputs[], void *const outputs[])`
+/// over plain contiguous buffers (row-major, native element types). With
+/// `shared`, links `objectPath` into a shared library at `sharedPath` (with
+/// the system C compiler and MLIR's C runner utilities).
+llvm::Error emitAOT(mlir::ModuleOp module, llvm::StringRef entry,
+                    llvm::StringRef pipeline, llvm::StringRef objectPath,
+                    llvm::StringRef headerPath, llvm::StringRef sharedPath = "");
+
 /// Prints `entry`'s module after the graph pipeline and the CPU lowering up
 /// to `phase` (`--compile-to`).
 llvm::Error printLowered(mlir::ModuleOp module, llvm::StringRef pipeline,
