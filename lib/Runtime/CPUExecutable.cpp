@@ -1,5 +1,6 @@
 //===- CPUExecutable.cpp - compile a model for the host CPU and run it -----===//
 #include "dlc/Runtime/CPUExecutable.h"
+#include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Transforms/Pipelines.h"
 
@@ -7,6 +8,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -33,9 +35,9 @@ static double msSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// Runs the graph pipeline, then the CPU lowering to `phase`, on `module`.
-static llvm::Error lower(ModuleOp module, StringRef pipeline, Phase phase,
-                         CompileTimes *times) {
+/// Runs the graph pipeline on `module`.
+static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
+                                    CompileTimes *times) {
   // Public functions get C entry points (_mlir_ciface_NAME).
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isPublic() && !func.isExternal())
@@ -49,7 +51,12 @@ static llvm::Error lower(ModuleOp module, StringRef pipeline, Phase phase,
                                    "' failed");
   if (times)
     times->graphPassesMs = msSince(start);
-  start = std::chrono::steady_clock::now();
+  return llvm::Error::success();
+}
+
+/// Runs the CPU lowering to `phase` on `module`.
+static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times) {
+  auto start = std::chrono::steady_clock::now();
   PassManager pm(module.getContext());
   buildCPULoweringPipeline(pm, phase);
   if (failed(pm.run(module)))
@@ -57,6 +64,29 @@ static llvm::Error lower(ModuleOp module, StringRef pipeline, Phase phase,
   if (times)
     times->loweringMs = msSince(start);
   return llvm::Error::success();
+}
+
+/// Runs the graph pipeline, then the CPU lowering to `phase`, on `module`.
+static llvm::Error lower(ModuleOp module, StringRef pipeline, Phase phase,
+                         CompileTimes *times) {
+  if (llvm::Error e = runGraphPipeline(module, pipeline, times))
+    return e;
+  return runLowering(module, phase, times);
+}
+
+/// The native bytes of a constant payload, if it has them (dense_resource
+/// blobs and non-splat dense attributes).
+static std::optional<ArrayRef<char>> rawBytes(ElementsAttr attr) {
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    return blob->getData();
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    if (!dense.isSplat() && !dense.getElementType().isInteger(1))
+      return dense.getRawData();
+  return std::nullopt;
 }
 
 llvm::Error dlc::printLowered(ModuleOp module, StringRef pipeline, Phase phase,
@@ -67,6 +97,34 @@ llvm::Error dlc::printLowered(ModuleOp module, StringRef pipeline, Phase phase,
   copy->print(os);
   return llvm::Error::success();
 }
+
+/// Constants of at least this many elements are fed as arguments (JIT).
+static constexpr int64_t kHoistElements = 4096;
+
+namespace dlc {
+/// A host buffer in the element type's native format, 64-byte aligned.
+struct Buffer {
+  explicit Buffer(size_t bytes)
+      : data(static_cast<char *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64))) {}
+  ~Buffer() { std::free(data); }
+  Buffer(const Buffer &) = delete;
+  Buffer(Buffer &&o) noexcept : data(o.data) { o.data = nullptr; }
+  char *data;
+};
+
+/// A memref descriptor {allocated, aligned, offset, sizes[], strides[]}.
+static std::vector<int64_t> descriptor(char *data, ArrayRef<int64_t> shape) {
+  std::vector<int64_t> d{reinterpret_cast<int64_t>(data),
+                         reinterpret_cast<int64_t>(data), 0};
+  Shape strides = rowMajorStrides(shape);
+  d.insert(d.end(), shape.begin(), shape.end());
+  d.insert(d.end(), strides.begin(), strides.end());
+  return d;
+}
+
+/// Memref element width: i1 is stored as a byte.
+static int64_t width(DType t) { return dtypeBytes(t); }
+} // namespace dlc
 
 CPUExecutable::~CPUExecutable() = default;
 
@@ -84,7 +142,29 @@ CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline) {
     return llvm::createStringError("no function @" + entry.str());
   exe->signature = func.getFunctionType();
   exe->symbol = entry.str();
-  if (llvm::Error e = lower(*copy, pipeline, Phase::LLVM, &exe->times))
+  if (llvm::Error e = runGraphPipeline(*copy, pipeline, &exe->times))
+    return e;
+  // Large weights become extra arguments fed from host buffers: embedded in
+  // LLVM IR they would make code generation slow and memory-hungry.
+  func = copy->lookupSymbol<func::FuncOp>(entry);
+  SmallVector<graph::ConstantOp> weights;
+  func.walk([&](graph::ConstantOp c) {
+    if (c.getType().getNumElements() >= kHoistElements && c->getParentOp() == func &&
+        rawBytes(c.getValue()))
+      weights.push_back(c);
+  });
+  for (graph::ConstantOp c : weights) {
+    ArrayRef<char> bytes = *rawBytes(c.getValue());
+    exe->weights.emplace_back(bytes.size());
+    std::memcpy(exe->weights.back().data, bytes.data(), bytes.size());
+    exe->weightShapes.push_back(SmallVector<int64_t>(c.getType().getShape()));
+    BlockArgument arg = func.getBody().addArgument(c.getType(), c.getLoc());
+    c.replaceAllUsesWith(arg);
+    c.erase();
+  }
+  func.setType(FunctionType::get(copy->getContext(), func.getBody().getArgumentTypes(),
+                                 func.getFunctionType().getResults()));
+  if (llvm::Error e = runLowering(*copy, Phase::LLVM, &exe->times))
     return e;
 
   auto start = std::chrono::steady_clock::now();
@@ -114,30 +194,7 @@ CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline) {
   return exe;
 }
 
-namespace dlc {
-/// A host buffer in the element type's native format, 64-byte aligned.
-struct Buffer {
-  explicit Buffer(size_t bytes)
-      : data(static_cast<char *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64))) {}
-  ~Buffer() { std::free(data); }
-  Buffer(const Buffer &) = delete;
-  Buffer(Buffer &&o) noexcept : data(o.data) { o.data = nullptr; }
-  char *data;
-};
 
-/// A memref descriptor {allocated, aligned, offset, sizes[], strides[]}.
-static std::vector<int64_t> descriptor(char *data, ArrayRef<int64_t> shape) {
-  std::vector<int64_t> d{reinterpret_cast<int64_t>(data),
-                         reinterpret_cast<int64_t>(data), 0};
-  Shape strides = rowMajorStrides(shape);
-  d.insert(d.end(), shape.begin(), shape.end());
-  d.insert(d.end(), strides.begin(), strides.end());
-  return d;
-}
-
-/// Memref element width: i1 is stored as a byte.
-static int64_t width(DType t) { return dtypeBytes(t); }
-} // namespace dlc
 
 /// Native buffers and memref descriptors for one call, reusable across runs.
 struct CPUExecutable::Call {
@@ -160,6 +217,8 @@ CPUExecutable::prepare(ArrayRef<Tensor> inputs) {
       encodeElement(t.dtype, t.data[i], call->buffers.back().data + i * width(t.dtype));
     call->descriptors.push_back(descriptor(call->buffers.back().data, t.shape));
   }
+  for (auto [w, shape] : llvm::zip(weights, weightShapes))
+    call->descriptors.push_back(descriptor(w.data, shape));
   for (Type type : signature.getResults()) {
     auto rt = cast<RankedTensorType>(type);
     call->outputs.emplace_back(*dtypeOf(rt.getElementType()), rt.getShape());

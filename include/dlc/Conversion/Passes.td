@@ -23,4 +23,28 @@ def ConvertGraphToLinalgPass
   ];
 }
 
+def CPULoopOrderPass : Pass<"dlc-cpu-loop-order", "mlir::func::FuncOp"> {
+  let summary = "Put the innermost output dimension of window ops innermost";
+  let description = [{
+    Convolution and pooling generics (an input indexed by a sum of loop
+    dimensions, e.g. `ow * stride + kw * dilation`) are interchanged so that
+    the reduction loops run outside the innermost output dimension: the
+    innermost loop then walks along an output row and (for stride 1) an input
+    row, which LLVM's loop vectorizer turns into vector code. Other ops keep
+    their order. Counters (`--dlc-pass-stats`): `interchanged`.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def CPUNoAliasArgsPass : Pass<"dlc-cpu-noalias-args", "mlir::func::FuncOp"> {
+  let summary = "Mark the buffer arguments of public functions as not aliasing";
+  let description = [{
+    After bufferization, a public function's memref arguments are the
+    caller's inputs, weights and outputs, which dlc's executors always pass
+    as distinct buffers. Marking them `llvm.noalias` lets LLVM vectorize
+    loops without run-time overlap checks. Counters (`--dlc-pass-stats`):
+    `arguments`.
+  }];
+}
+
 #endif // DLC_CONVERSION_PASSES_TD

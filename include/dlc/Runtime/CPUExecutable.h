@@ -24,6 +24,8 @@ class ExecutionEngine;
 
 namespace dlc {
 
+struct Buffer;
+
 struct CompileTimes {
   double graphPassesMs = 0; ///< the graph pipeline
   double loweringMs = 0;    ///< graph to the LLVM dialect
@@ -56,6 +58,8 @@ private:
   llvm::Expected<std::unique_ptr<Call>> prepare(llvm::ArrayRef<Tensor> inputs);
   llvm::Error invoke(Call &call);
   std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::vector<Buffer> weights; ///< hoisted constants, native bytes
+  std::vector<llvm::SmallVector<int64_t>> weightShapes;
   mlir::FunctionType signature;
   std::string symbol;
   CompileTimes times;

@@ -89,6 +89,11 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter) {
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Window ops (convolutions, pooling) as generics with the output row
+  // innermost, which LLVM vectorizes.
+  pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
+  pm.addNestedPass<func::FuncOp>(createCPULoopOrderPass());
+  pm.addNestedPass<func::FuncOp>(createCPUNoAliasArgsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (stopAfter == Phase::Loops)
     return;
