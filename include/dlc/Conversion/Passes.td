@@ -24,14 +24,15 @@ def ConvertGraphToLinalgPass
 }
 
 def CPULoopOrderPass : Pass<"dlc-cpu-loop-order", "mlir::func::FuncOp"> {
-  let summary = "Put the innermost output dimension of window ops innermost";
+  let summary = "Put the innermost output dimension of window ops and contractions innermost";
   let description = [{
     Convolution and pooling generics (an input indexed by a sum of loop
-    dimensions, e.g. `ow * stride + kw * dilation`) are interchanged so that
-    the reduction loops run outside the innermost output dimension: the
-    innermost loop then walks along an output row and (for stride 1) an input
-    row, which LLVM's loop vectorizer turns into vector code. Other ops keep
-    their order. Counters (`--dlc-pass-stats`): `interchanged`.
+    dimensions, e.g. `ow * stride + kw * dilation`) and contractions (dense,
+    matmul, batch_matmul: two inputs and reduction loops) are interchanged
+    so that the reduction loops run outside the innermost output dimension:
+    the innermost loop then walks along an output row with no loop-carried
+    dependence, which LLVM's loop vectorizer turns into vector code. Plain
+    reductions keep their order. Counters (`--dlc-pass-stats`): `interchanged`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }

@@ -13,15 +13,19 @@ namespace dlc {
 using namespace mlir;
 
 /// The permutation that keeps the parallel loops but the last in order, then
-/// the reduction loops, then the last parallel loop; empty if the op is not a
-/// window op (no input map with a sum of dimensions) or is already so ordered.
-static SmallVector<unsigned> windowOrder(linalg::GenericOp op) {
+/// the reduction loops, then the last parallel loop; empty if the op is
+/// neither a window op (an input map with a sum of dimensions) nor a
+/// contraction (two or more inputs and reduction loops), or is already so
+/// ordered. Plain reductions keep their order (their innermost loop already
+/// walks contiguous memory).
+static SmallVector<unsigned> innermostOutputOrder(linalg::GenericOp op) {
   bool window = llvm::any_of(op.getIndexingMapsArray(), [](AffineMap m) {
     return llvm::any_of(m.getResults(), [](AffineExpr e) {
       return e.getKind() == AffineExprKind::Add;
     });
   });
-  if (!window)
+  bool contraction = op.getNumDpsInputs() >= 2 && op.getNumReductionLoops() > 0;
+  if (!window && !contraction)
     return {};
   SmallVector<unsigned> parallel, reduction;
   for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
@@ -43,7 +47,7 @@ struct CPULoopOrderPass : dlc::impl::CPULoopOrderPassBase<CPULoopOrderPass> {
     IRRewriter rewriter(&getContext());
     int64_t interchanged = 0;
     for (linalg::GenericOp op : ops) {
-      SmallVector<unsigned> perm = windowOrder(op);
+      SmallVector<unsigned> perm = innermostOutputOrder(op);
       if (perm.empty())
         continue;
       rewriter.setInsertionPoint(op);
