@@ -2,9 +2,10 @@
 # The README's two commands. Each installs what is missing, builds dlc with
 # Ninja into build/, and then:
 #   utils/dlc.sh demo [MODEL]        builds the zoo's resnet50 (or MODEL: a zoo
-#                                    name, an .onnx, .mlir or .mlirbc file), runs
-#                                    it on the reference interpreter and prints
-#                                    its outputs and op statistics
+#                                    name, an .onnx, .mlir or .mlirbc file),
+#                                    compiles it for the CPU, runs it, and prints
+#                                    its op statistics, outputs, compile time and
+#                                    latency
 #   utils/dlc.sh test                runs every test (lit + GoogleTest)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,8 +38,9 @@ if [ "$what" = demo ]; then
       echo "== dlc-zoo $model -o $file"
       build/bin/dlc-zoo "$model" -o "$file" ;;
   esac
-  echo "== dlc-run $file --target=reference --input=random:seed=1 --op-stats"
-  exec build/bin/dlc-run "$file" --target=reference --input=random:seed=1 --op-stats
+  echo "== dlc-run $file --target=cpu --input=random:seed=1 --op-stats --bench --warmup=2 --runs=10"
+  exec build/bin/dlc-run "$file" --target=cpu --input=random:seed=1 --op-stats \
+    --bench --warmup=2 --runs=10
 fi
 
 log=$(mktemp)
