@@ -23,6 +23,18 @@ def ConvertGraphToLinalgPass
   ];
 }
 
+def CPUFuseElementwisePass
+    : Pass<"dlc-cpu-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise producers into elementwise consumers";
+  let description = [{
+    linalg's elementwise fusion, restricted to consumers without reduction
+    loops: fusing a producer (e.g. GELU's erf) into a contraction would
+    recompute it for every step of the reduction. Chains of elementwise and
+    broadcast ops become one loop nest. Counters (`--dlc-pass-stats`): none.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def CPULoopOrderPass : Pass<"dlc-cpu-loop-order", "mlir::func::FuncOp"> {
   let summary = "Put the innermost output dimension of window ops and contractions innermost";
   let description = [{

@@ -68,7 +68,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter) {
   if (stopAfter == Phase::Graph)
     return;
   pm.addNestedPass<func::FuncOp>(createConvertGraphToLinalgPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (stopAfter == Phase::Linalg)
