@@ -488,6 +488,47 @@ Dims dimsOf(StringRef layout) {
   return layout == "NHWC" ? Dims{0, 3, 1, 2} : Dims{0, 1, 2, 3};
 }
 
+/// conv2d (NCHW/OIHW, one group) as a matrix product: the input unrolled
+/// into columns [N, C*KH*KW, OH*OW] (im2col; a reshape for 1x1 stride-1
+/// convolutions) times the weights [O, C*KH*KW]. Its loops order so that the
+/// innermost one runs over the OH*OW output positions, a long contiguous row.
+Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w, Value init) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = op.getType(), xt = typeOf(x);
+  Type et = type.getElementType();
+  ArrayRef<int64_t> ws = typeOf(w).getShape(), s = op.getStrides(), d = op.getDilations();
+  int64_t n = type.getDimSize(0), o = type.getDimSize(1), oh = type.getDimSize(2),
+          ow = type.getDimSize(3), c = ws[1], kh = ws[2], kw = ws[3];
+  int64_t ckk = c * kh * kw, p = oh * ow;
+  auto colType = RankedTensorType::get({n, ckk, p}, et);
+  Value col;
+  if (kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 && xt.getDimSize(2) == oh &&
+      xt.getDimSize(3) == ow) {
+    col = reshapeTo(b, loc, x, colType);
+  } else {
+    col = indexedRead(b, loc, x, colType, [&](OpBuilder &nb, Location l, ArrayRef<Value> iv) {
+      auto cst = [&](int64_t v) { return indexConst(nb, l, v); };
+      auto divi = [&](Value a, int64_t v) { return (Value)arith::DivUIOp::create(nb, l, a, cst(v)); };
+      auto remi = [&](Value a, int64_t v) { return (Value)arith::RemUIOp::create(nb, l, a, cst(v)); };
+      auto addi = [&](Value a, Value v) { return (Value)arith::AddIOp::create(nb, l, a, v); };
+      auto muli = [&](Value a, int64_t v) { return (Value)arith::MulIOp::create(nb, l, a, cst(v)); };
+      Value ci = divi(iv[1], kh * kw), ri = remi(divi(iv[1], kw), kh), qi = remi(iv[1], kw);
+      Value hi = addi(muli(divi(iv[2], ow), s[0]), muli(ri, d[0]));
+      Value wi = addi(muli(remi(iv[2], ow), s[1]), muli(qi, d[1]));
+      return SmallVector<Value>{iv[0], ci, hi, wi};
+    });
+  }
+  Value w2 = reshapeTo(b, loc, w, RankedTensorType::get({o, ckk}, et));
+  auto outType = RankedTensorType::get({n, o, p}, et);
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  // loops: n, o, p | k
+  Value y = contraction(b, loc, outType, w2, col, reshapeTo(b, loc, init, outType),
+                        AffineMap::get(4, 0, {dim(1), dim(3)}, ctx),
+                        AffineMap::get(4, 0, {dim(0), dim(3), dim(2)}, ctx),
+                        AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx), 1);
+  return reshapeTo(b, loc, y, type);
+}
+
 struct Conv2DLowering : GraphPattern<Conv2DOp> {
   using GraphPattern::GraphPattern;
   LogicalResult matchAndRewrite(Conv2DOp op, Adaptor a, ConversionPatternRewriter &r) const override {
@@ -513,9 +554,7 @@ struct Conv2DLowering : GraphPattern<Conv2DOp> {
     ArrayRef<int64_t> ws = typeOf(w).getShape();
     if (groups == 1) {
       if (!nhwc && !hwio) {
-        r.replaceOp(op, linalg::Conv2DNchwFchwOp::create(r, loc, TypeRange{type}, ValueRange{x, w},
-                                                         ValueRange{init}, strides, dilations)
-                            .getResult(0));
+        r.replaceOp(op, im2colConv(r, loc, op, x, w, init));
         return success();
       }
       if (nhwc && hwio) {
