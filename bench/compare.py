@@ -5,7 +5,7 @@ Exports torchvision ResNet-50 and MobileNetV2 and a BERT-base-sized encoder
 (torch.nn.TransformerEncoder: 12 layers, d 768, 12 heads, FFN 3072, GELU,
 sequence 128) to ONNX with random weights (seed 0), then, alternating the
 systems round by round in one run, measures each system's latency on the same
-input: dlc (dlc-import, then dlc-run --target=cpu --bench), ONNX Runtime
+input: dlc (dlc-import, then dlc-run --target=cpu --threads=2 --bench), ONNX Runtime
 (npm onnxruntime-node, all graph optimizations, 2 intra-op threads) and
 PyTorch eager (torch.set_num_threads(2)). Prints per model each system's p50
 and the ratio dlc / ONNX Runtime, and writes bench/results.json.
@@ -85,7 +85,8 @@ function readNpy(p) {{
 
 def dlc_latency(mlir_path, npy_path, runs, report):
     r = subprocess.run([os.path.join(BIN, "dlc-run"), mlir_path, "--target=cpu",
-                        f"--input={npy_path}", "--bench", "--warmup=2", f"--runs={runs}",
+                        f"--input={npy_path}", "--threads=2", "--bench", "--warmup=2",
+                        f"--runs={runs}",
                         f"--json={report}"], capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit("dlc-run failed: " + r.stderr[-1000:])

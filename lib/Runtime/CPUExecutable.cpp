@@ -55,10 +55,11 @@ static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
 }
 
 /// Runs the CPU lowering to `phase` on `module`.
-static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times) {
+static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times,
+                               int64_t threads) {
   auto start = std::chrono::steady_clock::now();
   PassManager pm(module.getContext());
-  buildCPULoweringPipeline(pm, phase);
+  buildCPULoweringPipeline(pm, phase, threads);
   if (failed(pm.run(module)))
     return llvm::createStringError("lowering for the CPU failed");
   if (times)
@@ -68,10 +69,10 @@ static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times
 
 /// Runs the graph pipeline, then the CPU lowering to `phase`, on `module`.
 static llvm::Error lower(ModuleOp module, StringRef pipeline, Phase phase,
-                         CompileTimes *times) {
+                         CompileTimes *times, int64_t threads) {
   if (llvm::Error e = runGraphPipeline(module, pipeline, times))
     return e;
-  return runLowering(module, phase, times);
+  return runLowering(module, phase, times, threads);
 }
 
 /// The native bytes of a constant payload, if it has them (dense_resource
@@ -90,9 +91,9 @@ static std::optional<ArrayRef<char>> rawBytes(ElementsAttr attr) {
 }
 
 llvm::Error dlc::printLowered(ModuleOp module, StringRef pipeline, Phase phase,
-                              llvm::raw_ostream &os) {
+                              llvm::raw_ostream &os, int64_t threads) {
   OwningOpRef<ModuleOp> copy = module.clone();
-  if (llvm::Error e = lower(*copy, pipeline, phase, nullptr))
+  if (llvm::Error e = lower(*copy, pipeline, phase, nullptr, threads))
     return e;
   copy->print(os);
   return llvm::Error::success();
@@ -129,7 +130,8 @@ static int64_t width(DType t) { return dtypeBytes(t); }
 CPUExecutable::~CPUExecutable() = default;
 
 llvm::Expected<std::unique_ptr<CPUExecutable>>
-CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline) {
+CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline,
+                       int64_t threads) {
   static std::once_flag targetsInitialized;
   std::call_once(targetsInitialized, [] {
     llvm::InitializeNativeTarget();
@@ -164,7 +166,7 @@ CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline) {
   }
   func.setType(FunctionType::get(copy->getContext(), func.getBody().getArgumentTypes(),
                                  func.getFunctionType().getResults()));
-  if (llvm::Error e = runLowering(*copy, Phase::LLVM, &exe->times))
+  if (llvm::Error e = runLowering(*copy, Phase::LLVM, &exe->times, threads))
     return e;
 
   auto start = std::chrono::steady_clock::now();
@@ -177,8 +179,10 @@ CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline) {
   auto transformer = makeOptimizingTransformer(3, 0, tm->get());
   // memref.copy between strided views calls memrefCopy from MLIR's C runner
   // utilities (part of libmlir-22-dev).
+  // OpenMP's runtime (libomp-22-dev) for thread-split loops.
   static const llvm::StringRef runtimeLibs[] = {
-      "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"};
+      "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so",
+      "/usr/lib/llvm-22/lib/libomp.so"};
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.sharedLibPaths = runtimeLibs;
@@ -277,7 +281,7 @@ static const char *cType(DType t) {
 
 llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
                          StringRef objectPath, StringRef headerPath,
-                         StringRef sharedPath) {
+                         StringRef sharedPath, int64_t threads) {
   static std::once_flag targetsInitialized;
   std::call_once(targetsInitialized, [] {
     llvm::InitializeNativeTarget();
@@ -294,7 +298,7 @@ llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
   SymbolTable symbols(*copy);
   if (failed(symbols.rename(func, StringAttr::get(copy->getContext(), symbol))))
     return llvm::createStringError("cannot rename @" + entry.str());
-  if (llvm::Error e = lower(*copy, pipeline, Phase::LLVM, nullptr))
+  if (llvm::Error e = lower(*copy, pipeline, Phase::LLVM, nullptr, threads))
     return e;
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -384,7 +388,7 @@ llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
     return llvm::createStringError("--emit=shared needs a C compiler (cc) on PATH");
   std::string err;
   SmallVector<StringRef> args{*cc, "-shared", "-o", sharedPath, objectPath,
-                              "-L/usr/lib/llvm-22/lib", "-lmlir_c_runner_utils",
+                              "-L/usr/lib/llvm-22/lib", "-lmlir_c_runner_utils", "-lomp",
                               "-Wl,-rpath,/usr/lib/llvm-22/lib", "-lm"};
   if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err) != 0)
     return llvm::createStringError("linking " + sharedPath.str() + " failed: " + err);

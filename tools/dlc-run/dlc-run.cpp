@@ -64,6 +64,8 @@ static cl::opt<std::string>
     emit("emit", cl::desc("ahead-of-time output for the CPU: obj or shared "
                           "(with -o; writes a C header beside it)"));
 static cl::opt<std::string> emitPath("o", cl::desc("output of --emit"));
+static cl::opt<int64_t> threads("threads", cl::init(1),
+                                cl::desc("CPU threads (OpenMP) for large ops"));
 static cl::opt<bool> bench("bench", cl::desc("measure latency (see --warmup, --runs)"));
 static cl::opt<int64_t> warmup("warmup", cl::init(100),
                                cl::desc("untimed warm-up runs (and at least 200 ms)"));
@@ -205,7 +207,7 @@ int main(int argc, char **argv) {
   if (failed(func))
     return 1;
   if (phase) {
-    if (Error e = printLowered(*module, pipeline, *phase, outs()))
+    if (Error e = printLowered(*module, pipeline, *phase, outs(), threads))
       return fail(toString(std::move(e)));
     return 0;
   }
@@ -222,7 +224,7 @@ int main(int argc, char **argv) {
     sys::path::append(object, base + ".o");
     StringRef objectOut = emit == "obj" ? StringRef(emitPath) : StringRef(object);
     if (Error e = emitAOT(*module, func->getSymName(), pipeline, objectOut, header,
-                          emit == "shared" ? StringRef(emitPath) : StringRef()))
+                          emit == "shared" ? StringRef(emitPath) : StringRef(), threads))
       return fail(toString(std::move(e)));
     outs() << "wrote " << emitPath << " and " << header << "\n";
     return 0;
@@ -241,13 +243,15 @@ int main(int argc, char **argv) {
   if (Error e = checkInputs(type, *inputs))
     return fail(toString(std::move(e)));
 
+  if (threads < 1)
+    return fail("--threads must be >= 1");
   if (warmup < 0 || runs < 1)
     return fail("--warmup must be >= 0 and --runs >= 1");
   std::vector<Tensor> outputs;
   std::optional<LatencyStats> stats;
   CompileTimes times;
   if (target == "cpu") {
-    auto exe = CPUExecutable::compile(*module, func->getSymName(), pipeline);
+    auto exe = CPUExecutable::compile(*module, func->getSymName(), pipeline, threads);
     if (!exe)
       return fail(toString(exe.takeError()));
     times = (*exe)->compileTimes();

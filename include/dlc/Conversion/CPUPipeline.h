@@ -23,7 +23,10 @@ std::optional<Phase> parsePhase(llvm::StringRef name);
 ///   loops:  one-shot bufferization (results become out-parameters, buffers
 ///           are deallocated), linalg to loops;
 ///   llvm:   everything to the LLVM dialect, with C interfaces.
-void buildCPULoweringPipeline(mlir::OpPassManager &pm, Phase stopAfter = Phase::LLVM);
+/// With `threads` > 1, large linalg ops are split across that many OpenMP
+/// threads (the code then needs libomp at run time).
+void buildCPULoweringPipeline(mlir::OpPassManager &pm, Phase stopAfter = Phase::LLVM,
+                              int64_t threads = 1);
 
 /// Dialects and interfaces the CPU pipeline needs (bufferization models,
 /// LLVM IR translation).

@@ -35,6 +35,23 @@ def CPUFuseElementwisePass
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def CPUParallelizePass : Pass<"dlc-cpu-parallelize", "mlir::func::FuncOp"> {
+  let summary = "Split linalg ops across threads with scf.forall";
+  let description = [{
+    Every linalg op with at least `min-elements` output elements is tiled
+    into `threads` parts along its outermost parallel loop that has at least
+    `threads` iterations, as an `scf.forall` that later lowers to an OpenMP
+    parallel loop. With `threads` = 1 nothing changes. Counters
+    (`--dlc-pass-stats`): `parallelized`.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"1", "Threads to use">,
+    Option<"minElements", "min-elements", "int64_t", /*default=*/"4096",
+           "Smallest op (output elements) worth splitting">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect"];
+}
+
 def CPULoopOrderPass : Pass<"dlc-cpu-loop-order", "mlir::func::FuncOp"> {
   let summary = "Put the innermost output dimension of window ops and contractions innermost";
   let description = [{

@@ -39,8 +39,10 @@ public:
   /// Compiles `entry` of a copy of `module` (the module is not changed) with
   /// the graph pipeline `pipeline` (see Pipelines.h). Errors say which phase
   /// failed; diagnostics go to the context's handler.
+  /// `threads` > 1 splits large ops across OpenMP threads.
   static llvm::Expected<std::unique_ptr<CPUExecutable>>
-  compile(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline);
+  compile(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
+          int64_t threads = 1);
 
   /// Runs on `inputs` (checked against the entry's signature).
   llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs);
@@ -73,12 +75,13 @@ private:
 /// the system C compiler and MLIR's C runner utilities).
 llvm::Error emitAOT(mlir::ModuleOp module, llvm::StringRef entry,
                     llvm::StringRef pipeline, llvm::StringRef objectPath,
-                    llvm::StringRef headerPath, llvm::StringRef sharedPath = "");
+                    llvm::StringRef headerPath, llvm::StringRef sharedPath = "",
+                    int64_t threads = 1);
 
 /// Prints `entry`'s module after the graph pipeline and the CPU lowering up
 /// to `phase` (`--compile-to`).
 llvm::Error printLowered(mlir::ModuleOp module, llvm::StringRef pipeline,
-                         Phase phase, llvm::raw_ostream &os);
+                         Phase phase, llvm::raw_ostream &os, int64_t threads = 1);
 
 } // namespace dlc
 
