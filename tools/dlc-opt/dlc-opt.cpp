@@ -6,6 +6,7 @@
 // TVM names.
 //
 //===----------------------------------------------------------------------===//
+#include "dlc/Conversion/CPUPipeline.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphDialect.h"
 #include "dlc/Transforms/PassLedger.h"
@@ -38,6 +39,7 @@ int main(int argc, char **argv) {
   registry.insert<dlc::graph::GraphDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect>();
+  dlc::registerCPUCompilerDialects(registry); // + bufferization, scf, memref...
   mlir::registerTransformsPasses(); // canonicalize, cse, inline, symbol-dce...
   dlc::registerPasses();
   dlc::registerDLCConversionPasses();

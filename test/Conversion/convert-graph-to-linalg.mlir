@@ -1,0 +1,62 @@
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(convert-graph-to-linalg))" | FileCheck %s
+
+// NCHW convolution: padding, bias as the initial value, im2col columns and a
+// contraction over (o, k) x (k, p).
+// CHECK-LABEL: func @conv
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x6x6xf32>)
+// CHECK: tensor.extract
+// CHECK: tensor.collapse_shape %arg1
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: graph.
+func.func @conv(%x: tensor<1x3x6x6xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = graph.conv2d %x, %w, %b {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x6x6xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// Depthwise NHWC convolution and pooling use the named linalg ops.
+// CHECK-LABEL: func @depthwise_and_pool
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc
+// CHECK: linalg.pooling_nhwc_max
+func.func @depthwise_and_pool(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x1x4xf32>) -> tensor<1x3x3x4xf32> {
+  %0 = graph.conv2d %x, %w {data_layout = "NHWC", kernel_layout = "HWIO", groups = 4 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x1x4xf32>) -> tensor<1x6x6x4xf32>
+  %1 = graph.max_pool2d %0 {kernel_size = array<i64: 2, 2>, strides = array<i64: 2, 2>, layout = "NHWC"} : (tensor<1x6x6x4xf32>) -> tensor<1x3x3x4xf32>
+  return %1 : tensor<1x3x3x4xf32>
+}
+
+// -----
+
+// Broadcasting binary ops are generics with broadcast maps.
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func @broadcast
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]]
+// CHECK: arith.addf
+func.func @broadcast(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Fused regions are inlined; reshapes are views.
+// CHECK-LABEL: func @fused_and_reshape
+// CHECK-NOT: graph.fused
+// CHECK: math.exp
+// CHECK: tensor.collapse_shape
+// CHECK: tensor.expand_shape
+func.func @fused_and_reshape(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = graph.fused %x : (tensor<2x3xf32>) -> tensor<2x3xf32> {
+  ^bb0(%a: tensor<2x3xf32>):
+    %e = graph.exp %a : tensor<2x3xf32>
+    graph.yield %e : tensor<2x3xf32>
+  }
+  %1 = graph.reshape %0 : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %1 : tensor<3x2xf32>
+}
+
+// (graph.nms has no lowering yet: test/tools/dlc-run-cpu.test checks its diagnostic.)
