@@ -154,6 +154,13 @@ private:
     return constant(t, "scalar");
   }
   void define(Node &n, int i, Value v) { values[n.proto.output(i)] = v; }
+  /// Defines output 0 as `v`, or passes its error on.
+  Error result(Node &n, Expected<Value> v) {
+    if (!v)
+      return v.takeError();
+    define(n, 0, *v);
+    return Error::success();
+  }
   static RankedTensorType typeOf(Value v) {
     return cast<RankedTensorType>(v.getType());
   }
@@ -352,11 +359,7 @@ Error Importer::convertUnary(Node &n, StringRef op) {
   Expected<Value> x = in(n, 0);
   if (!x)
     return x.takeError();
-  Expected<Value> y = make(n, op, *x);
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, op, *x));
 }
 
 Error Importer::convertBinary(Node &n, StringRef op) {
@@ -374,11 +377,7 @@ Error Importer::convertBinary(Node &n, StringRef op) {
       return c.takeError();
     rhs = *c;
   }
-  Expected<Value> y = make(n, op, {*a, rhs});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, op, {*a, rhs}));
 }
 
 Error Importer::convertVariadic(Node &n, StringRef op) {
@@ -406,11 +405,7 @@ Error Importer::convertReciprocal(Node &n) {
   if (!x)
     return x.takeError();
   std::optional<DType> dt = dtypeOf(typeOf(*x).getElementType());
-  Expected<Value> y = make(n, "graph.div", {scalar(*dt, 1.0), *x});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, "graph.div", {scalar(*dt, 1.0), *x}));
 }
 
 Error Importer::convertDropout(Node &n) {
@@ -438,11 +433,7 @@ Error Importer::convertDropout(Node &n) {
     rate = r->data.at(0);
   }
   // Kept as graph.dropout (the identity at inference) for SimplifyInference.
-  Expected<Value> y = make(n, "graph.dropout", *x, {f64("rate", rate)});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, "graph.dropout", *x, {f64("rate", rate)}));
 }
 
 /// Explicit pads for auto_pad = SAME_UPPER / SAME_LOWER / VALID.
@@ -525,12 +516,8 @@ Error Importer::convertBatchNorm(Node &n) {
       return v.takeError();
     operands.push_back(*v);
   }
-  Expected<Value> y = make(n, "graph.batch_norm", operands,
-                           {f64("epsilon", n.getFloat("epsilon", 1e-5f))});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, "graph.batch_norm", operands,
+                           {f64("epsilon", n.getFloat("epsilon", 1e-5f))}));
 }
 
 Error Importer::convertMatMul(Node &n) {
@@ -541,11 +528,7 @@ Error Importer::convertMatMul(Node &n) {
     return a.takeError();
   if (!b)
     return b.takeError();
-  Expected<Value> y = make(n, "graph.matmul", {*a, *b});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, "graph.matmul", {*a, *b}));
 }
 
 Error Importer::convertGemm(Node &n) {
@@ -690,12 +673,8 @@ Error Importer::convertFlatten(Node &n) {
           : normalizeAxis(n.getInt("axis", 1), s.size());
   if (!axis)
     return fail(n, "axis out of range");
-  Expected<Value> y = reshape(n, *x, {numElements(s.take_front(*axis)),
-                                      numElements(s.drop_front(*axis))});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, reshape(n, *x, {numElements(s.take_front(*axis)),
+                                      numElements(s.drop_front(*axis))}));
 }
 
 Error Importer::convertReshape(Node &n) {
@@ -739,11 +718,7 @@ Error Importer::convertReshape(Node &n) {
       return fail(n, "cannot infer the -1 of the target shape");
     target[inferAt] = numElements(in) / known;
   }
-  Expected<Value> y = reshape(n, *x, target);
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, reshape(n, *x, target));
 }
 
 Error Importer::convertTranspose(Node &n) {
@@ -758,11 +733,7 @@ Error Importer::convertTranspose(Node &n) {
     perm.push_back(i);
   if (auto p = n.getInts("perm"))
     perm = *p;
-  Expected<Value> y = make(n, "graph.transpose", *x, {ints("perm", perm)});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, "graph.transpose", *x, {ints("perm", perm)}));
 }
 
 Error Importer::convertConcat(Node &n) {
@@ -898,12 +869,8 @@ Error Importer::convertSlice(Node &n) {
     e[*a] = en;
     s[*a] = step;
   }
-  Expected<Value> y = make(n, "graph.slice", *x,
-                           {ints("starts", b), ints("ends", e), ints("steps", s)});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, "graph.slice", *x,
+                           {ints("starts", b), ints("ends", e), ints("steps", s)}));
 }
 
 Error Importer::convertSqueeze(Node &n, bool unsqueeze) {
@@ -924,12 +891,8 @@ Error Importer::convertSqueeze(Node &n, bool unsqueeze) {
   } else if (unsqueeze) {
     return fail(n, "Unsqueeze needs axes");
   }
-  Expected<Value> y = make(n, unsqueeze ? "graph.expand_dims" : "graph.squeeze",
-                           *x, {ints("axes", axes)});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, unsqueeze ? "graph.expand_dims" : "graph.squeeze",
+                           *x, {ints("axes", axes)}));
 }
 
 Error Importer::convertPad(Node &n) {
@@ -986,13 +949,9 @@ Error Importer::convertPad(Node &n) {
   std::string mode = n.getString("mode", "constant");
   if (mode != "constant" && mode != "reflect" && mode != "edge")
     return unsupported(n, "mode '" + mode + "'");
-  Expected<Value> y = make(n, "graph.pad", *x,
+  return result(n, make(n, "graph.pad", *x,
                            {ints("pad_before", before), ints("pad_after", after),
-                            str("mode", mode), f64("value", value)});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+                            str("mode", mode), f64("value", value)}));
 }
 
 Error Importer::convertSoftmax(Node &n) {
@@ -1022,11 +981,7 @@ Error Importer::convertSoftmax(Node &n) {
   Expected<Value> y = make(n, "graph.softmax", *flat, {i64("axis", 1)});
   if (!y)
     return y.takeError();
-  Expected<Value> back = reshape(n, *y, shape);
-  if (!back)
-    return back.takeError();
-  define(n, 0, *back);
-  return Error::success();
+  return result(n, reshape(n, *y, shape));
 }
 
 Error Importer::convertReduce(Node &n, StringRef op) {
@@ -1085,11 +1040,7 @@ Error Importer::convertCast(Node &n) {
   std::optional<DType> dt = dtypeFromOnnx(to);
   if (!dt)
     return unsupported(n, "cast to " + onnxTypeName(to));
-  Expected<Value> y = castTo(n, *x, mlirElementType(*dt, &ctx));
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, castTo(n, *x, mlirElementType(*dt, &ctx)));
 }
 
 Error Importer::convertShape(Node &n) {
@@ -1203,12 +1154,8 @@ Error Importer::convertGelu(Node &n) {
   Expected<Value> x = in(n, 0);
   if (!x)
     return x.takeError();
-  Expected<Value> y = make(n, "graph.gelu", *x,
-                           {str("approximate", n.getString("approximate", "none"))});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, "graph.gelu", *x,
+                           {str("approximate", n.getString("approximate", "none"))}));
 }
 
 Error Importer::convertClip(Node &n) {
@@ -1231,11 +1178,7 @@ Error Importer::convertClip(Node &n) {
       return t.takeError();
     (i == 1 ? lo : hi) = t->data.at(0);
   }
-  Expected<Value> y = make(n, "graph.clip", *x, {f64("min", lo), f64("max", hi)});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, make(n, "graph.clip", *x, {f64("min", lo), f64("max", hi)}));
 }
 
 const std::map<std::string, Importer::Converter> &Importer::converters() {
