@@ -38,7 +38,7 @@ if [ "$what" = demo ]; then
       echo "== dlc-zoo $model -o $file"
       build/bin/dlc-zoo "$model" -o "$file" ;;
   esac
-  echo "== dlc-run $file --target=cpu --input=random:seed=1 --op-stats --bench --warmup=2 --runs=10"
+  echo "== dlc-run $file --target=cpu --threads=2 --input=random:seed=1 --op-stats --bench --warmup=2 --runs=10"
   exec build/bin/dlc-run "$file" --target=cpu --input=random:seed=1 --op-stats \
     --bench --warmup=2 --runs=10
 fi
