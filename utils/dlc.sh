@@ -39,7 +39,7 @@ if [ "$what" = demo ]; then
       build/bin/dlc-zoo "$model" -o "$file" ;;
   esac
   echo "== dlc-run $file --target=cpu --threads=2 --input=random:seed=1 --op-stats --bench --warmup=2 --runs=10"
-  exec build/bin/dlc-run "$file" --target=cpu --input=random:seed=1 --op-stats \
+  exec build/bin/dlc-run "$file" --target=cpu --threads=2 --input=random:seed=1 --op-stats \
     --bench --warmup=2 --runs=10
 fi
 
