@@ -117,7 +117,7 @@ static void printSummary(raw_ostream &os, const Tensor &t) {
 /// The JSON report: provenance, compile times, latency statistics with every
 /// raw sample, and output digests.
 static Error writeReport(StringRef path, int argc, char **argv,
-                         mlir::FunctionType type, const CompileTimes &times,
+                         const CompileTimes &times,
                          const std::optional<LatencyStats> &stats, int64_t batch,
                          const std::vector<Tensor> &outputs) {
   using json = nlohmann::json;
@@ -168,7 +168,6 @@ static Error writeReport(StringRef path, int argc, char **argv,
     j["batch"] = batch;
     j["throughput_per_s"] = s.p50 > 0 ? batch * 1000.0 / s.p50 : 0.0;
   }
-  (void)type;
   std::error_code ec;
   raw_fd_ostream os(path, ec);
   if (ec)
@@ -291,7 +290,7 @@ int main(int argc, char **argv) {
   if (stats)
     stats->print(outs(), batch);
   if (!jsonPath.empty())
-    if (Error e = writeReport(jsonPath, argc, argv, type, times, stats, batch, outputs))
+    if (Error e = writeReport(jsonPath, argc, argv, times, stats, batch, outputs))
       return fail(toString(std::move(e)));
 
   bool allMatch = true;
