@@ -35,6 +35,22 @@ def CPUFuseElementwisePass
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def CPUApproximateMathPass
+    : Pass<"dlc-cpu-approximate-math", "mlir::func::FuncOp"> {
+  let summary = "Replace f32 exp, erf and tanh by inline polynomial approximations";
+  let description = [{
+    Without a vector math library, `math.exp`, `math.erf` and `math.tanh`
+    lower to one libm call per element, which keeps LLVM from vectorizing
+    the loops of softmax, sigmoid and GELU. This pass rewrites them (f32
+    only) with MLIR's polynomial approximations: plain arithmetic that
+    vectorizes, accurate to a few ulp (checked against the reference
+    interpreter by the CPU tests). Other element types and functions are
+    left alone. Counters (`--dlc-pass-stats`): `approximated`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def CPUParallelizePass : Pass<"dlc-cpu-parallelize", "mlir::func::FuncOp"> {
   let summary = "Split linalg ops across threads with scf.forall";
   let description = [{

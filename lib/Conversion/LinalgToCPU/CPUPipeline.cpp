@@ -80,6 +80,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
     return;
   pm.addNestedPass<func::FuncOp>(createConvertGraphToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
+  pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   CPUParallelizePassOptions parallel;
