@@ -145,12 +145,9 @@ struct BackwardFoldScale : OpRewritePattern<MulOp> {
 struct BackwardFoldScaleAxisPass
     : dlc::impl::BackwardFoldScaleAxisPassBase<BackwardFoldScaleAxisPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateBackwardFoldScaleAxisPatterns(patterns);
-    FailureOr<int64_t> n = applyCountedPatterns(getOperation(), std::move(patterns));
-    if (failed(n))
-      return signalPassFailure();
-    recordPassStat(getArgument(), "folded", *n);
+    if (failed(applyAndRecordPatterns(getOperation(), getArgument(), "folded",
+                                      populateBackwardFoldScaleAxisPatterns)))
+      signalPassFailure();
   }
 };
 

@@ -41,12 +41,9 @@ struct BiasAddToAdd : OpRewritePattern<BiasAddOp> {
 struct CanonicalizeOpsPass
     : dlc::impl::CanonicalizeOpsPassBase<CanonicalizeOpsPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateCanonicalizeOpsPatterns(patterns);
-    FailureOr<int64_t> n = applyCountedPatterns(getOperation(), std::move(patterns));
-    if (failed(n))
-      return signalPassFailure();
-    recordPassStat(getArgument(), "rewrites", *n);
+    if (failed(applyAndRecordPatterns(getOperation(), getArgument(), "rewrites",
+                                      populateCanonicalizeOpsPatterns)))
+      signalPassFailure();
   }
 };
 

@@ -81,12 +81,9 @@ struct FoldPadInto : OpRewritePattern<OpTy> {
 struct FoldExplicitPaddingPass
     : dlc::impl::FoldExplicitPaddingPassBase<FoldExplicitPaddingPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateFoldExplicitPaddingPatterns(patterns);
-    FailureOr<int64_t> n = applyCountedPatterns(getOperation(), std::move(patterns));
-    if (failed(n))
-      return signalPassFailure();
-    recordPassStat(getArgument(), "folded", *n);
+    if (failed(applyAndRecordPatterns(getOperation(), getArgument(), "folded",
+                                      populateFoldExplicitPaddingPatterns)))
+      signalPassFailure();
   }
 };
 

@@ -16,18 +16,14 @@ namespace {
 struct FoldScaleAxisPass : dlc::impl::FoldScaleAxisPassBase<FoldScaleAxisPass> {
   void runOnOperation() override {
     // The three steps run in order, as TVM's Sequential does.
-    auto run = [&](void (*populate)(RewritePatternSet &), StringRef counter) {
-      RewritePatternSet patterns(&getContext());
-      populate(patterns);
-      FailureOr<int64_t> n = applyCountedPatterns(getOperation(), std::move(patterns));
-      if (succeeded(n))
-        recordPassStat(getArgument(), counter, *n);
-      return n;
-    };
-    if (failed(run(populateBackwardFoldScaleAxisPatterns, "backward")) ||
-        failed(run(populateForwardFoldScaleAxisPatterns, "forward")) ||
-        failed(run([](RewritePatternSet &p) { populateFoldConstantPatterns(p); },
-                   "folded")))
+    Operation *op = getOperation();
+    if (failed(applyAndRecordPatterns(op, getArgument(), "backward",
+                                      populateBackwardFoldScaleAxisPatterns)) ||
+        failed(applyAndRecordPatterns(op, getArgument(), "forward",
+                                      populateForwardFoldScaleAxisPatterns)) ||
+        failed(applyAndRecordPatterns(op, getArgument(), "folded", [](RewritePatternSet &p) {
+          populateFoldConstantPatterns(p);
+        })))
       signalPassFailure();
   }
 };

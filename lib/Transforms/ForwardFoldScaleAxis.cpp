@@ -117,12 +117,9 @@ struct ForwardFoldScale : OpRewritePattern<OpTy> {
 struct ForwardFoldScaleAxisPass
     : dlc::impl::ForwardFoldScaleAxisPassBase<ForwardFoldScaleAxisPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateForwardFoldScaleAxisPatterns(patterns);
-    FailureOr<int64_t> n = applyCountedPatterns(getOperation(), std::move(patterns));
-    if (failed(n))
-      return signalPassFailure();
-    recordPassStat(getArgument(), "folded", *n);
+    if (failed(applyAndRecordPatterns(getOperation(), getArgument(), "folded",
+                                      populateForwardFoldScaleAxisPatterns)))
+      signalPassFailure();
   }
 };
 

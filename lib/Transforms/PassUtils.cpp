@@ -36,6 +36,18 @@ dlc::applyCountedPatterns(Operation *op,
   return listener.count;
 }
 
+LogicalResult dlc::applyAndRecordPatterns(
+    Operation *op, StringRef pass, StringRef counter,
+    function_ref<void(RewritePatternSet &)> populate) {
+  RewritePatternSet patterns(op->getContext());
+  populate(patterns);
+  FailureOr<int64_t> n = applyCountedPatterns(op, std::move(patterns));
+  if (failed(n))
+    return failure();
+  recordPassStat(pass, counter, *n);
+  return success();
+}
+
 std::optional<Tensor> dlc::constantValue(Value v) {
   auto c = v.getDefiningOp<graph::ConstantOp>();
   if (!c)

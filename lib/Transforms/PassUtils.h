@@ -17,6 +17,14 @@ mlir::FailureOr<int64_t>
 applyCountedPatterns(mlir::Operation *op,
                      const mlir::FrozenRewritePatternSet &patterns);
 
+/// A pattern pass's whole run: applies the patterns `populate` adds to `op`
+/// with applyCountedPatterns and records the count in the pass ledger as
+/// `pass`'s `counter`.
+mlir::LogicalResult
+applyAndRecordPatterns(mlir::Operation *op, llvm::StringRef pass,
+                       llvm::StringRef counter,
+                       llvm::function_ref<void(mlir::RewritePatternSet &)> populate);
+
 /// The value of `v` if it is defined by a graph.constant.
 std::optional<Tensor> constantValue(mlir::Value v);
 

@@ -273,12 +273,9 @@ struct AdjacentMultiplyOrAdd : OpRewritePattern<OpTy> {
 
 struct SimplifyExprPass : dlc::impl::SimplifyExprPassBase<SimplifyExprPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateSimplifyExprPatterns(patterns);
-    FailureOr<int64_t> n = applyCountedPatterns(getOperation(), std::move(patterns));
-    if (failed(n))
-      return signalPassFailure();
-    recordPassStat(getArgument(), "rewrites", *n);
+    if (failed(applyAndRecordPatterns(getOperation(), getArgument(), "rewrites",
+                                      populateSimplifyExprPatterns)))
+      signalPassFailure();
   }
 };
 
