@@ -147,6 +147,11 @@ private:
   Expected<Value> in(Node &n, int i);
   std::optional<Tensor> constantOf(Value v);
   Expected<Tensor> constIn(Node &n, int i, StringRef what);
+  /// Constant input `i` as integers.
+  Expected<SmallVector<int64_t>> constInts(Node &n, int i, StringRef what);
+  /// The integers that older opsets give as attribute `attr` and newer ones
+  /// as constant input `i`; empty when neither is given.
+  Expected<SmallVector<int64_t>> intsAttrOrIn(Node &n, StringRef attr, int i);
   Value constant(const Tensor &t, StringRef name);
   Value scalar(DType type, double v) {
     Tensor t(type, {});
@@ -291,6 +296,24 @@ Expected<Tensor> Importer::constIn(Node &n, int i, StringRef what) {
     return unsupported(n, what + " (input " + llvm::Twine(i) +
                               ") is not a constant; dlc needs static shapes");
   return *t;
+}
+
+Expected<SmallVector<int64_t>> Importer::constInts(Node &n, int i, StringRef what) {
+  Expected<Tensor> t = constIn(n, i, what);
+  if (!t)
+    return t.takeError();
+  SmallVector<int64_t> ints;
+  for (double v : t->data)
+    ints.push_back(static_cast<int64_t>(v));
+  return ints;
+}
+
+Expected<SmallVector<int64_t>> Importer::intsAttrOrIn(Node &n, StringRef attr, int i) {
+  if (auto a = n.getInts(attr))
+    return *a;
+  if (n.hasInput(i))
+    return constInts(n, i, attr);
+  return SmallVector<int64_t>{};
 }
 
 Value Importer::constant(const Tensor &t, StringRef name) {
@@ -683,16 +706,12 @@ Error Importer::convertReshape(Node &n) {
   Expected<Value> x = in(n, 0);
   if (!x)
     return x.takeError();
-  SmallVector<int64_t> target;
-  if (auto attr = n.getInts("shape")) { // opset < 5
-    target = *attr;
-  } else {
-    Expected<Tensor> s = constIn(n, 1, "the target shape");
-    if (!s)
-      return s.takeError();
-    for (double v : s->data)
-      target.push_back(static_cast<int64_t>(v));
-  }
+  std::optional<SmallVector<int64_t>> attr = n.getInts("shape"); // opset < 5
+  Expected<SmallVector<int64_t>> targetOrErr =
+      attr ? *attr : constInts(n, 1, "the target shape");
+  if (!targetOrErr)
+    return targetOrErr.takeError();
+  SmallVector<int64_t> target = std::move(*targetOrErr);
   ArrayRef<int64_t> in = typeOf(*x).getShape();
   bool allowZero = n.getInt("allowzero", 0);
   int64_t inferAt = -1, known = 1;
@@ -771,11 +790,10 @@ Error Importer::convertSplit(Node &n) {
   if (auto s = n.getInts("split")) {
     sizes = *s;
   } else if (n.hasInput(1)) {
-    Expected<Tensor> s = constIn(n, 1, "split");
+    Expected<SmallVector<int64_t>> s = constInts(n, 1, "split");
     if (!s)
       return s.takeError();
-    for (double v : s->data)
-      sizes.push_back(static_cast<int64_t>(v));
+    sizes = std::move(*s);
   } else {
     // Equal parts; with num_outputs (opset 18) the last may be smaller.
     int64_t part = (dim + outputs - 1) / outputs;
@@ -811,11 +829,10 @@ Error Importer::convertSlice(Node &n) {
   SmallVector<int64_t> starts, ends, axes, steps;
   auto readInts = [&](int i, StringRef what,
                       SmallVectorImpl<int64_t> &out) -> Error {
-    Expected<Tensor> t = constIn(n, i, what);
-    if (!t)
-      return t.takeError();
-    for (double v : t->data)
-      out.push_back(static_cast<int64_t>(v));
+    Expected<SmallVector<int64_t>> ints = constInts(n, i, what);
+    if (!ints)
+      return ints.takeError();
+    out.assign(ints->begin(), ints->end());
     return Error::success();
   };
   if (n.opset < 10) {
@@ -879,20 +896,13 @@ Error Importer::convertSqueeze(Node &n, bool unsqueeze) {
   Expected<Value> x = in(n, 0);
   if (!x)
     return x.takeError();
-  SmallVector<int64_t> axes;
-  if (auto a = n.getInts("axes")) {
-    axes = *a;
-  } else if (n.hasInput(1)) {
-    Expected<Tensor> t = constIn(n, 1, "axes");
-    if (!t)
-      return t.takeError();
-    for (double v : t->data)
-      axes.push_back(static_cast<int64_t>(v));
-  } else if (unsqueeze) {
+  if (unsqueeze && !n.getInts("axes") && !n.hasInput(1))
     return fail(n, "Unsqueeze needs axes");
-  }
+  Expected<SmallVector<int64_t>> axes = intsAttrOrIn(n, "axes", 1);
+  if (!axes)
+    return axes.takeError();
   return result(n, make(n, unsqueeze ? "graph.expand_dims" : "graph.squeeze",
-                           *x, {ints("axes", axes)}));
+                           *x, {ints("axes", *axes)}));
 }
 
 Error Importer::convertPad(Node &n) {
@@ -907,11 +917,10 @@ Error Importer::convertPad(Node &n) {
   if (auto p = n.getInts("pads")) {
     pads = *p;
   } else {
-    Expected<Tensor> t = constIn(n, 1, "pads");
-    if (!t)
-      return t.takeError();
-    for (double v : t->data)
-      pads.push_back(static_cast<int64_t>(v));
+    Expected<SmallVector<int64_t>> given = constInts(n, 1, "pads");
+    if (!given)
+      return given.takeError();
+    pads = std::move(*given);
     if (n.hasInput(2)) {
       Expected<Tensor> c = constIn(n, 2, "constant_value");
       if (!c)
@@ -923,11 +932,11 @@ Error Importer::convertPad(Node &n) {
   }
   SmallVector<int64_t> axes;
   if (n.hasInput(3)) {
-    Expected<Tensor> a = constIn(n, 3, "axes");
+    Expected<SmallVector<int64_t>> a = constInts(n, 3, "axes");
     if (!a)
       return a.takeError();
-    for (double v : a->data) {
-      std::optional<int64_t> ax = normalizeAxis(static_cast<int64_t>(v), rank);
+    for (int64_t v : *a) {
+      std::optional<int64_t> ax = normalizeAxis(v, rank);
       if (!ax)
         return fail(n, "axis out of range");
       axes.push_back(*ax);
@@ -990,16 +999,10 @@ Error Importer::convertReduce(Node &n, StringRef op) {
   Expected<Value> x = in(n, 0);
   if (!x)
     return x.takeError();
-  SmallVector<int64_t> axes;
-  if (auto a = n.getInts("axes")) {
-    axes = *a;
-  } else if (n.hasInput(1)) {
-    Expected<Tensor> t = constIn(n, 1, "axes");
-    if (!t)
-      return t.takeError();
-    for (double v : t->data)
-      axes.push_back(static_cast<int64_t>(v));
-  }
+  Expected<SmallVector<int64_t>> axesOrErr = intsAttrOrIn(n, "axes", 1);
+  if (!axesOrErr)
+    return axesOrErr.takeError();
+  SmallVector<int64_t> axes = std::move(*axesOrErr);
   if (axes.empty() && n.getInt("noop_with_empty_axes", 0)) {
     define(n, 0, *x);
     return Error::success();
