@@ -1,11 +1,14 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(convert-graph-to-linalg))" | FileCheck %s
 
-// NCHW convolution: padding, bias as the initial value, im2col columns and a
-// contraction over (o, k) x (k, p).
+// NCHW convolution: padding, bias as the initial value, im2col columns (an
+// affine copy [n, c, kh, kw, oh, ow], no index arithmetic) and a contraction
+// over (o, k) x (k, p).
+// CHECK: #[[IM2COL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4, d3 + d5)>
 // CHECK-LABEL: func @conv
 // CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x6x6xf32>)
-// CHECK: tensor.extract
+// CHECK: linalg.generic {indexing_maps = [#[[IM2COL]], {{.*}} outs(%{{.*}} : tensor<1x3x3x3x6x6xf32>)
+// CHECK-NOT: tensor.extract
 // CHECK: tensor.collapse_shape %arg1
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK: arith.mulf
@@ -14,6 +17,17 @@
 func.func @conv(%x: tensor<1x3x6x6xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x6x6xf32> {
   %0 = graph.conv2d %x, %w, %b {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x6x6xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
   return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// Strides and dilations scale the im2col indices.
+// CHECK: #[[STRIDED:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2 * 2, d5 * 2 + d3 * 3)>
+// CHECK-LABEL: func @conv_strided_dilated
+// CHECK: linalg.generic {indexing_maps = [#[[STRIDED]], {{.*}} outs(%{{.*}} : tensor<1x3x3x3x3x2xf32>)
+func.func @conv_strided_dilated(%x: tensor<1x3x9x9xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x3x2xf32> {
+  %0 = graph.conv2d %x, %w {strides = array<i64: 2, 2>, dilations = array<i64: 2, 3>} : (tensor<1x3x9x9xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x3x2xf32>
+  return %0 : tensor<1x4x3x2xf32>
 }
 
 // -----

@@ -55,8 +55,9 @@ def CPUParallelizePass : Pass<"dlc-cpu-parallelize", "mlir::func::FuncOp"> {
   let summary = "Split linalg ops across threads with scf.forall";
   let description = [{
     Every linalg op with at least `min-elements` output elements is tiled
-    into `threads` parts along its outermost parallel loop that has at least
-    `threads` iterations, as an `scf.forall` that later lowers to an OpenMP
+    into `threads` parts along its longest parallel loop (the outermost of
+    equals; for a convolution's matrix product the output positions, so
+    that each thread keeps whole register tiles), as an `scf.forall` that later lowers to an OpenMP
     parallel loop. With `threads` = 1 nothing changes. Counters
     (`--dlc-pass-stats`): `parallelized`.
   }];
@@ -78,6 +79,46 @@ def CPULoopOrderPass : Pass<"dlc-cpu-loop-order", "mlir::func::FuncOp"> {
     the innermost loop then walks along an output row with no loop-carried
     dependence, which LLVM's loop vectorizer turns into vector code. Plain
     reductions keep their order. Counters (`--dlc-pass-stats`): `interchanged`.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def CPUVectorizeContractionsPass
+    : Pass<"dlc-cpu-vectorize-contractions", "mlir::func::FuncOp"> {
+  let summary = "Tile matrix products on buffers into register blocks of FMAs";
+  let description = [{
+    Every f32 matrix product on buffers, `C[.., m, n] += A[.., m, k] *
+    B[.., k, n]` with B and C contiguous along n (matmul, batch_matmul and
+    the im2col form of NCHW convolutions), is tiled for the cache (tiles
+    that divide the loops, up to 8 register tiles of rows, 256 columns and
+    256 reduction steps), then into register tiles with the reduction
+    innermost: 8 rows x 2 vectors with 512-bit vectors (16 of the 32
+    registers hold the accumulator), 6 rows x 2 vectors with 256-bit ones
+    (12 of 16). Partial row and column tiles are peeled off; every tile
+    with a static shape is vectorized, its accumulator kept in registers
+    across the reduction loop, and the contraction lowered to broadcast +
+    FMA outer products. Other ops are left alone. Counters
+    (`--dlc-pass-stats`): `scheduled`, `peeled`, `vectorized`.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the target's vector registers (256: AVX2, 512: AVX-512)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
+                           "mlir::affine::AffineDialect", "mlir::memref::MemRefDialect"];
+}
+
+def CPUCopiesToLinalgPass : Pass<"dlc-cpu-copies-to-linalg", "mlir::func::FuncOp"> {
+  let summary = "Turn strided buffer copies into linalg.copy loops";
+  let description = [{
+    Bufferization writes a padded tensor, an inserted slice or a
+    concatenation operand with `memref.copy` into a strided view. LLVM lowers
+    such a copy to a call to MLIR's generic `memrefCopy` runtime, which
+    walks one element at a time through the strides (and is missing from
+    ahead-of-time builds). Every `memref.copy` between static shapes where
+    either side is not contiguous becomes a `linalg.copy`, i.e. a loop nest
+    whose innermost loop LLVM vectorizes. Contiguous copies stay (they
+    become `memcpy`). Counters (`--dlc-pass-stats`): `copies`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }

@@ -506,17 +506,21 @@ Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w, Valu
       xt.getDimSize(3) == ow) {
     col = reshapeTo(b, loc, x, colType);
   } else {
-    col = indexedRead(b, loc, x, colType, [&](OpBuilder &nb, Location l, ArrayRef<Value> iv) {
-      auto cst = [&](int64_t v) { return indexConst(nb, l, v); };
-      auto divi = [&](Value a, int64_t v) { return (Value)arith::DivUIOp::create(nb, l, a, cst(v)); };
-      auto remi = [&](Value a, int64_t v) { return (Value)arith::RemUIOp::create(nb, l, a, cst(v)); };
-      auto addi = [&](Value a, Value v) { return (Value)arith::AddIOp::create(nb, l, a, v); };
-      auto muli = [&](Value a, int64_t v) { return (Value)arith::MulIOp::create(nb, l, a, cst(v)); };
-      Value ci = divi(iv[1], kh * kw), ri = remi(divi(iv[1], kw), kh), qi = remi(iv[1], kw);
-      Value hi = addi(muli(divi(iv[2], ow), s[0]), muli(ri, d[0]));
-      Value wi = addi(muli(remi(iv[2], ow), s[1]), muli(qi, d[1]));
-      return SmallVector<Value>{iv[0], ci, hi, wi};
-    });
+    // cols[n, c, kh, kw, oh, ow] = x[n, c, oh * s0 + kh * d0, ow * s1 + kw * d1]:
+    // an affine copy whose innermost loop walks an input row.
+    auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    auto cols6 = RankedTensorType::get({n, c, kh, kw, oh, ow}, et);
+    AffineMap read = AffineMap::get(
+        6, 0, {dim(0), dim(1), dim(4) * s[0] + dim(2) * d[0], dim(5) * s[1] + dim(3) * d[1]},
+        ctx);
+    auto copy = linalg::GenericOp::create(
+        b, loc, TypeRange{cols6}, ValueRange{x}, ValueRange{empty(b, loc, cols6)},
+        SmallVector<AffineMap>{read, AffineMap::getMultiDimIdentityMap(6, ctx)},
+        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+        [](OpBuilder &nb, Location nl, ValueRange args) {
+          linalg::YieldOp::create(nb, nl, args[0]);
+        });
+    col = reshapeTo(b, loc, copy.getResult(0), colType);
   }
   Value w2 = reshapeTo(b, loc, w, RankedTensorType::get({o, ckk}, et));
   auto outType = RankedTensorType::get({n, o, p}, et);

@@ -31,12 +31,14 @@ struct CPUParallelizePass : dlc::impl::CPUParallelizePassBase<CPUParallelizePass
         continue;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       auto iters = op.getIteratorTypesArray();
+      // The longest parallel loop: for a convolution's matrix product the
+      // output positions rather than the channels, so that each thread
+      // keeps whole register tiles.
       int64_t dim = -1;
       for (size_t i = 0; i < ranges.size(); ++i)
-        if (iters[i] == utils::IteratorType::parallel && ranges[i] >= threads) {
+        if (iters[i] == utils::IteratorType::parallel && ranges[i] >= threads &&
+            (dim < 0 || ranges[i] > ranges[dim]))
           dim = i;
-          break;
-        }
       if (dim < 0)
         continue;
       SmallVector<OpFoldResult> numThreads(ranges.size(), rewriter.getIndexAttr(0));

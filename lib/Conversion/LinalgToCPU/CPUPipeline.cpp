@@ -16,6 +16,9 @@
 #include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -45,6 +48,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 
@@ -62,7 +66,7 @@ void dlc::registerCPUCompilerDialects(DialectRegistry &registry) {
                   math::MathDialect, linalg::LinalgDialect, tensor::TensorDialect,
                   bufferization::BufferizationDialect, memref::MemRefDialect,
                   scf::SCFDialect, affine::AffineDialect, cf::ControlFlowDialect,
-                  LLVM::LLVMDialect, omp::OpenMPDialect>();
+                  vector::VectorDialect, LLVM::LLVMDialect, omp::OpenMPDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerTilingInterfaceExternalModels(registry);
@@ -72,6 +76,12 @@ void dlc::registerCPUCompilerDialects(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+}
+
+/// The width of the host's vector registers in bits.
+static int64_t hostVectorBits() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512f") ? 512 : 256;
 }
 
 void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
@@ -106,6 +116,10 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addPass(createConvertBufferizationToMemRefPass());
   // Window ops (convolutions, pooling) as generics with the output row
   // innermost, which LLVM vectorizes.
+  CPUVectorizeContractionsPassOptions vectorize;
+  vectorize.vectorBits = hostVectorBits();
+  pm.addNestedPass<func::FuncOp>(createCPUVectorizeContractionsPass(vectorize));
+  pm.addNestedPass<func::FuncOp>(createCPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
   pm.addNestedPass<func::FuncOp>(createCPULoopOrderPass());
   pm.addNestedPass<func::FuncOp>(createCPUNoAliasArgsPass());
@@ -113,6 +127,8 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   if (stopAfter == Phase::Loops)
     return;
 
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
   // Thread-split loops become OpenMP; memrefs are lowered before the CFG so
   // that OpenMP's alloca scopes still have structured regions.
   pm.addPass(createForallToParallelLoopPass());
@@ -122,6 +138,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addPass(createLowerAffinePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToFuncs()); // integer powers
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertMathToLLVMPass());
@@ -131,6 +148,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -1,0 +1,120 @@
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=256}))" | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=512}))" | FileCheck %s --check-prefix=AVX512
+
+// A matrix product in register tiles of 6 rows x 16 columns (AVX2): the
+// accumulator is read before the reduction loop, carried through it, and
+// written after it; each step is one broadcast + FMA per row.
+// CHECK-LABEL: func @matmul
+// CHECK: scf.for %[[M:.*]] = %c0 to %c12 step %c6
+// CHECK: scf.for %[[N:.*]] = %c0 to %c32 step %c16
+// CHECK: %[[ACC:.*]] = vector.transfer_read %arg2[%[[M]], %[[N]]]{{.*}} vector<6x16xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<6x16xf32>)
+// CHECK-COUNT-6: vector.fma {{.*}} : vector<16xf32>
+// CHECK: vector.transfer_write %[[SUM]], %arg2[%[[M]], %[[N]]]
+// CHECK-NOT: linalg.generic
+// AVX512-LABEL: func @matmul
+// AVX512: vector.transfer_read %arg2{{.*}} vector<8x32xf32>
+// AVX512: vector.transfer_write {{.*}} vector<4x32xf32>
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @matmul(%a: memref<12x64xf32>, %b: memref<64x32xf32>, %c: memref<12x32xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<12x64xf32>, memref<64x32xf32>) outs(%c : memref<12x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Rows and columns that do not divide the register tile: the partial tiles
+// are peeled off and vectorized at their own static sizes (2 rows, 4 columns).
+// CHECK-LABEL: func @peeled
+// CHECK-DAG: vector.transfer_write {{.*}} : vector<6x16xf32>
+// CHECK-DAG: vector.transfer_write {{.*}} : vector<6x4xf32>
+// CHECK-DAG: vector.transfer_write {{.*}} : vector<2x16xf32>
+// CHECK-DAG: vector.transfer_write {{.*}} : vector<2x4xf32>
+// CHECK-NOT: linalg.generic
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @peeled(%a: memref<8x16xf32>, %b: memref<16x20xf32>, %c: memref<8x20xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x16xf32>, memref<16x20xf32>) outs(%c : memref<8x20xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The im2col form of a convolution: C is a collapsed view of the output, and
+// its accumulator is still kept in registers across the reduction loop.
+// CHECK-LABEL: func @conv_columns
+// CHECK: vector.transfer_read %collapse_shape{{.*}} vector<6x16xf32>
+// CHECK: scf.for {{.*}} iter_args
+// CHECK-NOT: vector.transfer_write
+// CHECK: scf.yield
+// CHECK: vector.transfer_write {{.*}}, %collapse_shape
+#w = affine_map<(n, o, p, k) -> (o, k)>
+#x = affine_map<(n, o, p, k) -> (n, k, p)>
+#y = affine_map<(n, o, p, k) -> (n, o, p)>
+func.func @conv_columns(%w: memref<6x27xf32>, %cols: memref<1x27x16xf32>, %out: memref<1x6x4x4xf32>) {
+  %y = memref.collapse_shape %out [[0], [1], [2, 3]] : memref<1x6x4x4xf32> into memref<1x6x16xf32>
+  linalg.generic {indexing_maps = [#w, #x, #y], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %cols : memref<6x27xf32>, memref<1x27x16xf32>) outs(%y : memref<1x6x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not f32: left alone.
+// CHECK-LABEL: func @negative_f64
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_f64(%a: memref<12x64xf64>, %b: memref<64x32xf64>, %c: memref<12x32xf64>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<12x64xf64>, memref<64x32xf64>) outs(%c : memref<12x32xf64>) {
+  ^bb0(%x: f64, %y: f64, %z: f64):
+    %m = arith.mulf %x, %y : f64
+    %s = arith.addf %z, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// B walked across its rows (dense: x * W^T): the columns are not contiguous,
+// so there is no vector of B to load; left alone.
+// CHECK-LABEL: func @negative_transposed_b
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_transposed_b(%a: memref<12x64xf32>, %b: memref<32x64xf32>, %c: memref<12x32xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<12x64xf32>, memref<32x64xf32>) outs(%c : memref<12x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
