@@ -108,6 +108,22 @@ def CPUVectorizeContractionsPass
                            "mlir::affine::AffineDialect", "mlir::memref::MemRefDialect"];
 }
 
+def CPUTransposeDenseWeightsPass
+    : Pass<"dlc-cpu-transpose-dense-weights", "mlir::func::FuncOp"> {
+  let summary = "Store constant dense weights as [in, out] for the CPU's matrix products";
+  let description = [{
+    `graph.dense` multiplies by its weight transposed (`W` is [out, in]), so
+    its matrix product walks `W` across rows, which the vectorized
+    matrix-product schedule cannot load as vectors (for a batch-1 classifier
+    head this is a gather). Like TVM's AlterOpLayout for x86 dense, every f32
+    dense whose weight is a constant becomes `graph.matmul` with the weight
+    transposed at compile time (plus `graph.add` of the bias); the original
+    weight is dropped when nothing else uses it. Dense ops with computed
+    weights stay. Counters (`--dlc-pass-stats`): `transposed`.
+  }];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
 def CPUCopiesToLinalgPass : Pass<"dlc-cpu-copies-to-linalg", "mlir::func::FuncOp"> {
   let summary = "Turn strided buffer copies into linalg.copy loops";
   let description = [{
