@@ -33,3 +33,25 @@ func.func @negative_reduction(%a: tensor<4x8xf32>, %c: tensor<4xf32>) -> tensor<
   } -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A depthwise NCHW convolution (loops n, oh, ow, c | kh, kw): the loop of the
+// output's contiguous dimension (ow), not the last parallel loop (c, a
+// channel stride away), goes innermost: (n, oh, c, kh, kw, ow).
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d1, d5)>
+// CHECK-LABEL: func @depthwise_nchw
+// CHECK: indexing_maps = [{{.*}}, {{.*}}, #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]
+func.func @depthwise_nchw(%x: tensor<1x4x6x6xf32>, %w: tensor<4x3x3xf32>, %o: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, c, h + kh, w + kw)>,
+                                        affine_map<(n, h, w, c, kh, kw) -> (c, kh, kw)>,
+                                        affine_map<(n, h, w, c, kh, kw) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x4x6x6xf32>, tensor<4x3x3xf32>) outs(%o : tensor<1x4x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}

@@ -75,9 +75,11 @@ def CPULoopOrderPass : Pass<"dlc-cpu-loop-order", "mlir::func::FuncOp"> {
     Convolution and pooling generics (an input indexed by a sum of loop
     dimensions, e.g. `ow * stride + kw * dilation`) and contractions (dense,
     matmul, batch_matmul: two inputs and reduction loops) are interchanged
-    so that the reduction loops run outside the innermost output dimension:
-    the innermost loop then walks along an output row with no loop-carried
-    dependence, which LLVM's loop vectorizer turns into vector code. Plain
+    so that the reduction loops run outside the loop of the output's last
+    (contiguous) dimension, which becomes the innermost loop (for a depthwise
+    NCHW convolution the output column, not the channel): it walks along an
+    output row with no loop-carried dependence, which LLVM's loop vectorizer
+    turns into vector code. Plain
     reductions keep their order. Counters (`--dlc-pass-stats`): `interchanged`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];

@@ -12,12 +12,12 @@ namespace dlc {
 
 using namespace mlir;
 
-/// The permutation that keeps the parallel loops but the last in order, then
-/// the reduction loops, then the last parallel loop; empty if the op is
-/// neither a window op (an input map with a sum of dimensions) nor a
-/// contraction (two or more inputs and reduction loops), or is already so
-/// ordered. Plain reductions keep their order (their innermost loop already
-/// walks contiguous memory).
+/// The permutation that keeps the parallel loops in order but the one that
+/// walks the output's contiguous (last) dimension, then the reduction loops,
+/// then that loop; empty if the op is neither a window op (an input map with
+/// a sum of dimensions) nor a contraction (two or more inputs and reduction
+/// loops), or is already so ordered. Plain reductions keep their order (their
+/// innermost loop already walks contiguous memory).
 static SmallVector<unsigned> innermostOutputOrder(linalg::GenericOp op) {
   bool window = llvm::any_of(op.getIndexingMapsArray(), [](AffineMap m) {
     return llvm::any_of(m.getResults(), [](AffineExpr e) {
@@ -25,17 +25,27 @@ static SmallVector<unsigned> innermostOutputOrder(linalg::GenericOp op) {
     });
   });
   bool contraction = op.getNumDpsInputs() >= 2 && op.getNumReductionLoops() > 0;
-  if (!window && !contraction)
+  if ((!window && !contraction) || op.getNumDpsInits() != 1)
     return {};
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() == 0)
+    return {};
+  auto last = dyn_cast<AffineDimExpr>(out.getResults().back());
+  auto iters = op.getIteratorTypesArray();
+  if (!last || iters[last.getPosition()] != utils::IteratorType::parallel)
+    return {};
+  unsigned inner = last.getPosition();
   SmallVector<unsigned> parallel, reduction;
-  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
-    (it == utils::IteratorType::parallel ? parallel : reduction).push_back(i);
-  if (parallel.empty() || reduction.empty() ||
-      parallel.back() == op.getNumLoops() - 1)
+  for (auto [i, it] : llvm::enumerate(iters))
+    if (i != inner)
+      (it == utils::IteratorType::parallel ? parallel : reduction).push_back(i);
+  if (reduction.empty())
     return {};
-  SmallVector<unsigned> perm(parallel.begin(), parallel.end() - 1);
+  SmallVector<unsigned> perm(parallel);
   perm.append(reduction.begin(), reduction.end());
-  perm.push_back(parallel.back());
+  perm.push_back(inner);
+  if (llvm::equal(perm, llvm::seq<unsigned>(0, perm.size())))
+    return {};
   return perm;
 }
 
