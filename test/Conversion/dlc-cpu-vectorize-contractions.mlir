@@ -118,3 +118,12 @@ func.func @negative_transposed_b(%a: memref<12x64xf32>, %b: memref<32x64xf32>, %
   }
   return
 }
+
+// -----
+
+// A vector width the schedule has no register tile for is a flag error.
+// RUN: not dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=0}))" 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: dlc-cpu-vectorize-contractions: vector-bits must be 256 or 512, got 0
+func.func @bad_width() {
+  return
+}

@@ -57,8 +57,9 @@ def CPUParallelizePass : Pass<"dlc-cpu-parallelize", "mlir::func::FuncOp"> {
     Every linalg op with at least `min-elements` output elements is tiled
     into `threads` parts along its longest parallel loop (the outermost of
     equals; for a convolution's matrix product the output positions, so
-    that each thread keeps whole register tiles), as an `scf.forall` that later lowers to an OpenMP
-    parallel loop. With `threads` = 1 nothing changes. Counters
+    that each thread keeps whole register tiles), as an `scf.forall` that
+    later lowers to an OpenMP parallel loop. With `threads` = 1 nothing
+    changes. Counters
     (`--dlc-pass-stats`): `parallelized`.
   }];
   let options = [
@@ -79,8 +80,7 @@ def CPULoopOrderPass : Pass<"dlc-cpu-loop-order", "mlir::func::FuncOp"> {
     (contiguous) dimension, which becomes the innermost loop (for a depthwise
     NCHW convolution the output column, not the channel): it walks along an
     output row with no loop-carried dependence, which LLVM's loop vectorizer
-    turns into vector code. Plain
-    reductions keep their order. Counters (`--dlc-pass-stats`): `interchanged`.
+    turns into vector code. Plain reductions keep their order. Counters (`--dlc-pass-stats`): `interchanged`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
@@ -104,7 +104,8 @@ def CPUVectorizeContractionsPass
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
-           "Width of the target's vector registers (256: AVX2, 512: AVX-512)">,
+           "Width of the target's vector registers (256: AVX2, 512: AVX-512; "
+           "anything else is an error)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
                            "mlir::affine::AffineDialect", "mlir::memref::MemRefDialect"];

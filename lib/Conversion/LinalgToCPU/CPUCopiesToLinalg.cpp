@@ -11,10 +11,10 @@ namespace dlc {
 
 using namespace mlir;
 
-/// Whether `type` has a static shape and a layout other than row-major.
+/// Whether `type` has a static shape and is not contiguous.
 static bool isStaticStrided(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  return memref && memref.hasStaticShape() && !memref.getLayout().isIdentity() &&
+  return memref && memref.hasStaticShape() &&
          !memref.areTrailingDimsContiguous(memref.getRank());
 }
 

@@ -114,12 +114,13 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
-  // Window ops (convolutions, pooling) as generics with the output row
-  // innermost, which LLVM vectorizes.
+  // Matrix products as register-tiled FMA kernels; strided copies as loops.
   CPUVectorizeContractionsPassOptions vectorize;
   vectorize.vectorBits = hostVectorBits();
   pm.addNestedPass<func::FuncOp>(createCPUVectorizeContractionsPass(vectorize));
   pm.addNestedPass<func::FuncOp>(createCPUCopiesToLinalgPass());
+  // The other window ops (convolutions, pooling) as generics with the
+  // output row innermost, which LLVM vectorizes.
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
   pm.addNestedPass<func::FuncOp>(createCPULoopOrderPass());
   pm.addNestedPass<func::FuncOp>(createCPUNoAliasArgsPass());

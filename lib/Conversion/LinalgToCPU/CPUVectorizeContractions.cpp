@@ -171,6 +171,11 @@ struct CPUVectorizeContractionsPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
+    if (vectorBits != 256 && vectorBits != 512) {
+      func.emitError() << getArgument() << ": vector-bits must be 256 or 512, got "
+                       << static_cast<int64_t>(vectorBits);
+      return signalPassFailure();
+    }
     SmallVector<std::pair<linalg::GenericOp, ProductDims>> products;
     func.walk([&](linalg::GenericOp op) {
       if (std::optional<ProductDims> d = matchProduct(op))
@@ -244,8 +249,8 @@ struct CPUVectorizeContractionsPass
     vector::populateVectorTransferPermutationMapLoweringPatterns(contracts);
     vector::populateVectorMaskLoweringPatternsForSideEffectingOps(contracts);
     vector::populateSinkVectorOpsPatterns(contracts);
-    // Transfers must index the buffers themselves, not subviews, for the
-    // accumulator hoisting to see that they are loop invariant.
+    // Transfers index the buffers themselves rather than per-tile subviews,
+    // so that LICM and CSE share one address computation per loop.
     RewritePatternSet aliases(ctx);
     memref::populateFoldMemRefAliasOpPatterns(aliases);
     if (failed(applyPatternsGreedily(func, std::move(contracts))) ||
