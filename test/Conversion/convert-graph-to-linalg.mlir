@@ -1,15 +1,15 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(convert-graph-to-linalg))" | FileCheck %s
 
-// NCHW convolution: padding, bias as the initial value, im2col columns (an
-// affine copy [n, c, kh, kw, oh, ow], no index arithmetic) and a contraction
-// over (o, k) x (k, p).
+// NCHW convolution: padding, im2col columns (an affine copy [n, c, kh, kw,
+// oh, ow], no index arithmetic), the bias broadcast to the product's shape
+// [n, o, oh*ow] as its initial value, and a contraction over (o, k) x (k, p).
 // CHECK: #[[IM2COL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4, d3 + d5)>
 // CHECK-LABEL: func @conv
 // CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x6x6xf32>)
 // CHECK: linalg.generic {indexing_maps = [#[[IM2COL]], {{.*}} outs(%{{.*}} : tensor<1x3x3x3x6x6xf32>)
 // CHECK-NOT: tensor.extract
 // CHECK: tensor.collapse_shape %arg1
+// CHECK: linalg.generic {{.*}} ins(%arg2 : tensor<4xf32>) outs(%{{.*}} : tensor<1x4x36xf32>)
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK: arith.mulf
 // CHECK: arith.addf

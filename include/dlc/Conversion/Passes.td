@@ -51,6 +51,51 @@ def CPUApproximateMathPass
                            "mlir::vector::VectorDialect"];
 }
 
+def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
+  let summary = "Compute each reduction op with its initial value and elementwise epilogue tile by tile";
+  let description = [{
+    Every op with reduction loops on tensors (matrix products, convolutions,
+    pooling, reductions) is an anchor. The chain of single-use elementwise
+    ops that consumes it (bias, activation, residual add; after a reshape of
+    a convolution's collapsed result, at the anchor's shape) is tiled by the
+    anchor's cache tiles, and the anchor, its initial value (fill or bias
+    broadcast, unshared first if CSE merged it with another op's) and the
+    chain's other elementwise producers are fused into that loop, so that a
+    tile is filled, accumulated and finished while it is in cache. Matrix
+    products get tiles of whole register tiles (`vector-bits` as in
+    dlc-cpu-vectorize-contractions), other anchors whole output rows and
+    about 4096 outputs per tile. Tiles divide the loops; anchors with dynamic
+    shapes, or that would be one tile, are left alone. With `threads` > 1 the
+    tile loop is an `scf.forall` with at least `threads` tiles. Counters
+    (`--dlc-pass-stats`): `tiled`, `fused` (producers fused).
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"1", "Threads to use">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the vector registers (256 for AVX2, 512 for AVX-512)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
+                           "mlir::linalg::LinalgDialect"];
+}
+
+def CPUTileBuffersPass : Pass<"dlc-cpu-tile-buffers", "mlir::func::FuncOp"> {
+  let summary = "Keep the buffers of tile loops out of the heap";
+  let description = [{
+    Runs on buffers before deallocations are placed. A static buffer of at
+    most `max-bytes` allocated in the body of a tile loop (the intermediate
+    tile of a fused loop nest) is allocated once before the loop when the
+    loop is sequential (`scf.for`, through nested ones), and on the stack
+    when the loop is an `scf.forall`, whose OpenMP body frees it after every
+    iteration: heap allocation in worker threads costs page faults on every
+    tile. Counters (`--dlc-pass-stats`): `hoisted`, `stacked`.
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"262144",
+           "Largest buffer to move (the OpenMP threads' stacks are 4 MiB)">,
+  ];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def CPUParallelizePass : Pass<"dlc-cpu-parallelize", "mlir::func::FuncOp"> {
   let summary = "Split linalg ops across threads with scf.forall";
   let description = [{
@@ -140,6 +185,18 @@ def CPUCopiesToLinalgPass : Pass<"dlc-cpu-copies-to-linalg", "mlir::func::FuncOp
     become `memcpy`). Counters (`--dlc-pass-stats`): `copies`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def CPULocalizeConstantsPass : Pass<"dlc-cpu-localize-constants", "mlir::func::FuncOp"> {
+  let summary = "Give scf.forall bodies their own copies of the constants they use";
+  let description = [{
+    An `scf.forall` becomes an OpenMP region whose body LLVM outlines into a
+    function that receives every value defined outside through a structure
+    in memory. A constant read that way is a load LLVM cannot always hoist,
+    which keeps it from vectorizing elementwise epilogues (GELU's
+    polynomial, for one). Each constant-like op used in a forall body is
+    cloned at the start of the body. Counters (`--dlc-pass-stats`): `copied`.
+  }];
 }
 
 def CPUNoAliasArgsPass : Pass<"dlc-cpu-noalias-args", "mlir::func::FuncOp"> {

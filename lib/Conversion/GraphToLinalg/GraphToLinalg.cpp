@@ -451,6 +451,16 @@ struct MatmulLowering : GraphPattern<MatmulOp> {
       lhs = reshapeTo(r, loc, lhs, RankedTensorType::get({1, typeOf(lhs).getDimSize(0)}, et));
     if (vecB)
       rhs = reshapeTo(r, loc, rhs, RankedTensorType::get({typeOf(rhs).getDimSize(0), 1}, et));
+    // A batch of matrices times one matrix is one matrix product whose rows
+    // are all the batch's rows (a [seq, 1, hidden] projection has 1-row
+    // matrices otherwise).
+    if (typeOf(rhs).getRank() == 2 && typeOf(lhs).getRank() > 2) {
+      ArrayRef<int64_t> s = typeOf(lhs).getShape();
+      int64_t rows = 1;
+      for (int64_t size : s.drop_back())
+        rows *= size;
+      lhs = reshapeTo(r, loc, lhs, RankedTensorType::get({rows, s.back()}, et));
+    }
     ArrayRef<int64_t> as = typeOf(lhs).getShape(), bs = typeOf(rhs).getShape();
     Shape batch = *broadcastShapes(as.drop_back(2), bs.drop_back(2));
     int64_t nb = batch.size();
@@ -492,7 +502,9 @@ Dims dimsOf(StringRef layout) {
 /// into columns [N, C*KH*KW, OH*OW] (im2col; a reshape for 1x1 stride-1
 /// convolutions) times the weights [O, C*KH*KW]. Its loops order so that the
 /// innermost one runs over the OH*OW output positions, a long contiguous row.
-Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w, Value init) {
+/// The bias initializes the product's output [N, O, OH*OW] itself, so that
+/// the initialization and the product share their loops.
+Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w, Value bias) {
   MLIRContext *ctx = b.getContext();
   RankedTensorType type = op.getType(), xt = typeOf(x);
   Type et = type.getElementType();
@@ -526,7 +538,7 @@ Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w, Valu
   auto outType = RankedTensorType::get({n, o, p}, et);
   auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
   // loops: n, o, p | k
-  Value y = contraction(b, loc, outType, w2, col, reshapeTo(b, loc, init, outType),
+  Value y = contraction(b, loc, outType, w2, col, biasInit(b, loc, outType, bias, 1),
                         AffineMap::get(4, 0, {dim(1), dim(3)}, ctx),
                         AffineMap::get(4, 0, {dim(0), dim(3), dim(2)}, ctx),
                         AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx), 1);
@@ -550,17 +562,17 @@ struct Conv2DLowering : GraphPattern<Conv2DOp> {
     Value w = a.getWeight();
     RankedTensorType type = op.getType();
     Type et = type.getElementType();
-    Value init = biasInit(r, loc, type, a.getBias(), dm.c);
     auto strides = r.getI64TensorAttr(op.getStrides());
     auto dilations = r.getI64TensorAttr(op.getDilations());
     int64_t groups = op.getGroups();
     int64_t c = typeOf(x).getDimSize(dm.c), o = type.getDimSize(dm.c);
     ArrayRef<int64_t> ws = typeOf(w).getShape();
+    if (groups == 1 && !nhwc && !hwio) {
+      r.replaceOp(op, im2colConv(r, loc, op, x, w, a.getBias()));
+      return success();
+    }
+    Value init = biasInit(r, loc, type, a.getBias(), dm.c);
     if (groups == 1) {
-      if (!nhwc && !hwio) {
-        r.replaceOp(op, im2colConv(r, loc, op, x, w, init));
-        return success();
-      }
       if (nhwc && hwio) {
         r.replaceOp(op, linalg::Conv2DNhwcHwcfOp::create(r, loc, TypeRange{type}, ValueRange{x, w},
                                                          ValueRange{init}, strides, dilations)

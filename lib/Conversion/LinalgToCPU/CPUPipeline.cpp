@@ -93,6 +93,10 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  CPUTileAndFusePassOptions tileAndFuse;
+  tileAndFuse.threads = threads;
+  tileAndFuse.vectorBits = hostVectorBits();
+  pm.addNestedPass<func::FuncOp>(createCPUTileAndFusePass(tileAndFuse));
   CPUParallelizePassOptions parallel;
   parallel.threads = threads;
   pm.addNestedPass<func::FuncOp>(createCPUParallelizePass(parallel));
@@ -112,6 +116,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCPUTileBuffersPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   // Matrix products as register-tiled FMA kernels; strided copies as loops.
@@ -132,6 +137,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
       VectorTransferToSCFOptions().enableFullUnroll()));
   // Thread-split loops become OpenMP; memrefs are lowered before the CFG so
   // that OpenMP's alloca scopes still have structured regions.
+  pm.addNestedPass<func::FuncOp>(createCPULocalizeConstantsPass());
   pm.addPass(createForallToParallelLoopPass());
   ConvertSCFToOpenMPPassOptions omp;
   omp.numThreads = threads;
@@ -141,8 +147,10 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToFuncs()); // integer powers
-  pm.addPass(createConvertMathToLibmPass());
+  // LLVM intrinsics first (math.fma as a libm call keeps loops scalar), the
+  // functions LLVM has none for (erf, ...) as libm calls.
   pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());

@@ -7,6 +7,7 @@
 // and the contraction lowered to broadcast + FMA outer products.
 //
 //===----------------------------------------------------------------------===//
+#include "CPUSchedules.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 
@@ -29,44 +30,9 @@ namespace dlc {
 } // namespace dlc
 
 using namespace mlir;
+using namespace dlc::cpu;
 
 namespace {
-/// The roles of a matrix product's loops: C[.., m, n] += A[.., m, k] * B[.., k, n].
-struct ProductDims {
-  unsigned m, n, k;
-};
-
-/// The loop roles if `op` is an f32 matrix product on buffers whose B and C
-/// rows are contiguous along n (the vectorized dimension) and whose other
-/// parallel loops index C only; nothing otherwise.
-std::optional<ProductDims> matchProduct(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 1 || !linalg::isaContractionOpInterface(op) ||
-      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
-    return std::nullopt;
-  for (Value v : op->getOperands()) {
-    auto type = cast<MemRefType>(v.getType());
-    if (!type.getElementType().isF32() || type.getRank() < 2 ||
-        !type.areTrailingDimsContiguous(1))
-      return std::nullopt;
-  }
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  auto last = [&](unsigned operand, unsigned fromEnd) -> std::optional<unsigned> {
-    AffineMap map = maps[operand];
-    if (map.getNumResults() <= fromEnd)
-      return std::nullopt;
-    auto dim = dyn_cast<AffineDimExpr>(map.getResult(map.getNumResults() - 1 - fromEnd));
-    return dim ? std::optional<unsigned>(dim.getPosition()) : std::nullopt;
-  };
-  std::optional<unsigned> am = last(0, 1), ak = last(0, 0), bk = last(1, 1), bn = last(1, 0),
-                          cm = last(2, 1), cn = last(2, 0);
-  if (!am || !ak || !bk || !bn || !cm || !cn || *am != *cm || *bn != *cn || *ak != *bk ||
-      op.getIteratorTypesArray()[*ak] != utils::IteratorType::reduction ||
-      maps[1].isFunctionOfDim(*am) || maps[0].isFunctionOfDim(*bn))
-    return std::nullopt;
-  return ProductDims{*am, *bn, *ak};
-}
-
 /// Tile sizes for every loop of `op`: 1 for the outer parallel loops, the
 /// given sizes for m, n and k (0 = untiled when `size` is 0).
 SmallVector<OpFoldResult> tileSizes(Builder &b, linalg::GenericOp op, ProductDims d,
@@ -76,16 +42,6 @@ SmallVector<OpFoldResult> tileSizes(Builder &b, linalg::GenericOp op, ProductDim
   sizes[d.n] = b.getIndexAttr(n);
   sizes[d.k] = b.getIndexAttr(k);
   return sizes;
-}
-
-/// The largest multiple of `step` that divides `range` and is at most
-/// `limit`; the whole range if there is none.
-int64_t cacheTile(int64_t range, int64_t step, int64_t limit) {
-  for (int64_t t = std::min(range, limit) / step * step; t >= std::max(step, limit / 4);
-       t -= step)
-    if (range % t == 0)
-      return t;
-  return range;
 }
 
 /// Every registered op's canonicalization patterns.
@@ -178,6 +134,8 @@ struct CPUVectorizeContractionsPass
     }
     SmallVector<std::pair<linalg::GenericOp, ProductDims>> products;
     func.walk([&](linalg::GenericOp op) {
+      if (!op.hasPureBufferSemantics())
+        return;
       if (std::optional<ProductDims> d = matchProduct(op))
         products.push_back({op, *d});
     });
@@ -186,16 +144,14 @@ struct CPUVectorizeContractionsPass
     int64_t scheduled = 0, peeled = 0;
     for (auto [op, d] : products) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      // Register tile: rows of two vectors; the accumulator takes half the
-      // vector registers (16 of 32 with AVX-512, 12 of 16 with AVX2), the
-      // rest hold B's row and the broadcast A element.
-      int64_t nr = 2 * (vectorBits / 32), mr = vectorBits >= 512 ? 8 : 6;
+      RegisterTile regTile = registerTile(vectorBits);
+      int64_t mr = regTile.mr, nr = regTile.nr;
       if (ranges[d.n] < nr)
         continue;
       // Cache tiles divide the loops, so every tile has a static shape.
       SmallVector<OpFoldResult> cache =
-          tileSizes(rewriter, op, d, cacheTile(ranges[d.m], mr, 8 * mr),
-                    cacheTile(ranges[d.n], nr, 256), cacheTile(ranges[d.k], 1, 256));
+          tileSizes(rewriter, op, d, cacheTileM(ranges[d.m], regTile),
+                    cacheTileN(ranges[d.n], regTile), cacheTileK(ranges[d.k]));
       FailureOr<scf::SCFTilingResult> outer = tile(rewriter, op, cache);
       if (failed(outer))
         continue;

@@ -1,0 +1,47 @@
+//===- CPUSchedules.h - shapes of the CPU kernels (internal) ---------------===//
+//
+// What the tile-and-fuse and vectorization passes agree on: which ops are
+// matrix products, the register tile for the vector width, and cache tiles
+// that divide the loops so that every tile has a static shape.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_LIB_CONVERSION_LINALGTOCPU_CPUSCHEDULES_H
+#define DLC_LIB_CONVERSION_LINALGTOCPU_CPUSCHEDULES_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include <optional>
+
+namespace dlc::cpu {
+
+/// The roles of a matrix product's loops: C[.., m, n] += A[.., m, k] * B[.., k, n].
+struct ProductDims {
+  unsigned m, n, k;
+};
+
+/// The loop roles if `op` is an f32 matrix product with static loop ranges
+/// (on tensors, or on buffers whose rows are contiguous along n) whose other
+/// parallel loops index C only; nothing otherwise.
+std::optional<ProductDims> matchProduct(mlir::linalg::LinalgOp op);
+
+/// A register tile of `mr` rows by `nr` columns: rows of two vectors, the
+/// accumulator taking half the vector registers (16 of 32 with AVX-512,
+/// 12 of 16 with AVX2), the rest holding B's row and a broadcast A element.
+struct RegisterTile {
+  int64_t mr, nr;
+};
+inline RegisterTile registerTile(int64_t vectorBits) {
+  return {vectorBits >= 512 ? 8 : 6, 2 * (vectorBits / 32)};
+}
+
+/// The cache tile of a product's m, n and k loops for this register tile.
+int64_t cacheTileM(int64_t m, RegisterTile reg);
+int64_t cacheTileN(int64_t n, RegisterTile reg);
+int64_t cacheTileK(int64_t k);
+
+/// The largest multiple of `step` that divides `range` and is at most
+/// `limit`, but not below limit / 4; the whole range if there is none.
+int64_t cacheTile(int64_t range, int64_t step, int64_t limit);
+
+} // namespace dlc::cpu
+
+#endif

@@ -1,0 +1,266 @@
+//===- CPUTileAndFuse.cpp - one loop nest per anchor and its epilogue ------===//
+//
+// Every op with reduction loops (matrix products, convolutions, pooling,
+// reductions) is an anchor. Its elementwise consumers (bias, activation,
+// residual add) are tiled by cache tiles of the anchor, and the anchor, its
+// initial value (a fill or bias broadcast) and the elementwise producers of
+// the consumers are computed tile by tile inside that loop: each tile is
+// filled, accumulated and finished while it is in cache, instead of three
+// passes over memory, and bufferization sees no shared initial values that
+// it would have to copy. With several threads the tile loop is an
+// scf.forall, which later becomes an OpenMP loop.
+//
+//===----------------------------------------------------------------------===//
+#include "CPUSchedules.h"
+#include "dlc/Conversion/Passes.h"
+#include "dlc/Transforms/PassLedger.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_CPUTILEANDFUSEPASS
+#include "dlc/Conversion/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc::cpu;
+
+namespace {
+/// Outputs per tile of anchors that are not matrix products.
+constexpr int64_t kWindowTileElements = 4096;
+
+/// Whether every result of `op` is indexed by loops only (no constants),
+/// which tiling a result needs.
+bool resultsTileable(linalg::LinalgOp op) {
+  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+    return op.getMatchingIndexingMap(&init).isProjectedPermutation(/*allowZeroInResults=*/false);
+  });
+}
+
+bool isElementwise(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.hasPureTensorSemantics() && generic.getNumReductionLoops() == 0 &&
+         generic->getNumResults() == 1 && resultsTileable(generic) &&
+         llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap m) {
+           return m.isProjectedPermutation(/*allowZeroInResults=*/true);
+         });
+}
+
+/// The largest multiple of `step` below `tile` that divides `range`; 0 if
+/// there is none.
+int64_t smallerTile(int64_t range, int64_t tile, int64_t step) {
+  for (int64_t t = (tile - 1) / step * step; t >= step; t -= step)
+    if (range % t == 0)
+      return t;
+  return 0;
+}
+
+/// Tile sizes for the loops of `anchor` (0: the whole loop), dividing every
+/// loop; nothing when the op has a dynamic shape or would be a single tile.
+std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, RegisterTile reg,
+                                                int64_t threads) {
+  SmallVector<int64_t> ranges = anchor.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic) || anchor.getNumDpsInits() != 1 ||
+      !resultsTileable(anchor))
+    return std::nullopt;
+  auto iters = anchor.getIteratorTypesArray();
+  SmallVector<int64_t> tiles(ranges.size(), 0), steps(ranges.size(), 1);
+  if (std::optional<ProductDims> d = matchProduct(anchor)) {
+    // Whole register tiles per cache tile; one row of tiles per batch.
+    for (size_t i = 0; i < ranges.size(); ++i)
+      if (iters[i] == utils::IteratorType::parallel)
+        tiles[i] = 1;
+    tiles[d->m] = cacheTileM(ranges[d->m], reg);
+    tiles[d->n] = cacheTileN(ranges[d->n], reg);
+    steps[d->m] = std::min(reg.mr, ranges[d->m]);
+    steps[d->n] = std::min(reg.nr, ranges[d->n]);
+  } else {
+    // Windows and reductions: whole output rows, then as many rows and
+    // outer positions as fit in about kWindowTileElements outputs.
+    AffineMap out = anchor.getMatchingIndexingMap(anchor.getDpsInitOperand(0));
+    int64_t elements = 1;
+    for (AffineExpr e : llvm::reverse(out.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || iters[dim.getPosition()] != utils::IteratorType::parallel)
+        continue;
+      unsigned i = dim.getPosition();
+      int64_t t = ranges[i];
+      while (elements > 1 && elements * t > kWindowTileElements && t > 1)
+        t = smallerTile(ranges[i], t, 1);
+      tiles[i] = std::max<int64_t>(t, 1);
+      elements *= tiles[i];
+    }
+  }
+  auto count = [&] {
+    int64_t n = 1;
+    for (size_t i = 0; i < ranges.size(); ++i)
+      if (tiles[i] > 0)
+        n *= ranges[i] / tiles[i];
+    return n;
+  };
+  // Enough tiles to keep every thread busy (as many each, or several each
+  // so that the last round matters less): split the largest tile.
+  while (count() < threads || (count() % threads != 0 && count() < 4 * threads)) {
+    int64_t best = -1, bestTile = 0;
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      int64_t t = tiles[i] > 0 ? smallerTile(ranges[i], tiles[i], steps[i]) : 0;
+      if (t > 0 && tiles[i] / steps[i] > bestTile) {
+        best = i;
+        bestTile = tiles[i] / steps[i];
+      }
+    }
+    if (best < 0)
+      break;
+    tiles[best] = smallerTile(ranges[best], tiles[best], steps[best]);
+  }
+  if (count() < std::max<int64_t>(threads, 2))
+    return std::nullopt;
+  return tiles;
+}
+
+/// Tile sizes of the dimensions of the value that `op` writes to `init`,
+/// given tile sizes for its loops (0 for dimensions no loop tiles).
+SmallVector<int64_t> valueTiles(linalg::LinalgOp op, OpOperand *init, ArrayRef<int64_t> loopTiles) {
+  SmallVector<int64_t> tiles;
+  for (AffineExpr e : op.getMatchingIndexingMap(init).getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    tiles.push_back(dim ? loopTiles[dim.getPosition()] : 0);
+  }
+  return tiles;
+}
+
+/// Tile sizes for the loops of elementwise `consumer` that reads a value
+/// tiled as `tiles` through `operand`.
+SmallVector<int64_t> consumerTiles(linalg::GenericOp consumer, OpOperand &operand,
+                                   ArrayRef<int64_t> tiles) {
+  SmallVector<int64_t> loops(consumer.getNumLoops(), 0);
+  AffineMap map = consumer.getMatchingIndexingMap(&operand);
+  for (auto [e, t] : llvm::zip(map.getResults(), tiles))
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      loops[dim.getPosition()] = t;
+  return loops;
+}
+
+struct CPUTileAndFusePass : dlc::impl::CPUTileAndFusePassBase<CPUTileAndFusePass> {
+  using CPUTileAndFusePassBase::CPUTileAndFusePassBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    // Elementwise consumers of an anchor's collapsed result (a convolution
+    // computed as a matrix product) take that result's shape, so that the
+    // two share their loops.
+    RewritePatternSet reshapes(ctx);
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(reshapes, [](OpOperand *operand) {
+      auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+      auto producer = expand ? expand.getSrc().getDefiningOp<linalg::LinalgOp>() : nullptr;
+      return producer && producer.getNumReductionLoops() > 0 && isElementwise(operand->getOwner());
+    });
+    if (failed(applyPatternsGreedily(func, std::move(reshapes))))
+      return signalPassFailure();
+
+    SmallVector<linalg::LinalgOp> anchors;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() && op.getNumReductionLoops() > 0 &&
+          op->getNumResults() == 1 && !op->getParentOfType<scf::ForallOp>())
+        anchors.push_back(op);
+    });
+    RegisterTile reg = registerTile(vectorBits);
+    IRRewriter rewriter(ctx);
+    int64_t tiled = 0, fused = 0;
+    for (linalg::LinalgOp anchor : anchors) {
+      std::optional<SmallVector<int64_t>> tiles = anchorTiles(anchor, reg, threads);
+      if (!tiles)
+        continue;
+      unshareInit(rewriter, anchor);
+      // The root: the last of a chain of single-use elementwise consumers.
+      Operation *root = anchor;
+      SmallVector<int64_t> rootTiles = *tiles;
+      Value value = anchor->getResult(0);
+      OpOperand *init = anchor.getDpsInitOperand(0);
+      SmallVector<int64_t> flowing = valueTiles(anchor, init, rootTiles);
+      while (value.hasOneUse() && isElementwise(value.use_begin()->getOwner())) {
+        OpOperand &use = *value.use_begin();
+        auto consumer = cast<linalg::GenericOp>(use.getOwner());
+        if (consumer->getBlock() != anchor->getBlock() || consumer.isDpsInit(&use))
+          break;
+        rootTiles = consumerTiles(consumer, use, flowing);
+        flowing = valueTiles(consumer, consumer.getDpsInitOperand(0), rootTiles);
+        root = consumer;
+        value = consumer->getResult(0);
+      }
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(getAsIndexOpFoldResult(ctx, rootTiles));
+      tiling.setLoopType(threads > 1 ? scf::SCFTilingOptions::LoopType::ForallOp
+                                     : scf::SCFTilingOptions::LoopType::ForOp);
+      // The original ops whose tiles the loop computes.
+      llvm::SmallPtrSet<Operation *, 8> group = {root};
+      scf::SCFTileAndFuseOptions options;
+      options.setTilingOptions(tiling);
+      options.setFusionControlFn(
+          [&](tensor::ExtractSliceOp slice, OpResult producer,
+              bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+            auto op = dyn_cast<linalg::LinalgOp>(producer.getOwner());
+            // Used only by the group: otherwise it would be computed twice.
+            Operation *loop = slice->getParentOp();
+            if (!op || !slice->hasOneUse() || !resultsTileable(op) ||
+                llvm::any_of(producer.getUsers(), [&](Operation *user) {
+                  return !group.contains(user) && !loop->isAncestor(user);
+                }))
+              return std::nullopt;
+            auto consumer = dyn_cast<linalg::LinalgOp>(*slice->user_begin());
+            if (!consumer)
+              return std::nullopt;
+            bool init = consumer.isDpsInit(&*slice->use_begin());
+            // Into the epilogue: the anchor and elementwise producers. Into
+            // an op with reductions: only its initial value (its inputs
+            // would be recomputed for every tile).
+            bool parallel = op.getNumReductionLoops() == 0;
+            if (consumer.getNumReductionLoops() == 0 ? (parallel || op == anchor)
+                                                     : (init && parallel)) {
+              group.insert(op);
+              return scf::SCFTileAndFuseOptions::ControlFnResult{};
+            }
+            return std::nullopt;
+          });
+      rewriter.setInsertionPoint(root);
+      FailureOr<scf::SCFTileAndFuseResult> result = scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(root), options);
+      if (failed(result))
+        continue;
+      ++tiled;
+      fused += result->fusedProducers.size();
+      for (auto [original, replacement] : result->replacements)
+        rewriter.replaceAllUsesWith(original, replacement);
+      rewriter.eraseOp(root);
+      // The fused producers are dead now (the only op with reductions
+      // among them is this anchor, so the list of anchors stays valid).
+      SmallVector<Operation *> dead(result->fusedProducers.begin(), result->fusedProducers.end());
+      for (Operation *op : llvm::reverse(dead))
+        if (op->use_empty())
+          rewriter.eraseOp(op);
+    }
+    // The slices the fused ops read from the originals, and with them the
+    // originals, are dead.
+    if (tiled && failed(applyPatternsGreedily(func, RewritePatternSet(ctx))))
+      return signalPassFailure();
+    dlc::recordPassStat(getArgument(), "tiled", tiled);
+    dlc::recordPassStat(getArgument(), "fused", fused);
+  }
+
+  /// Gives `anchor` its own copy of an initial value (a fill or broadcast)
+  /// that CSE merged with another op's, so that it can be fused.
+  static void unshareInit(RewriterBase &rewriter, linalg::LinalgOp anchor) {
+    OpOperand *init = anchor.getDpsInitOperand(0);
+    auto producer = init->get().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || init->get().hasOneUse() || producer.getNumReductionLoops() != 0 ||
+        producer->getNumResults() != 1)
+      return;
+    rewriter.setInsertionPoint(anchor);
+    Operation *copy = rewriter.clone(*producer);
+    rewriter.modifyOpInPlace(anchor, [&] { init->set(copy->getResult(0)); });
+  }
+};
+} // namespace
