@@ -74,3 +74,18 @@ func.func @fused_and_reshape(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 }
 
 // (graph.nms has no lowering yet: test/tools/dlc-run-cpu.test checks its diagnostic.)
+
+// -----
+
+// A batch of matrices times one matrix is one matrix product over all the
+// batch's rows (a [16, 1, 8] batch would otherwise be 16 one-row products),
+// reshaped back to the batch afterwards.
+// CHECK-LABEL: func @matmul_shared_rhs
+// CHECK: tensor.collapse_shape %arg0 {{.*}} into tensor<128xf32>
+// CHECK: tensor.expand_shape {{.*}} into tensor<16x8xf32>
+// CHECK: linalg.generic {{.*}}["parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %arg1 : tensor<16x8xf32>, tensor<8x4xf32>) outs(%{{.*}} : tensor<16x4xf32>)
+// CHECK: tensor.expand_shape {{.*}} into tensor<16x1x4xf32>
+func.func @matmul_shared_rhs(%x: tensor<16x1x8xf32>, %w: tensor<8x4xf32>) -> tensor<16x1x4xf32> {
+  %0 = graph.matmul %x, %w : (tensor<16x1x8xf32>, tensor<8x4xf32>) -> tensor<16x1x4xf32>
+  return %0 : tensor<16x1x4xf32>
+}

@@ -6,7 +6,8 @@
    count_include_pad, padding), broadcasting binary ops, dense / matmul /
    batch_matmul (transposes, batch broadcast, 1-D operands), reductions,
    softmax, layer_norm, transpose, slices with negative steps, pads.
-3. Small zoo models (graph passes on, as dlc-run does by default).
+3. Small zoo models (graph passes on, as dlc-run does by default), on one
+   thread (sequential tile loops) and on two (OpenMP tile loops).
 
 Tolerances: |cpu - ref| <= 1e-5 + 1e-4 |ref| (f32 math; the reference
 accumulates in f64), 1e-4 + 1e-3 |ref| for whole models. Ops dlc cannot
@@ -34,7 +35,7 @@ def outputs_of(path, entry):
     return r.stdout.count("\noutput ") + r.stdout.startswith("output ") if r.returncode == 0 else 0
 
 
-def compare(label, path, entry, atol="1e-5", rtol="1e-4", pipeline="none"):
+def compare(label, path, entry, atol="1e-5", rtol="1e-4", pipeline="none", threads=1):
     global passed, failed
     n = outputs_of(path, entry)
     if n == 0:
@@ -43,7 +44,7 @@ def compare(label, path, entry, atol="1e-5", rtol="1e-4", pipeline="none"):
     run(f"{bin_dir}/dlc-run", path, f"--entry={entry}", "--input=random:seed=3",
         *[f"--output={p}" for p in refs])
     r = run(f"{bin_dir}/dlc-run", path, f"--entry={entry}", "--target=cpu",
-            f"--pipeline={pipeline}", "--input=random:seed=3",
+            f"--pipeline={pipeline}", f"--threads={threads}", "--input=random:seed=3",
             *[f"--expect={p}" for p in refs], f"--atol={atol}", f"--rtol={rtol}")
     text = open(path, errors="replace").read()
     if r.returncode != 0 and any(op in text for op in UNSUPPORTED_ON_CPU):
@@ -202,7 +203,8 @@ for model, opts in (("resnet18", ["--image=32"]), ("mobilenet_v2", ["--image=32"
                     ("bert_tiny", ["--seq=8"])):
     path = os.path.join(work, f"{model}.mlirbc")
     run(f"{bin_dir}/dlc-zoo", model, *opts, "-o", path)
-    compare(f"zoo {model}", path, "main", "1e-4", "1e-3", "default")
+    for threads in (1, 2):  # sequential tile loops, and OpenMP ones
+        compare(f"zoo {model} threads={threads}", path, "main", "1e-4", "1e-3", "default", threads)
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -1,0 +1,136 @@
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-tile-and-fuse{threads=2}))" | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-tile-and-fuse))" | FileCheck %s --check-prefix=ONE
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-tile-and-fuse{threads=2}))" --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+
+// Over the three cases: 3 loop nests; 2 + 1 + 2 ops fused (the product
+// and its bias; the shared zero fill copied into the second product; the
+// first product and its fill into the clip); the last case untouched.
+// STATS: dlc-cpu-tile-and-fuse: fused 5, tiled 3{{$}}
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// A matrix product with a bias broadcast as its initial value and a ReLU
+// after it: one loop over cache tiles (48 rows = 8 register tiles of 6, 256
+// columns) computes the bias, the product and the ReLU of each tile.
+// CHECK-LABEL: func @dense_bias_relu
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (96, 512) step (48, 256)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<256xf32>) outs(%{{.*}} : tensor<48x256xf32>)
+// CHECK: linalg.generic {{.*}}["parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<48x64xf32>, tensor<64x256xf32>) outs(%{{.*}} : tensor<48x256xf32>)
+// CHECK: arith.maximumf
+// CHECK: tensor.parallel_insert_slice
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// With one thread the tiles are a sequential loop nest.
+// ONE-LABEL: func @dense_bias_relu
+// ONE-NOT: scf.forall
+// ONE: scf.for
+// ONE: scf.for
+// ONE: arith.maximumf
+func.func @dense_bias_relu(%x: tensor<96x64xf32>, %w: tensor<64x512xf32>, %bias: tensor<512xf32>) -> tensor<96x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<96x512xf32>
+  %init = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : tensor<512xf32>) outs(%e : tensor<96x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<96x512xf32>
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<96x64xf32>, tensor<64x512xf32>) outs(%init : tensor<96x512xf32>) {
+  ^bb0(%l: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<96x512xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<96x512xf32>) outs(%e : tensor<96x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<96x512xf32>
+  return %y : tensor<96x512xf32>
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+#b = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+#c = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// A 1x1 convolution's product [n, o, h*w] and its clip at [n, o, h, w]: the
+// clip takes the product's shape, so the two share their tiles (all 16 rows;
+// the 64 columns, one cache tile, halved for two threads), and the result is
+// expanded after the loop. The zero initial value that CSE shared between
+// the two products is copied for each, and computed per tile.
+// CHECK-LABEL: func @conv_clip
+// CHECK-NOT: linalg.fill
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (1, 16, 64) step (1, 16, 32)
+// CHECK: linalg.fill {{.*}} -> tensor<1x16x32xf32>
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (1, 16, 64) step (1, 16, 32)
+// CHECK: linalg.fill {{.*}} -> tensor<1x16x32xf32>
+// CHECK: linalg.generic {{.*}}outs(%{{.*}} : tensor<1x16x32xf32>)
+// CHECK: arith.minimumf
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3]] output_shape [1, 16, 8, 8]
+// CHECK: return
+func.func @conv_clip(%x: tensor<1x8x64xf32>, %w: tensor<16x8xf32>, %x2: tensor<1x8x64xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x16x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e = tensor.empty() : tensor<1x16x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x64xf32>) -> tensor<1x16x64xf32>
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x : tensor<16x8xf32>, tensor<1x8x64xf32>) outs(%init : tensor<1x16x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x64xf32>
+  %p2 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x2 : tensor<16x8xf32>, tensor<1x8x64xf32>) outs(%init : tensor<1x16x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x64xf32>
+  %img = tensor.expand_shape %p [[0], [1], [2, 3]] output_shape [1, 16, 8, 8] : tensor<1x16x64xf32> into tensor<1x16x8x8xf32>
+  %e4 = tensor.empty() : tensor<1x16x8x8xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%img : tensor<1x16x8x8xf32>) outs(%e4 : tensor<1x16x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %lo = arith.maximumf %in, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x16x8x8xf32>
+  return %y, %p2 : tensor<1x16x8x8xf32>, tensor<1x16x64xf32>
+}
+
+// -----
+
+// Not tiled: a dynamic shape, and a product that is a single tile.
+// CHECK-LABEL: func @untouched
+// CHECK-NOT: scf.forall
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @untouched(%x: tensor<?x64xf32>, %w: tensor<64x16xf32>, %init: tensor<?x16xf32>,
+                     %x2: tensor<6x8xf32>, %w2: tensor<8x16xf32>, %init2: tensor<6x16xf32>) -> (tensor<?x16xf32>, tensor<6x16xf32>) {
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<?x64xf32>, tensor<64x16xf32>) outs(%init : tensor<?x16xf32>) {
+  ^bb0(%l: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<?x16xf32>
+  %q = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x2, %w2 : tensor<6x8xf32>, tensor<8x16xf32>) outs(%init2 : tensor<6x16xf32>) {
+  ^bb0(%l: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<6x16xf32>
+  return %p, %q : tensor<?x16xf32>, tensor<6x16xf32>
+}
