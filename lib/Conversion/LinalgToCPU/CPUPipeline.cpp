@@ -127,6 +127,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   // The other window ops (convolutions, pooling) as generics with the
   // output row innermost, which LLVM vectorizes.
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
+  pm.addNestedPass<func::FuncOp>(createCPUUnrollWindowsPass());
   pm.addNestedPass<func::FuncOp>(createCPULoopOrderPass());
   pm.addNestedPass<func::FuncOp>(createCPUNoAliasArgsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
