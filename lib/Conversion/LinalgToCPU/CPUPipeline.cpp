@@ -93,9 +93,11 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Tile-and-fuse and the product kernels agree on the register tile.
+  int64_t vectorBits = hostVectorBits();
   CPUTileAndFusePassOptions tileAndFuse;
   tileAndFuse.threads = threads;
-  tileAndFuse.vectorBits = hostVectorBits();
+  tileAndFuse.vectorBits = vectorBits;
   pm.addNestedPass<func::FuncOp>(createCPUTileAndFusePass(tileAndFuse));
   CPUParallelizePassOptions parallel;
   parallel.threads = threads;
@@ -121,7 +123,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addPass(createConvertBufferizationToMemRefPass());
   // Matrix products as register-tiled FMA kernels; strided copies as loops.
   CPUVectorizeContractionsPassOptions vectorize;
-  vectorize.vectorBits = hostVectorBits();
+  vectorize.vectorBits = vectorBits;
   pm.addNestedPass<func::FuncOp>(createCPUVectorizeContractionsPass(vectorize));
   pm.addNestedPass<func::FuncOp>(createCPUCopiesToLinalgPass());
   // The other window ops (convolutions, pooling) as generics with the

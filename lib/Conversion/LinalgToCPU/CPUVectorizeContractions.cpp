@@ -141,12 +141,11 @@ struct CPUVectorizeContractionsPass
     });
     IRRewriter rewriter(ctx);
     StringAttr marker = StringAttr::get(ctx, "dlc.register_tile");
+    RegisterTile regTile = registerTile(vectorBits);
     int64_t scheduled = 0, peeled = 0;
     for (auto [op, d] : products) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      RegisterTile regTile = registerTile(vectorBits);
-      int64_t mr = regTile.mr, nr = regTile.nr;
-      if (ranges[d.n] < nr)
+      if (ranges[d.n] < regTile.nr)
         continue;
       // Cache tiles divide the loops, so every tile has a static shape.
       SmallVector<OpFoldResult> cache =
@@ -156,7 +155,7 @@ struct CPUVectorizeContractionsPass
       if (failed(outer))
         continue;
       auto cacheOp = cast<linalg::GenericOp>(outer->tiledOps.front());
-      SmallVector<OpFoldResult> reg = tileSizes(rewriter, cacheOp, d, mr, nr, 1);
+      SmallVector<OpFoldResult> reg = tileSizes(rewriter, cacheOp, d, regTile.mr, regTile.nr, 1);
       FailureOr<scf::SCFTilingResult> inner = tile(rewriter, cacheOp, reg);
       if (failed(inner))
         continue;
