@@ -2,10 +2,11 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-tile-and-fuse))" | FileCheck %s --check-prefix=ONE
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-tile-and-fuse{threads=2}))" --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 
-// Over the three cases: 3 loop nests; 2 + 1 + 2 ops fused (the product
-// and its bias; the shared zero fill copied into the second product; the
-// first product and its fill into the clip); the last case untouched.
-// STATS: dlc-cpu-tile-and-fuse: fused 5, tiled 3{{$}}
+// Over the cases: 4 loop nests; 2 + 1 + 2 + 3 ops fused (the product and
+// its bias; the shared zero fill copied into the second product; the first
+// product and its fill into the clip; the depthwise convolution, its bias
+// and its padding into the clip); the untouched case.
+// STATS: dlc-cpu-tile-and-fuse: fused 8, fused-pads 1, tiled 4{{$}}
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -133,4 +134,58 @@ func.func @untouched(%x: tensor<?x64xf32>, %w: tensor<64x16xf32>, %init: tensor<
     linalg.yield %s : f32
   } -> tensor<6x16xf32>
   return %p, %q : tensor<?x16xf32>, tensor<6x16xf32>
+}
+
+// -----
+
+// A depthwise convolution of a padded input: tiles are whole planes (here
+// two channels each), and each tile pads its own planes inside the loop; the
+// padding of the whole tensor is gone. A single plane is not tiled at all,
+// and keeps its padding outside.
+// CHECK-LABEL: func @depthwise_padded
+// CHECK-NOT: tensor.pad
+// CHECK: scf.forall (%{{.*}}, %[[C:.*]]) = (0, 0) to (1, 4) step (1, 2)
+// CHECK-NOT: scf.if
+// CHECK: tensor.extract_slice %arg0[%{{.*}}, %[[C]], 0, 0] [1, 2, 8, 8]
+// CHECK: tensor.pad {{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x10x10xf32>, tensor<2x3x3xf32>)
+// CHECK: arith.minimumf
+// CHECK: tensor.parallel_insert_slice
+// CHECK: tensor.pad
+// CHECK-NOT: scf.forall
+// CHECK: linalg.depthwise_conv_2d_nchw_chw
+func.func @depthwise_padded(%x: tensor<1x4x8x8xf32>, %w: tensor<4x3x3xf32>, %bias: tensor<4xf32>,
+                            %x1: tensor<1x1x8x8xf32>, %w1: tensor<1x3x3xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x1x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %pad = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x8x8xf32> to tensor<1x4x10x10xf32>
+  %e = tensor.empty() : tensor<1x4x8x8xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%bias : tensor<4xf32>) outs(%e : tensor<1x4x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x4x8x8xf32>
+  %c = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%pad, %w : tensor<1x4x10x10xf32>, tensor<4x3x3xf32>) outs(%init : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x4x8x8xf32>) outs(%e : tensor<1x4x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %lo = arith.maximumf %in, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x4x8x8xf32>
+  %pad1 = tensor.pad %x1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x1x8x8xf32> to tensor<1x1x10x10xf32>
+  %e1 = tensor.empty() : tensor<1x1x8x8xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32>
+  %c1 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%pad1, %w1 : tensor<1x1x10x10xf32>, tensor<1x3x3xf32>) outs(%f1 : tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32>
+  return %y, %c1 : tensor<1x4x8x8xf32>, tensor<1x1x8x8xf32>
 }

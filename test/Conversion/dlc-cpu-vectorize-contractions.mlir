@@ -32,13 +32,20 @@ func.func @matmul(%a: memref<12x64xf32>, %b: memref<64x32xf32>, %c: memref<12x32
 // -----
 
 // Rows and columns that do not divide the register tile: the partial tiles
-// are peeled off and vectorized at their own static sizes (2 rows, 4 columns).
+// are peeled off; 2 rows are vectorized as 2 rows, 4 columns as one whole
+// vector of 8 lanes whose loads and stores are masked to 4 (the lanes past
+// the last column are computed and never stored), accumulated in registers.
 // CHECK-LABEL: func @peeled
+// CHECK-DAG: %[[B4:.*]] = vector.constant_mask [4] : vector<8xi1>
+// CHECK-DAG: %[[C64:.*]] = vector.constant_mask [6, 4] : vector<6x8xi1>
+// CHECK-DAG: %[[C24:.*]] = vector.constant_mask [2, 4] : vector<2x8xi1>
 // CHECK-DAG: vector.transfer_write {{.*}} : vector<6x16xf32>
-// CHECK-DAG: vector.transfer_write {{.*}} : vector<6x4xf32>
+// CHECK-DAG: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %c16], %[[C64]] {{.*}} : vector<6x8xf32>
 // CHECK-DAG: vector.transfer_write {{.*}} : vector<2x16xf32>
-// CHECK-DAG: vector.transfer_write {{.*}} : vector<2x4xf32>
+// CHECK-DAG: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %c16], %[[C24]] {{.*}} : vector<2x8xf32>
+// CHECK-DAG: vector.transfer_read %arg1[%{{.*}}, %c16], %{{.*}}, %[[B4]] {{.*}} : memref<16x20xf32>, vector<8xf32>
 // CHECK-NOT: linalg.generic
+// CHECK-NOT: vector.mask
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_CPUTILEANDFUSEPASS
@@ -57,6 +58,28 @@ int64_t smallerTile(int64_t range, int64_t tile, int64_t step) {
   return 0;
 }
 
+/// The loops of `op` that index a padded dimension of an input that a
+/// tensor.pad produces.
+llvm::SmallBitVector paddedLoops(linalg::LinalgOp op) {
+  llvm::SmallBitVector loops(op.getNumLoops());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto pad = input->get().getDefiningOp<tensor::PadOp>();
+    if (!pad)
+      continue;
+    for (auto [i, e] : llvm::enumerate(op.getMatchingIndexingMap(input).getResults())) {
+      std::optional<int64_t> low = getConstantIntValue(pad.getMixedLowPad()[i]);
+      std::optional<int64_t> high = getConstantIntValue(pad.getMixedHighPad()[i]);
+      if (low == 0 && high == 0)
+        continue;
+      e.walk([&](AffineExpr d) {
+        if (auto dim = dyn_cast<AffineDimExpr>(d))
+          loops.set(dim.getPosition());
+      });
+    }
+  }
+  return loops;
+}
+
 /// Tile sizes for the loops of `anchor` (0: the whole loop), dividing every
 /// loop; nothing when the op has a dynamic shape or would be a single tile.
 std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, RegisterTile reg,
@@ -78,7 +101,10 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
     steps[d->n] = std::min(reg.nr, ranges[d->n]);
   } else {
     // Windows and reductions: whole output rows, then as many rows and
-    // outer positions as fit in about kWindowTileElements outputs.
+    // outer positions as fit in about kWindowTileElements outputs; whole
+    // planes when the input is padded, so that each tile pads its own
+    // plane (a part of a plane would need a padding of dynamic size).
+    llvm::SmallBitVector whole = paddedLoops(anchor);
     AffineMap out = anchor.getMatchingIndexingMap(anchor.getDpsInitOperand(0));
     int64_t elements = 1;
     for (AffineExpr e : llvm::reverse(out.getResults())) {
@@ -87,6 +113,10 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
         continue;
       unsigned i = dim.getPosition();
       int64_t t = ranges[i];
+      if (whole[i]) { // not tiled: its slices start at 0
+        elements *= t;
+        continue;
+      }
       while (elements > 1 && elements * t > kWindowTileElements && t > 1)
         t = smallerTile(ranges[i], t, 1);
       tiles[i] = std::max<int64_t>(t, 1);
@@ -118,6 +148,18 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
   if (count() < std::max<int64_t>(threads, 2))
     return std::nullopt;
   return tiles;
+}
+
+/// Whether `slice` of the result of `pad` starts at 0 in every padded
+/// dimension, so that its padding has a static size.
+bool wholePaddedDims(tensor::PadOp pad, tensor::ExtractSliceOp slice) {
+  for (auto [i, offset] : llvm::enumerate(slice.getMixedOffsets())) {
+    std::optional<int64_t> low = getConstantIntValue(pad.getMixedLowPad()[i]);
+    std::optional<int64_t> high = getConstantIntValue(pad.getMixedHighPad()[i]);
+    if ((low != 0 || high != 0) && getConstantIntValue(offset) != 0)
+      return false;
+  }
+  return true;
 }
 
 /// Tile sizes of the dimensions of the value that `op` writes to `init`,
@@ -169,7 +211,7 @@ struct CPUTileAndFusePass : dlc::impl::CPUTileAndFusePassBase<CPUTileAndFusePass
     });
     RegisterTile reg = registerTile(vectorBits);
     IRRewriter rewriter(ctx);
-    int64_t tiled = 0, fused = 0;
+    int64_t tiled = 0, fused = 0, fusedPads = 0;
     for (linalg::LinalgOp anchor : anchors) {
       std::optional<SmallVector<int64_t>> tiles = anchorTiles(anchor, reg, threads);
       if (!tiles)
@@ -202,16 +244,28 @@ struct CPUTileAndFusePass : dlc::impl::CPUTileAndFusePassBase<CPUTileAndFusePass
       options.setFusionControlFn(
           [&](tensor::ExtractSliceOp slice, OpResult producer,
               bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            auto op = dyn_cast<linalg::LinalgOp>(producer.getOwner());
             // Used only by the group: otherwise it would be computed twice.
             Operation *loop = slice->getParentOp();
-            if (!op || !slice->hasOneUse() || !resultsTileable(op) ||
-                llvm::any_of(producer.getUsers(), [&](Operation *user) {
+            if (!slice->hasOneUse() || llvm::any_of(producer.getUsers(), [&](Operation *user) {
                   return !group.contains(user) && !loop->isAncestor(user);
                 }))
               return std::nullopt;
             auto consumer = dyn_cast<linalg::LinalgOp>(*slice->user_begin());
             if (!consumer)
+              return std::nullopt;
+            // A window op's padded input: each tile pads its own window
+            // while it is in cache, in parallel, instead of one serial copy
+            // of the whole tensor.
+            if (auto pad = dyn_cast<tensor::PadOp>(producer.getOwner())) {
+              if (consumer.getNumReductionLoops() == 0 || matchProduct(consumer) ||
+                  !consumer.isDpsInput(&*slice->use_begin()) || !wholePaddedDims(pad, slice))
+                return std::nullopt;
+              group.insert(pad);
+              ++fusedPads;
+              return scf::SCFTileAndFuseOptions::ControlFnResult{};
+            }
+            auto op = dyn_cast<linalg::LinalgOp>(producer.getOwner());
+            if (!op || !resultsTileable(op))
               return std::nullopt;
             bool init = consumer.isDpsInit(&*slice->use_begin());
             // Into the epilogue: the anchor and elementwise producers. Into
@@ -243,11 +297,15 @@ struct CPUTileAndFusePass : dlc::impl::CPUTileAndFusePassBase<CPUTileAndFusePass
           rewriter.eraseOp(op);
     }
     // The slices the fused ops read from the originals, and with them the
-    // originals, are dead.
-    if (tiled && failed(applyPatternsGreedily(func, RewritePatternSet(ctx))))
+    // originals, are dead; a fused padding's guard for empty slices is
+    // statically false.
+    RewritePatternSet cleanup(ctx);
+    scf::IfOp::getCanonicalizationPatterns(cleanup, ctx);
+    if (tiled && failed(applyPatternsGreedily(func, std::move(cleanup))))
       return signalPassFailure();
     dlc::recordPassStat(getArgument(), "tiled", tiled);
     dlc::recordPassStat(getArgument(), "fused", fused);
+    dlc::recordPassStat(getArgument(), "fused-pads", fusedPads);
   }
 
   /// Gives `anchor` its own copy of an initial value (a fill or broadcast)

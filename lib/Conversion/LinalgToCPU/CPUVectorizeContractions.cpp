@@ -95,9 +95,9 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   for (auto r : loop.getBody()->getOps<vector::TransferReadOp>())
     if (r.getBase() == write.getBase() && r.getIndices() == write.getIndices() &&
         r.getVectorType() == write.getVectorType() && r.getPermutationMap() == write.getPermutationMap() &&
-        !r.getMask())
+        r.getMask() == write.getMask())
       read = r;
-  if (!read || write.getMask())
+  if (!read || (write.getMask() && !loop.isDefinedOutsideOfLoop(write.getMask())))
     return false;
   bool otherUse = false;
   loop.getBody()->walk([&](Operation *op) {
@@ -119,6 +119,24 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   });
   return true;
 }
+
+/// Computes a masked contraction of a partial column tile on whole vectors.
+/// Only the tile's n dimension (parallel) is masked, and the tile's stores
+/// are masked too, so the lanes past its last column are never stored:
+/// computing them costs nothing on vector hardware, and leaves an unmasked
+/// contraction that lowers to plain FMAs.
+struct ComputeMaskedColumns : OpRewritePattern<vector::MaskOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::MaskOp mask, PatternRewriter &rewriter) const override {
+    Operation *op = mask.getMaskableOp();
+    if (!op || mask.hasPassthru() || !isa<vector::ContractionOp, vector::MultiDimReductionOp>(op))
+      return failure();
+    rewriter.setInsertionPoint(mask);
+    Operation *unmasked = rewriter.clone(*op);
+    rewriter.replaceOp(mask, unmasked->getResults());
+    return success();
+  }
+};
 
 struct CPUVectorizeContractionsPass
     : dlc::impl::CPUVectorizeContractionsPassBase<CPUVectorizeContractionsPass> {
@@ -185,7 +203,17 @@ struct CPUVectorizeContractionsPass
       if (llvm::any_of(t.getStaticLoopRanges(), ShapedType::isDynamic))
         continue;
       rewriter.setInsertionPoint(t);
-      FailureOr<linalg::VectorizationResult> v = linalg::vectorize(rewriter, t);
+      // A partial column tile takes whole vectors, masked past its last
+      // column, rather than a vector of odd length that LLVM would split
+      // into scalars.
+      SmallVector<int64_t> sizes = t.getStaticLoopRanges();
+      int64_t lanes = vectorBits / 32;
+      if (std::optional<ProductDims> d = matchProduct(t))
+        sizes[d->n] = llvm::alignTo(sizes[d->n], lanes);
+      if (sizes == t.getStaticLoopRanges())
+        sizes.clear();
+      SmallVector<bool> scalable(sizes.size(), false);
+      FailureOr<linalg::VectorizationResult> v = linalg::vectorize(rewriter, t, sizes, scalable);
       if (failed(v))
         continue;
       rewriter.replaceOp(t, v->replacements);
@@ -203,6 +231,7 @@ struct CPUVectorizeContractionsPass
     vector::populateVectorReductionToContractPatterns(contracts);
     vector::populateVectorTransferPermutationMapLoweringPatterns(contracts);
     vector::populateVectorMaskLoweringPatternsForSideEffectingOps(contracts);
+    contracts.add<ComputeMaskedColumns>(ctx);
     vector::populateSinkVectorOpsPatterns(contracts);
     // Transfers index the buffers themselves rather than per-tile subviews,
     // so that LICM and CSE share one address computation per loop.
