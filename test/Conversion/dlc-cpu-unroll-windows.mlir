@@ -4,20 +4,25 @@
 
 // A 3x3 window (a depthwise channel, stride 2): loops over the output rows
 // and columns only, the nine window positions unrolled, the output element
-// read once and written once (accumulated in a register in between).
+// read once and written once (accumulated in a register in between), and
+// the row vectorized by 8 (AVX2): each stride-2 input read takes 16
+// elements and keeps the even ones, each window position one FMA.
 // CHECK-LABEL: func @window
 // CHECK: scf.for %[[R:.*]] =
-// CHECK-NEXT: scf.for %[[C:.*]] =
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %[[C8:.*]] {
 // CHECK-NOT: scf.for
-// CHECK-COUNT-1: memref.load %arg2[%[[R]], %[[C]]]
-// CHECK-COUNT-9: arith.mulf
-// CHECK-NOT: memref.load %arg2
-// CHECK: memref.store %{{.*}}, %arg2[%[[R]], %[[C]]]
+// CHECK: vector.transfer_read %arg0{{.*}} : memref<17x17xf32>, vector<16xf32>
+// CHECK-NEXT: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
+// CHECK-COUNT-1: vector.transfer_read %arg2[%[[R]], %[[C]]]
+// CHECK-COUNT-9: vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT: vector.transfer_read %arg2
+// CHECK-NOT: arith.mulf
+// CHECK: vector.transfer_write %{{.*}}, %arg2[%[[R]], %[[C]]] : vector<8xf32>, memref<8x8xf32>
 // CHECK-NOT: memref.store
 // CHECK: return
 // A window over max-window is left to dlc-cpu-loop-order.
 // LARGE: linalg.generic
-// STATS: dlc-cpu-unroll-windows: unrolled 1{{$}}
+// STATS: dlc-cpu-unroll-windows: unrolled 3, vectorized 2{{$}}
 #in = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 #w = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
@@ -44,6 +49,53 @@ func.func @reduction(%x: memref<4x3xf32>, %y: memref<4xf32>) {
       ins(%x : memref<4x3xf32>) outs(%y : memref<4xf32>) {
   ^bb0(%a: f32, %c: f32):
     %s = arith.addf %c, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Rows of 7 (a 7x7 plane, stride 1): one vector of 8 per row, whose reads
+// and writes past the buffer's row are masked (not in bounds), so there is
+// no scalar remainder.
+// CHECK-LABEL: func @short_rows
+// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NOT: scf.for
+// CHECK: vector.transfer_read %arg0{{.*}}, %{{.*}} : memref<9x9xf32>, vector<8xf32>
+// CHECK-NOT: in_bounds
+// CHECK: vector.transfer_write %{{.*}}, %arg2{{.*}} : vector<8xf32>, memref<7x7xf32>
+#in1 = affine_map<(d0, d1, d2, d3) -> (d0 + d2, d1 + d3)>
+#w1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#out1 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @short_rows(%x: memref<9x9xf32>, %k: memref<3x3xf32>, %y: memref<7x7xf32>) {
+  linalg.generic {indexing_maps = [#in1, #w1, #out1], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %k : memref<9x9xf32>, memref<3x3xf32>) outs(%y : memref<7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Stride 3: unrolled, but the row stays scalar (only strides 1 and 2 are
+// vectorized).
+// CHECK-LABEL: func @stride3
+// CHECK-NOT: vector.
+// CHECK: memref.store
+#in3 = affine_map<(d0, d1, d2, d3) -> (d0 * 3 + d2, d1 * 3 + d3)>
+#w3 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#out3 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @stride3(%x: memref<12x12xf32>, %k: memref<3x3xf32>, %y: memref<4x4xf32>) {
+  linalg.generic {indexing_maps = [#in3, #w3, #out3], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %k : memref<12x12xf32>, memref<3x3xf32>) outs(%y : memref<4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
     linalg.yield %s : f32
   }
   return

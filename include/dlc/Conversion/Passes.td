@@ -64,10 +64,16 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     tile is filled, accumulated and finished while it is in cache. Matrix
     products get tiles of whole register tiles (`vector-bits` as in
     dlc-cpu-vectorize-contractions), other anchors whole output rows and
-    about 4096 outputs per tile. Tiles divide the loops; anchors with dynamic
-    shapes, or that would be one tile, are left alone. With `threads` > 1 the
-    tile loop is an `scf.forall` with at least `threads` tiles. Counters
-    (`--dlc-pass-stats`): `tiled`, `fused` (producers fused).
+    about 4096 outputs per tile. A window op whose input is a `tensor.pad`
+    (a padded depthwise convolution or pooling) gets tiles of whole planes,
+    and the padding is fused too: each tile pads its own planes, in cache and
+    in parallel, instead of one serial copy of the whole tensor. Tiles divide
+    the loops; anchors with dynamic shapes, or that would be one tile, are
+    left alone. With `threads` > 1 the tile loop is an `scf.forall` with at
+    least `threads` tiles (a product that no multiple of the register tile
+    divides, such as a 1 x 1000 classifier, and that has at least 65536
+    multiply-adds, is split into tiles of any size). Counters
+    (`--dlc-pass-stats`): `tiled`, `fused` (producers fused), `fused-pads`.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"1", "Threads to use">,
@@ -124,16 +130,24 @@ def CPUUnrollWindowsPass : Pass<"dlc-cpu-unroll-windows", "mlir::func::FuncOp"> 
     all becomes loops over the output, with the output's contiguous
     dimension innermost, around the fully unrolled window. Each output
     element then takes its whole window in one iteration, accumulating in a
-    register, and LLVM vectorizes the loop along the output row (with
-    interleaved loads for strided windows) instead of rereading and
-    rewriting the output row once per window position. Other ops are left
-    to dlc-cpu-loop-order. Counters (`--dlc-pass-stats`): `unrolled`.
+    register, instead of rereading and rewriting the output row once per
+    window position. The loop along the output row is then vectorized by
+    `vector-bits` (a shorter power of two for short rows): unit-stride
+    input reads become vector reads, stride-2 ones a read of twice the
+    lanes and a shuffle of its even elements, window weights broadcasts,
+    multiply-adds FMAs; reads and writes past a buffer's row are masked, so
+    there is no scalar remainder. Rows with other strides stay scalar. Other
+    ops are left to dlc-cpu-loop-order. Counters (`--dlc-pass-stats`):
+    `unrolled`, `vectorized` (rows).
   }];
   let options = [
     Option<"maxWindow", "max-window", "int64_t", /*default=*/"49",
            "Largest window (product of the reduction loops' ranges) to unroll">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the vector registers (256 for AVX2, 512 for AVX-512)">,
   ];
-  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect"];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
+                           "mlir::vector::VectorDialect", "mlir::arith::ArithDialect"];
 }
 
 def CPULoopOrderPass : Pass<"dlc-cpu-loop-order", "mlir::func::FuncOp"> {
@@ -163,9 +177,10 @@ def CPUVectorizeContractionsPass
     innermost: 8 rows x 2 vectors with 512-bit vectors (16 of the 32
     registers hold the accumulator), 6 rows x 2 vectors with 256-bit ones
     (12 of 16). Partial row and column tiles are peeled off; every tile
-    with a static shape is vectorized, its accumulator kept in registers
-    across the reduction loop, and the contraction lowered to broadcast +
-    FMA outer products. Other ops are left alone. Counters
+    with a static shape is vectorized (a partial column tile as whole
+    vectors whose loads and stores are masked past its last column), its
+    accumulator kept in registers across the reduction loop, and the
+    contraction lowered to broadcast + FMA outer products. Other ops are left alone. Counters
     (`--dlc-pass-stats`): `scheduled`, `peeled`, `vectorized`.
   }];
   let options = [

@@ -131,7 +131,9 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   // The other window ops (convolutions, pooling) as generics with the
   // output row innermost, which LLVM vectorizes.
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
-  pm.addNestedPass<func::FuncOp>(createCPUUnrollWindowsPass());
+  CPUUnrollWindowsPassOptions windows;
+  windows.vectorBits = vectorBits;
+  pm.addNestedPass<func::FuncOp>(createCPUUnrollWindowsPass(windows));
   pm.addNestedPass<func::FuncOp>(createCPULoopOrderPass());
   pm.addNestedPass<func::FuncOp>(createCPUNoAliasArgsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -31,6 +31,9 @@ using namespace dlc::cpu;
 namespace {
 /// Outputs per tile of anchors that are not matrix products.
 constexpr int64_t kWindowTileElements = 4096;
+/// Iterations (multiply-adds for a product) below which splitting an op
+/// into tiles of any size costs the threads more than it saves.
+constexpr int64_t kMinSplitWork = 1 << 16;
 
 /// Whether every result of `op` is indexed by loops only (no constants),
 /// which tiling a result needs.
@@ -132,18 +135,31 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
   };
   // Enough tiles to keep every thread busy (as many each, or several each
   // so that the last round matters less): split the largest tile.
-  while (count() < threads || (count() % threads != 0 && count() < 4 * threads)) {
-    int64_t best = -1, bestTile = 0;
-    for (size_t i = 0; i < ranges.size(); ++i) {
-      int64_t t = tiles[i] > 0 ? smallerTile(ranges[i], tiles[i], steps[i]) : 0;
-      if (t > 0 && tiles[i] / steps[i] > bestTile) {
-        best = i;
-        bestTile = tiles[i] / steps[i];
+  auto split = [&] {
+    while (count() < threads || (count() % threads != 0 && count() < 4 * threads)) {
+      int64_t best = -1, bestTile = 0;
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        int64_t t = tiles[i] > 0 ? smallerTile(ranges[i], tiles[i], steps[i]) : 0;
+        if (t > 0 && tiles[i] / steps[i] > bestTile) {
+          best = i;
+          bestTile = tiles[i] / steps[i];
+        }
       }
+      if (best < 0)
+        break;
+      tiles[best] = smallerTile(ranges[best], tiles[best], steps[best]);
     }
-    if (best < 0)
-      break;
-    tiles[best] = smallerTile(ranges[best], tiles[best], steps[best]);
+  };
+  split();
+  // Still too few (e.g. a classifier's 1 x 1000 product, which no multiple
+  // of a register tile divides) for an op worth splitting: tiles of any
+  // size, whose partial register tiles the product kernel masks.
+  int64_t work = 1;
+  for (int64_t r : ranges)
+    work *= r;
+  if (count() < threads && work >= kMinSplitWork) {
+    steps.assign(ranges.size(), 1);
+    split();
   }
   if (count() < std::max<int64_t>(threads, 2))
     return std::nullopt;

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/IR/Dominance.h"
@@ -99,7 +100,196 @@ static void forwardStores(Block &block) {
   }
 }
 
+/// The coefficient of dimension `pos` in the single result of `map` if that
+/// result is linear (no mod or division).
+static std::optional<int64_t> linearCoefficient(AffineMap map, unsigned pos) {
+  if (map.getNumResults() != 1)
+    return std::nullopt;
+  AffineExpr e = map.getResult(0);
+  bool linear = e.isPureAffine();
+  e.walk([&](AffineExpr s) {
+    AffineExprKind k = s.getKind();
+    linear &= k != AffineExprKind::Mod && k != AffineExprKind::FloorDiv &&
+              k != AffineExprKind::CeilDiv;
+  });
+  if (!linear)
+    return std::nullopt;
+  auto at = [&](int64_t v) -> std::optional<int64_t> {
+    SmallVector<AffineExpr> dims, syms;
+    for (unsigned i = 0; i < map.getNumDims(); ++i)
+      dims.push_back(getAffineConstantExpr(i == pos ? v : 0, map.getContext()));
+    for (unsigned i = 0; i < map.getNumSymbols(); ++i)
+      syms.push_back(getAffineConstantExpr(0, map.getContext()));
+    auto c = dyn_cast<AffineConstantExpr>(e.replaceDimsAndSymbols(dims, syms));
+    return c ? std::optional<int64_t>(c.getValue()) : std::nullopt;
+  };
+  std::optional<int64_t> zero = at(0), one = at(1);
+  if (!zero || !one)
+    return std::nullopt;
+  return *one - *zero;
+}
+
 namespace {
+/// Vectorizes the loop over an output row around an unrolled window (loads,
+/// f32 arithmetic and stores whose last index is affine in the loop's
+/// induction variable, every other index invariant): `lanes` outputs per
+/// iteration. Loads with unit stride along the row become vector reads,
+/// stride 2 a read of twice the lanes and a shuffle of its even elements,
+/// invariant ones broadcasts; reads and writes past a buffer's row are
+/// masked, so the last iteration needs no scalar remainder (the extra lanes
+/// of a read that stays within its row are computed and never stored).
+struct RowVectorizer {
+  scf::ForOp loop;
+  int64_t lanes;
+  DenseMap<Value, int64_t> stride; // index values: coefficient of the row position
+  DenseSet<Value> varying;         // f32 values that differ along the row
+
+  /// The row stride of `indices`' last element if no other index varies.
+  std::optional<int64_t> accessStride(ValueRange indices) const {
+    for (Value v : indices.drop_back())
+      if (stride.contains(v))
+        return std::nullopt;
+    return stride.lookup(indices.back());
+  }
+
+  /// Whether `op` is a varying product whose only use is an addition, which
+  /// computes it as an FMA.
+  bool fusedIntoFma(Operation &op) const {
+    return isa<arith::MulFOp>(op) && varying.contains(op.getResult(0)) &&
+           op.getResult(0).hasOneUse() && isa<arith::AddFOp>(*op.getResult(0).user_begin());
+  }
+
+  LogicalResult analyze(int64_t n) {
+    stride[loop.getInductionVar()] = 1;
+    auto depends = [&](Operation &op) {
+      return llvm::any_of(op.getOperands(),
+                          [&](Value v) { return stride.contains(v) || varying.contains(v); });
+    };
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+        int64_t a = 0;
+        for (auto [k, operand] : llvm::enumerate(apply.getMapOperands())) {
+          if (!stride.contains(operand))
+            continue;
+          std::optional<int64_t> c = linearCoefficient(apply.getAffineMap(), k);
+          if (!c)
+            return failure();
+          a += stride.lookup(operand) * *c;
+        }
+        if (a)
+          stride[apply.getResult()] = a;
+        continue;
+      }
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        std::optional<int64_t> s = accessStride(load.getIndices());
+        if (!s || *s < 0 || *s > 2 || !load.getType().isF32())
+          return failure();
+        if (*s)
+          varying.insert(load.getResult());
+        continue;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        // Masked by the buffer's row: the row must be the loop's range.
+        std::optional<int64_t> s = accessStride(store.getIndices());
+        if (s != 1 || store.getMemRefType().getShape().back() != n ||
+            !store.getValueToStore().getType().isF32())
+          return failure();
+        continue;
+      }
+      if (isa<arith::MulFOp, arith::AddFOp, arith::SubFOp, arith::DivFOp, arith::MaximumFOp,
+              arith::MinimumFOp, arith::NegFOp>(op)) {
+        if (depends(op))
+          varying.insert(op.getResult(0));
+        continue;
+      }
+      if (!isMemoryEffectFree(&op) || depends(op))
+        return failure();
+    }
+    return success();
+  }
+
+  LogicalResult run(RewriterBase &rewriter) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lb || !ub || !step || *lb != 0 || *step != 1 || loop.getNumResults() || *ub < 2 ||
+        failed(analyze(*ub)))
+      return failure();
+    int64_t vl = std::min<int64_t>(lanes, std::max<int64_t>(4, llvm::PowerOf2Ceil(*ub)));
+    Location loc = loop.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto vecType = VectorType::get({vl}, f32);
+    rewriter.setInsertionPoint(loop);
+    Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+    auto vecLoop = scf::ForOp::create(rewriter, loc, loop.getLowerBound(), loop.getUpperBound(),
+                                      arith::ConstantIndexOp::create(rewriter, loc, vl));
+    rewriter.setInsertionPointToStart(vecLoop.getBody());
+    IRMapping scalars;
+    scalars.map(loop.getInductionVar(), vecLoop.getInductionVar());
+    DenseMap<Value, Value> vectors;
+    auto asVector = [&](Value v) -> Value {
+      if (Value w = vectors.lookup(v))
+        return w;
+      return vector::BroadcastOp::create(rewriter, loc, vecType, scalars.lookupOrDefault(v));
+    };
+    auto mapped = [&](ValueRange values) {
+      return llvm::map_to_vector(values, [&](Value v) { return scalars.lookupOrDefault(v); });
+    };
+    SmallVector<bool> outOfBounds = {false};
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (auto load = dyn_cast<memref::LoadOp>(op); load && varying.contains(load.getResult())) {
+        int64_t s = *accessStride(load.getIndices());
+        auto readType = VectorType::get({vl * s}, f32);
+        Value read = vector::TransferReadOp::create(rewriter, loc, readType, load.getMemRef(),
+                                                    mapped(load.getIndices()), zero,
+                                                    ArrayRef<bool>(outOfBounds));
+        if (s == 2) {
+          SmallVector<int64_t> even;
+          for (int64_t i = 0; i < vl; ++i)
+            even.push_back(2 * i);
+          read = vector::ShuffleOp::create(rewriter, loc, read, read, even);
+        }
+        vectors[load.getResult()] = read;
+        continue;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        vector::TransferWriteOp::create(rewriter, loc, asVector(store.getValueToStore()),
+                                        store.getMemRef(), mapped(store.getIndices()),
+                                        ArrayRef<bool>(outOfBounds));
+        continue;
+      }
+      if (fusedIntoFma(op))
+        continue;
+      if (auto add = dyn_cast<arith::AddFOp>(op); add && varying.contains(add.getResult())) {
+        // a * b + c as one FMA: half the instructions and a shorter chain.
+        for (auto [product, other] : {std::pair(add.getLhs(), add.getRhs()),
+                                      std::pair(add.getRhs(), add.getLhs())}) {
+          auto mul = product.getDefiningOp<arith::MulFOp>();
+          if (!mul || !fusedIntoFma(*mul))
+            continue;
+          vectors[add.getResult()] = vector::FMAOp::create(
+              rewriter, loc, asVector(mul.getLhs()), asVector(mul.getRhs()), asVector(other));
+          break;
+        }
+        if (vectors.contains(add.getResult()))
+          continue;
+      }
+      if (op.getNumResults() == 1 && varying.contains(op.getResult(0))) {
+        IRMapping operands;
+        for (Value v : op.getOperands())
+          operands.map(v, asVector(v));
+        Operation *vop = rewriter.clone(op, operands);
+        vop->getResult(0).setType(vecType);
+        vectors[op.getResult(0)] = vop->getResult(0);
+        continue;
+      }
+      rewriter.clone(op, scalars);
+    }
+    rewriter.eraseOp(loop);
+    return success();
+  }
+};
+
 struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindowsPass> {
   using CPUUnrollWindowsPassBase::CPUUnrollWindowsPassBase;
 
@@ -117,7 +307,7 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
-    int64_t unrolled = 0;
+    int64_t unrolled = 0, vectorized = 0;
     for (linalg::GenericOp op : ops) {
       SmallVector<unsigned> order = windowOrder(op, maxWindow);
       if (order.empty())
@@ -144,10 +334,13 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
         DominanceInfo dominance;
         eliminateCommonSubExpressions(rewriter, dominance, row);
         forwardStores(row->getRegion(0).front());
+        if (auto rowLoop = dyn_cast<scf::ForOp>(row))
+          vectorized += succeeded(RowVectorizer{rowLoop, vectorBits / 32}.run(rewriter));
       }
       ++unrolled;
     }
     dlc::recordPassStat(getArgument(), "unrolled", unrolled);
+    dlc::recordPassStat(getArgument(), "vectorized", vectorized);
   }
 };
 } // namespace
