@@ -22,7 +22,7 @@
 // CHECK: return
 // A window over max-window is left to dlc-cpu-loop-order.
 // LARGE: linalg.generic
-// STATS: dlc-cpu-unroll-windows: unrolled 3, vectorized 2{{$}}
+// STATS: dlc-cpu-unroll-windows: unrolled 4, vectorized 3{{$}}
 #in = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 #w = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
@@ -97,6 +97,27 @@ func.func @stride3(%x: memref<12x12xf32>, %k: memref<3x3xf32>, %y: memref<4x4xf3
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %c, %m : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A windowed copy without reductions (the im2col of a 3x3 convolution,
+// stride 2): loops in the output's order, the row vectorized (even
+// elements of a read of twice the lanes), no scalar copy left.
+// CHECK-LABEL: func @im2col
+// CHECK: vector.transfer_read %arg0{{.*}} : memref<2x9x9xf32>, vector<8xf32>
+// CHECK-NEXT: vector.shuffle {{.*}} [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4xf32>, memref<2x3x3x4x4xf32>
+// CHECK-NOT: memref.store
+#src = affine_map<(c, kh, kw, oh, ow) -> (c, oh * 2 + kh, ow * 2 + kw)>
+#dst = affine_map<(c, kh, kw, oh, ow) -> (c, kh, kw, oh, ow)>
+func.func @im2col(%x: memref<2x9x9xf32>, %cols: memref<2x3x3x4x4xf32>) {
+  linalg.generic {indexing_maps = [#src, #dst], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<2x9x9xf32>) outs(%cols : memref<2x3x3x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
   }
   return
 }

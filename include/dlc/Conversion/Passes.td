@@ -136,8 +136,10 @@ def CPUUnrollWindowsPass : Pass<"dlc-cpu-unroll-windows", "mlir::func::FuncOp"> 
     input reads become vector reads, stride-2 ones a read of twice the
     lanes and a shuffle of its even elements, window weights broadcasts,
     multiply-adds FMAs; reads and writes past a buffer's row are masked, so
-    there is no scalar remainder. Rows with other strides stay scalar. Other
-    ops are left to dlc-cpu-loop-order. Counters (`--dlc-pass-stats`):
+    there is no scalar remainder. Rows with other strides stay scalar. A
+    windowed copy without reductions (the im2col of a convolution) gets the
+    same loops and vectorized rows. Other ops are left to
+    dlc-cpu-loop-order. Counters (`--dlc-pass-stats`):
     `unrolled`, `vectorized` (rows).
   }];
   let options = [

@@ -22,14 +22,16 @@ using namespace mlir;
 
 /// The loop order (parallel loops in the order of the output's dimensions,
 /// then the reduction loops) if `op` is a window op on buffers (an input
-/// indexed by a sum of loops) whose reduction loops have static ranges of at
-/// most `maxWindow` iterations together; empty otherwise.
+/// indexed by a sum of loops) whose reduction loops, if any, have static
+/// ranges of at most `maxWindow` iterations together; empty otherwise.
+/// Without reductions, the op is a windowed copy (im2col).
 static SmallVector<unsigned> windowOrder(linalg::GenericOp op, int64_t maxWindow) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return {};
   bool window = llvm::any_of(op.getIndexingMapsArray(), [](AffineMap m) {
-    return llvm::any_of(m.getResults(),
-                        [](AffineExpr e) { return e.getKind() == AffineExprKind::Add; });
+    return llvm::any_of(m.getResults(), [](AffineExpr e) {
+      return e.getKind() == AffineExprKind::Add || e.getKind() == AffineExprKind::Mul;
+    });
   });
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   auto last = out.getNumResults() ? dyn_cast<AffineDimExpr>(out.getResults().back()) : nullptr;
