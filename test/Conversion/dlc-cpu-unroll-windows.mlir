@@ -6,7 +6,8 @@
 // and columns only, the nine window positions unrolled, the output element
 // read once and written once (accumulated in a register in between), and
 // the row vectorized by 8 (AVX2): each stride-2 input read takes 16
-// elements and keeps the even ones, each window position one FMA.
+// elements and keeps the even ones, each window position one FMA; the
+// rows are whole vectors, so the writes need no mask.
 // CHECK-LABEL: func @window
 // CHECK: scf.for %[[R:.*]] =
 // CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %[[C8:.*]] {
@@ -17,12 +18,12 @@
 // CHECK-COUNT-9: vector.fma {{.*}} : vector<8xf32>
 // CHECK-NOT: vector.transfer_read %arg2
 // CHECK-NOT: arith.mulf
-// CHECK: vector.transfer_write %{{.*}}, %arg2[%[[R]], %[[C]]] : vector<8xf32>, memref<8x8xf32>
+// CHECK: vector.transfer_write %{{.*}}, %arg2[%[[R]], %[[C]]] {in_bounds = [true]} : vector<8xf32>, memref<8x8xf32>
 // CHECK-NOT: memref.store
 // CHECK: return
 // A window over max-window is left to dlc-cpu-loop-order.
 // LARGE: linalg.generic
-// STATS: dlc-cpu-unroll-windows: unrolled 4, vectorized 3{{$}}
+// STATS: dlc-cpu-unroll-windows: unrolled 3, vectorized 5{{$}}
 #in = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 #w = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
@@ -117,6 +118,40 @@ func.func @im2col(%x: memref<2x9x9xf32>, %cols: memref<2x3x3x4x4xf32>) {
   linalg.generic {indexing_maps = [#src, #dst], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
       ins(%x : memref<2x9x9xf32>) outs(%cols : memref<2x3x3x4x4xf32>) {
   ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// Elementwise ops get vectorized rows too: a ReLU6 on rows of 7 (masked
+// past the row, instead of LLVM vectorizing across rows with gathers and
+// scatters), and a bias broadcast on rows of 16 (two whole vectors, no
+// mask).
+// CHECK-LABEL: func @elementwise
+// CHECK: vector.transfer_read %arg0{{.*}}, %{{.*}} : memref<4x7xf32>, vector<8xf32>
+// CHECK: arith.maximumf {{.*}} : vector<8xf32>
+// CHECK: arith.minimumf {{.*}} : vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8xf32>, memref<4x7xf32>
+// CHECK: vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<8xf32>, memref<4x16xf32>
+// CHECK-NOT: memref.store
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d0)>
+func.func @elementwise(%x: memref<4x7xf32>, %y: memref<4x7xf32>, %b: memref<4xf32>, %z: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x7xf32>) outs(%y : memref<4x7xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %lo = arith.maximumf %a, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  }
+  linalg.generic {indexing_maps = [#col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<4xf32>) outs(%z : memref<4x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
     linalg.yield %a : f32
   }
   return

@@ -122,7 +122,7 @@ def CPUParallelizePass : Pass<"dlc-cpu-parallelize", "mlir::func::FuncOp"> {
 }
 
 def CPUUnrollWindowsPass : Pass<"dlc-cpu-unroll-windows", "mlir::func::FuncOp"> {
-  let summary = "Lower small-window ops (depthwise convolutions, pooling) to loops with the window unrolled";
+  let summary = "Lower small-window ops (depthwise convolutions, pooling) to loops with the window unrolled, and vectorize their rows and those of elementwise ops";
   let description = [{
     A window op on buffers (a `linalg.generic` with an input indexed by a sum
     of loops, e.g. a generalized depthwise convolution or pooling) whose
@@ -136,11 +136,13 @@ def CPUUnrollWindowsPass : Pass<"dlc-cpu-unroll-windows", "mlir::func::FuncOp"> 
     input reads become vector reads, stride-2 ones a read of twice the
     lanes and a shuffle of its even elements, window weights broadcasts,
     multiply-adds FMAs; reads and writes past a buffer's row are masked, so
-    there is no scalar remainder. Rows with other strides stay scalar. A
-    windowed copy without reductions (the im2col of a convolution) gets the
-    same loops and vectorized rows. Other ops are left to
-    dlc-cpu-loop-order. Counters (`--dlc-pass-stats`):
-    `unrolled`, `vectorized` (rows).
+    there is no scalar remainder (nor masks where whole vectors provably
+    cover the row). Rows with other strides stay scalar. Ops without
+    reductions (the im2col copy of a convolution, elementwise epilogues,
+    bias broadcasts) get the same loops and vectorized rows: on short rows
+    (7 or 14 columns) LLVM would otherwise vectorize across rows with
+    gathers and scatters. Other ops are left to dlc-cpu-loop-order. Counters (`--dlc-pass-stats`):
+    `unrolled` (window ops), `vectorized` (ops whose rows were vectorized).
   }];
   let options = [
     Option<"maxWindow", "max-window", "int64_t", /*default=*/"49",

@@ -21,10 +21,11 @@ namespace dlc {
 using namespace mlir;
 
 /// The loop order (parallel loops in the order of the output's dimensions,
-/// then the reduction loops) if `op` is a window op on buffers (an input
-/// indexed by a sum of loops) whose reduction loops, if any, have static
-/// ranges of at most `maxWindow` iterations together; empty otherwise.
-/// Without reductions, the op is a windowed copy (im2col).
+/// then the reduction loops) if `op` is an op on buffers with a single
+/// output that is either a window op (an input indexed by a sum or multiple
+/// of loops) whose reduction loops have static ranges of at most
+/// `maxWindow` iterations together, or has no reductions at all (a windowed
+/// copy such as an im2col, an elementwise op, a broadcast); empty otherwise.
 static SmallVector<unsigned> windowOrder(linalg::GenericOp op, int64_t maxWindow) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return {};
@@ -35,7 +36,7 @@ static SmallVector<unsigned> windowOrder(linalg::GenericOp op, int64_t maxWindow
   });
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   auto last = out.getNumResults() ? dyn_cast<AffineDimExpr>(out.getResults().back()) : nullptr;
-  if (!window || !last)
+  if (!last || (!window && op.getNumReductionLoops() > 0))
     return {};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   auto iters = op.getIteratorTypesArray();
@@ -154,6 +155,21 @@ struct RowVectorizer {
     return stride.lookup(indices.back());
   }
 
+  /// The constant c if `index` is the induction variable `iv` plus c.
+  static std::optional<int64_t> constantOffset(Value index, Value iv) {
+    if (index == iv)
+      return 0;
+    auto apply = index.getDefiningOp<affine::AffineApplyOp>();
+    if (!apply || apply.getMapOperands().size() != 1 || apply.getMapOperands()[0] != iv)
+      return std::nullopt;
+    auto sum = dyn_cast<AffineBinaryOpExpr>(apply.getAffineMap().getResult(0));
+    auto c = sum && sum.getKind() == AffineExprKind::Add ? dyn_cast<AffineConstantExpr>(sum.getRHS())
+                                                         : nullptr;
+    if (!c || sum.getLHS() != getAffineDimExpr(0, index.getContext()))
+      return std::nullopt;
+    return c.getValue();
+  }
+
   /// Whether `op` is a varying product whose only use is an addition, which
   /// computes it as an FMA.
   bool fusedIntoFma(Operation &op) const {
@@ -237,14 +253,22 @@ struct RowVectorizer {
     auto mapped = [&](ValueRange values) {
       return llvm::map_to_vector(values, [&](Value v) { return scalars.lookupOrDefault(v); });
     };
-    SmallVector<bool> outOfBounds = {false};
+    // Whether every read or write of `vl * s` elements at `index` stays
+    // within the row of `type`: the index is the induction variable plus a
+    // constant, and whole vectors cover the loop.
+    auto inBounds = [&](Value index, MemRefType type, int64_t s) {
+      std::optional<int64_t> offset = constantOffset(index, loop.getInductionVar());
+      int64_t row = type.getShape().back();
+      return SmallVector<bool>{*ub % vl == 0 && offset && !ShapedType::isDynamic(row) &&
+                               s * (*ub - vl) + *offset + s * vl <= row};
+    };
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (auto load = dyn_cast<memref::LoadOp>(op); load && varying.contains(load.getResult())) {
         int64_t s = *accessStride(load.getIndices());
         auto readType = VectorType::get({vl * s}, f32);
-        Value read = vector::TransferReadOp::create(rewriter, loc, readType, load.getMemRef(),
-                                                    mapped(load.getIndices()), zero,
-                                                    ArrayRef<bool>(outOfBounds));
+        Value read = vector::TransferReadOp::create(
+            rewriter, loc, readType, load.getMemRef(), mapped(load.getIndices()), zero,
+            ArrayRef<bool>(inBounds(load.getIndices().back(), load.getMemRefType(), s)));
         if (s == 2) {
           SmallVector<int64_t> even;
           for (int64_t i = 0; i < vl; ++i)
@@ -255,9 +279,10 @@ struct RowVectorizer {
         continue;
       }
       if (auto store = dyn_cast<memref::StoreOp>(op)) {
-        vector::TransferWriteOp::create(rewriter, loc, asVector(store.getValueToStore()),
-                                        store.getMemRef(), mapped(store.getIndices()),
-                                        ArrayRef<bool>(outOfBounds));
+        vector::TransferWriteOp::create(
+            rewriter, loc, asVector(store.getValueToStore()), store.getMemRef(),
+            mapped(store.getIndices()),
+            ArrayRef<bool>(inBounds(store.getIndices().back(), store.getMemRefType(), 1)));
         continue;
       }
       if (fusedIntoFma(op))
@@ -339,7 +364,7 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
         if (auto rowLoop = dyn_cast<scf::ForOp>(row))
           vectorized += succeeded(RowVectorizer{rowLoop, vectorBits / 32}.run(rewriter));
       }
-      ++unrolled;
+      unrolled += numReductions > 0;
     }
     dlc::recordPassStat(getArgument(), "unrolled", unrolled);
     dlc::recordPassStat(getArgument(), "vectorized", vectorized);
