@@ -207,9 +207,11 @@ struct RowVectorizer {
         continue;
       }
       if (auto store = dyn_cast<memref::StoreOp>(op)) {
-        // Masked by the buffer's row: the row must be the loop's range.
+        // Masked by the buffer's row: the row must be the loop's range, and
+        // the element the induction variable itself.
         std::optional<int64_t> s = accessStride(store.getIndices());
-        if (s != 1 || store.getMemRefType().getShape().back() != n ||
+        if (s != 1 || store.getIndices().back() != loop.getInductionVar() ||
+            store.getMemRefType().getShape().back() != n ||
             !store.getValueToStore().getType().isF32())
           return failure();
         continue;
