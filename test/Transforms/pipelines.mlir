@@ -1,10 +1,25 @@
-// Pipelines by TVM name, the default pipeline, the pass ledger, and errors.
+// Pipelines by TVM name, optimization levels with TVM's gating, the pass
+// ledger, and errors.
 // RUN: dlc-opt %s --dlc-pipeline=list:SimplifyInference,FoldConstant,FoldScaleAxis | FileCheck %s --check-prefix=LIST
-// RUN: dlc-opt %s --dlc-pipeline=default --dlc-pass-stats 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// RUN: dlc-opt %s --dlc-pipeline=default | FileCheck %s --check-prefix=DEFAULT
+// RUN: dlc-opt %s --dlc-pipeline=default --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: dlc-opt %s --dlc-pipeline=O3 | FileCheck %s --check-prefix=DEFAULT
+// RUN: dlc-opt %s --dlc-pipeline=O0 | FileCheck %s --check-prefix=O0
+// RUN: dlc-opt %s --dlc-pipeline=O0 --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=O0-STATS
+// RUN: dlc-opt %s --dlc-pipeline=O2 | FileCheck %s --check-prefix=O2
+// RUN: dlc-opt %s --dlc-pipeline=O2 --dlc-require=BackwardFoldScaleAxis | FileCheck %s --check-prefix=REQUIRE
+// RUN: dlc-opt %s --dlc-pipeline=O3 --dlc-disable=FuseOps,FoldScaleAxis | FileCheck %s --check-prefix=DISABLE
+// RUN: dlc-opt %s --dlc-pipeline="O3;disable=FuseOps,FoldScaleAxis" | FileCheck %s --check-prefix=DISABLE
 // RUN: dlc-opt %s --dlc-pipeline=list:graph-fold-constant | FileCheck %s --check-prefix=FLAG
+// RUN: dlc-opt %s --dlc-pipeline="list:SimplifyInference,FuseOps{fuse-opt-level=0 max-depth=4}" | FileCheck %s --check-prefix=OPTIONS
 // RUN: dlc-opt %s --dlc-pipeline=none | FileCheck %s --check-prefix=NONE
 // RUN: not dlc-opt %s --dlc-pipeline=list:SimplifyInference,FuseAll 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not dlc-opt %s --dlc-pipeline=O9 2>&1 | FileCheck %s --check-prefix=SPEC
+// RUN: not dlc-opt %s --dlc-pipeline=O3 --dlc-disable=FuseAll 2>&1 | FileCheck %s --check-prefix=UNKNOWN-DISABLE
+// RUN: not dlc-opt %s --dlc-pipeline=O3 --dlc-require=FoldExplicitPadding 2>&1 | FileCheck %s --check-prefix=NOT-IN-LEVELS
+// RUN: not dlc-opt %s --dlc-pipeline=list:FoldConstant --dlc-disable=FuseOps 2>&1 | FileCheck %s --check-prefix=LIST-GATED
+// RUN: not dlc-opt %s --dlc-pipeline="list:FuseOps{depth=4}" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not dlc-opt %s --dlc-pipeline="O3;skip=FuseOps" 2>&1 | FileCheck %s --check-prefix=FIELD
 
 // conv + batch norm + relu: the batch norm's scale ends up in the weights and
 // its shift is one add.
@@ -16,18 +31,64 @@
 // LIST-NEXT: %[[R:.*]] = graph.relu %[[A]]
 // LIST-NEXT: return %[[R]]
 
+// O3 (the default): folded as above, then one kernel of conv + add + relu.
+// DEFAULT-LABEL: func @main
+// DEFAULT: %[[F:.*]] = graph.fused %arg0, %{{.*}}, %{{.*}} {pattern = "out_elemwise_fusable"}
+// DEFAULT-NEXT: ^bb0
+// DEFAULT-NEXT: graph.conv2d
+// DEFAULT-NEXT: graph.add
+// DEFAULT-NEXT: graph.relu
+// DEFAULT-NEXT: graph.yield
+// DEFAULT: return %[[F]]
+
 // The ledger says which passes worked and which were dormant.
-// DEFAULT: graph-dead-code-elimination: erased 0
-// DEFAULT: graph-eliminate-common-subexpr: eliminated 0
-// DEFAULT: graph-fold-constant: folded {{[1-9][0-9]*}}, skipped-large 0
-// DEFAULT: graph-fold-scale-axis: backward 1, folded 1, forward 0
-// DEFAULT: graph-simplify-expr: rewrites 0
-// DEFAULT: graph-simplify-inference: batch-norms 1, dropouts 0, layer-norms 0
+// STATS: graph-backward-fold-scale-axis: folded 1
+// STATS: graph-canonicalize-cast: duplicated 0
+// STATS: graph-canonicalize-ops: rewrites 0
+// STATS: graph-eliminate-common-subexpr: eliminated 0
+// STATS: graph-fold-constant: folded {{[1-9][0-9]*}}, skipped-large 0
+// STATS: graph-forward-fold-scale-axis: folded 0
+// STATS: graph-fuse-ops: fused-ops 3, groups 1
+// STATS: graph-remove-unused-functions: removed 0
+// STATS: graph-simplify-expr: rewrites 0
+// STATS: graph-simplify-inference: batch-norms 1, dropouts 0, layer-norms 0
+
+// O0 runs SimplifyInference, SimplifyExpr and FuseOps without fusion:
+// nothing folded, one region per op (the batch norm's arithmetic is 9 ops).
+// O0-LABEL: func @main
+// O0-COUNT-11: graph.fused
+// O0-NOT: graph.fused
+// O0-STATS: graph-fuse-ops: fused-ops 0, groups 11
+// O0-STATS-NEXT: graph-simplify-expr: rewrites
+// O0-STATS-NEXT: graph-simplify-inference: batch-norms 1
+
+// O2 folds constants but not scales (FoldScaleAxis's passes are O3): the
+// batch norm's multiply stays, fused with the conv.
+// O2: graph.conv2d
+// O2-NEXT: graph.mul
+// O2-NEXT: graph.add
+// O2-NEXT: graph.relu
+// REQUIRE: graph.conv2d
+// REQUIRE-NEXT: graph.add
+// REQUIRE-NEXT: graph.relu
+
+// Disabled: no fusion, no scale folding.
+// DISABLE-NOT: graph.fused
+// DISABLE: graph.conv2d
+// DISABLE: graph.mul
+// DISABLE-NEXT: graph.add
+// DISABLE-NEXT: graph.relu
 
 // FLAG: graph.batch_norm
+// OPTIONS-COUNT-11: graph.fused
 // NONE: graph.batch_norm
 // UNKNOWN: dlc-opt: error: unknown pass 'FuseAll' in the pipeline (known: SimplifyInference, FoldConstant,
-// SPEC: dlc-opt: error: unknown pipeline 'O9': expected default, none or list:PassA,PassB,...
+// SPEC: dlc-opt: error: unknown pipeline 'O9': expected O0, O1, O2, O3, O4, default (O3), none or list:PassA,PassB,...
+// UNKNOWN-DISABLE: dlc-opt: error: unknown pass 'FuseAll' (expected a TVM name; known: SimplifyInference,
+// NOT-IN-LEVELS: dlc-opt: error: pass 'FoldExplicitPadding' is not part of the O0..O4 sequence, so disabling or requiring it has no effect; run it with list:...
+// LIST-GATED: dlc-opt: error: disable= and require= apply to O0..O4, not to 'list:FoldConstant'
+// OPTION: dlc-opt: error: cannot build pipeline 'list:FuseOps{depth=4}': {{.*}}depth
+// FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B or require=A,B)
 func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %w = graph.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
   %g = graph.constant dense<[2.0, 0.5]> : tensor<2xf32>

@@ -2,8 +2,8 @@
 //
 // Parses, verifies, transforms and prints graph-dialect IR with the dlc
 // dialects and passes plus the upstream ones the project uses.
-// `--dlc-pipeline=<default|none|list:A,B,...>` runs catalogue passes by their
-// TVM names.
+// `--dlc-pipeline=<O0..O4|default|none|list:A,B,...>` runs catalogue passes by
+// their TVM names; `--dlc-disable`/`--dlc-require` gate the O-levels.
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Conversion/CPUPipeline.h"
@@ -20,6 +20,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -31,8 +32,18 @@ static llvm::cl::opt<bool> dlcPassStats(
 
 static llvm::cl::opt<std::string> dlcPipeline(
     "dlc-pipeline",
-    llvm::cl::desc("graph passes to run: default, none, or list:A,B,... "
-                   "(TVM names or pass flags)"));
+    llvm::cl::desc("graph passes to run: O0..O4, default (O3), none, or "
+                   "list:A,B,... (TVM names or pass flags)"));
+static llvm::cl::opt<bool> dlcListPasses(
+    "dlc-list-passes",
+    llvm::cl::desc("print the pass catalogue (TVM name, flag, opt level) and exit"));
+static llvm::cl::list<std::string> dlcDisable(
+    "dlc-disable", llvm::cl::CommaSeparated,
+    llvm::cl::desc("passes an O-level pipeline skips (TVM disabled_pass)"));
+static llvm::cl::list<std::string> dlcRequire(
+    "dlc-require", llvm::cl::CommaSeparated,
+    llvm::cl::desc("passes an O-level pipeline runs whatever the level "
+                   "(TVM required_pass)"));
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -46,13 +57,25 @@ int main(int argc, char **argv) {
   auto [inputFile, outputFile] =
       mlir::registerAndParseCLIOptions(argc, argv, "dlc optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
-  if (!dlcPipeline.empty()) {
-    if (llvm::Error e = dlc::pipelineString(dlcPipeline).takeError()) {
+  if (dlcListPasses) {
+    for (const dlc::CatalogueEntry &e : dlc::passCatalogue())
+      llvm::outs() << e.tvmName << " " << e.flag << " O" << e.optLevel << "\n";
+    return 0;
+  }
+  static std::string spec = dlcPipeline;
+  if (spec.empty() && (!dlcDisable.empty() || !dlcRequire.empty()))
+    spec = "default";
+  if (!dlcDisable.empty())
+    spec += ";disable=" + llvm::join(dlcDisable, ",");
+  if (!dlcRequire.empty())
+    spec += ";require=" + llvm::join(dlcRequire, ",");
+  if (!spec.empty()) {
+    if (llvm::Error e = dlc::pipelineString(spec).takeError()) {
       llvm::WithColor::error(llvm::errs(), "dlc-opt") << llvm::toString(std::move(e)) << "\n";
       return 1;
     }
     config.setPassPipelineSetupFn([](mlir::PassManager &pm) {
-      return mlir::failure(static_cast<bool>(dlc::buildPipeline(dlcPipeline, pm)));
+      return mlir::failure(static_cast<bool>(dlc::buildPipeline(spec, pm)));
     });
   }
   std::string error;

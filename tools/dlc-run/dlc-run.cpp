@@ -14,6 +14,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -37,9 +38,18 @@ static cl::opt<std::string>
            cl::desc("where to run: reference (the interpreter) or cpu (compiled "
                     "for the host, JIT)"));
 static cl::opt<std::string>
-    pipeline("pipeline", cl::init("default"),
-             cl::desc("graph passes before lowering (cpu): default, none or "
-                      "list:A,B,..."));
+    pipelineFlag("pipeline", cl::init("default"),
+                 cl::desc("graph passes before lowering (cpu): O0..O4, default "
+                          "(O3), none or list:A,B,..."));
+static cl::list<std::string>
+    disablePasses("dlc-disable", cl::CommaSeparated,
+                  cl::desc("passes an O-level pipeline skips (TVM disabled_pass)"));
+static cl::list<std::string>
+    requirePasses("dlc-require", cl::CommaSeparated,
+                  cl::desc("passes an O-level pipeline runs whatever the level "
+                           "(TVM required_pass)"));
+/// --pipeline with --dlc-disable and --dlc-require.
+static std::string pipeline;
 static cl::opt<std::string>
     compileTo("compile-to",
               cl::desc("stop after a phase and print the IR: graph, linalg, "
@@ -143,7 +153,7 @@ static Error writeReport(StringRef path, int argc, char **argv,
   for (const std::string &spec : inputSpecs)
     j["inputs"].push_back(spec);
   if (target == "cpu") {
-    j["pipeline"] = {{"spec", pipeline.getValue()}, {"passes", *expanded},
+    j["pipeline"] = {{"spec", pipeline}, {"passes", *expanded},
                      {"sha256", sha256Hex(*expanded)}};
     j["compile_ms"] = {{"graph_passes", times.graphPassesMs},
                        {"lowering", times.loweringMs},
@@ -189,6 +199,14 @@ int main(int argc, char **argv) {
                 "' (expected graph, linalg, loops or llvm)");
   if (absTol < 0 || relTol < 0)
     return fail("--atol and --rtol must be >= 0");
+  pipeline = pipelineFlag;
+  if (!disablePasses.empty())
+    pipeline += ";disable=" + join(disablePasses, ",");
+  if (!requirePasses.empty())
+    pipeline += ";require=" + join(requirePasses, ",");
+  if (target == "cpu" || phase || !emit.empty())
+    if (Error e = pipelineString(pipeline).takeError())
+      return fail(toString(std::move(e)));
 
   mlir::DialectRegistry registry;
   registerModelDialects(registry);

@@ -821,5 +821,17 @@ LogicalResult CompositeOp::verify() {
   return verifyRegionOp(*this, getInputs());
 }
 
+void dlc::graph::inlineRegionOp(Operation *regionOp) {
+  assert((isa<FusedOp, CompositeOp>(regionOp)) && "not a graph region op");
+  Block &body = regionOp->getRegion(0).front();
+  for (auto [arg, in] : llvm::zip(body.getArguments(), regionOp->getOperands()))
+    arg.replaceAllUsesWith(in);
+  Operation *yield = body.getTerminator();
+  regionOp->replaceAllUsesWith(yield->getOperands());
+  yield->erase();
+  regionOp->getBlock()->getOperations().splice(regionOp->getIterator(), body.getOperations());
+  regionOp->erase();
+}
+
 #define GET_OP_CLASSES
 #include "dlc/Dialect/Graph/GraphOps.cpp.inc"

@@ -23,6 +23,33 @@ def ConvertGraphToLinalgPass
   ];
 }
 
+def OutlineKernelsPass : Pass<"dlc-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "One private function per kernel: each fused region, and each op outside every region";
+  let description = [{
+    The graph decides fusion and the backend obeys: every `graph.fused` or
+    `graph.composite` region becomes a private function (a kernel, marked
+    `dlc.kernel` with the region's pattern or the op's name) called from
+    where it was, and so does every compute op outside all regions. The
+    lowering works function by function, so a backend fuses within a kernel
+    (tile-and-fuse, elementwise fusion) and never across kernels: with
+    FuseOps at fusion level 0 every op is its own kernel.
+
+    Views (`reshape`, `expand_dims`, `squeeze`) are not kernels: alone they
+    stay in the caller, and at the end of a region they move out of it, so a
+    kernel never returns a view of its own buffer (which would be copied). A
+    region that computes nothing but views is inlined. Constants of at most
+    `max-constant-elements` elements are copied into the kernels that read
+    them; larger ones are passed.
+
+    Counters (`--dlc-pass-stats`): `kernels`, functions made; `views`, view-only regions inlined.
+  }];
+  let options = [
+    Option<"maxConstantElements", "max-constant-elements", "int64_t", /*default=*/"4096",
+           "Largest constant copied into a kernel rather than passed">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
 def CPUFuseElementwisePass
     : Pass<"dlc-cpu-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "Fuse elementwise producers into elementwise consumers";

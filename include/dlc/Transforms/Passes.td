@@ -266,4 +266,76 @@ def AnnotateSpansPass : Pass<"graph-annotate-spans", "mlir::ModuleOp"> {
   ];
 }
 
+def FuseOpsPass : Pass<"graph-fuse-ops", "mlir::func::FuncOp"> {
+  let summary = "Group ops into graph.fused kernels by their pattern kinds (TVM FuseOps)";
+  let description = [{
+    TVM name: `FuseOps`. TVM's algorithm (`graph_partitioner.cc`): a forward
+    graph of the function's ops in block order, its post-dominator tree, and
+    union-find groups, merged in three phases by each op's pattern kind
+    (`elemwise`, `broadcast`, `injective`, `comm_reduce`,
+    `out_elemwise_fusable`, `tuple`, `opaque`; see the op reference):
+    - phase 0: an `out_elemwise_fusable` op (conv2d, dense, matmul,
+      batch_matmul, pooling, softmax, normalizations) joins its
+      post-dominator when the edges to it are elementwise and every op on the
+      paths is at most `broadcast` (conv2d + bias + relu + residual add);
+      elementwise and broadcast ops join a post-dominator that is at most
+      `injective` or a `comm_reduce` (phases 0 and 1);
+    - phase 1: injective ops join when every op on the paths is injective;
+    - phase 2: injective ops join intermediate tuples (no graph op is a
+      tuple today, so this phase has nothing to do).
+    Nothing fuses across an `opaque` op (nms, dropout, an existing region, a
+    non-scalar constant); a reduction never starts a fusion; a group never
+    grows beyond `max-depth` ops.
+
+    Every group with an op becomes one `graph.fused` region, whose `pattern`
+    is the group's kind and whose location is its anchor's (the conv2d of a
+    conv2d + bias + relu group); scalar constants are copied into the
+    region, other constants and values are its operands. The backends
+    compile each region as one kernel, and nothing across regions.
+    `fuse-opt-level=0` makes one region per op (TVM's opt_level 0: no
+    fusion); -1 (the default) means the pipeline's level, which is fusion
+    when the pass runs alone. Ops already in regions are left alone, so the
+    pass is idempotent, and FuseOps after DefuseOps gives the same groups.
+
+    Counters (`--dlc-pass-stats`): `groups`, regions made; `fused-ops`, ops in regions of more than one op.
+  }];
+  let options = [
+    Option<"fuseOptLevel", "fuse-opt-level", "int64_t", /*default=*/"-1",
+           "Optimization level: 0 makes one region per op (no fusion)">,
+    Option<"maxDepth", "max-depth", "int64_t", /*default=*/"256",
+           "Most ops in one fused group (TVM relay.FuseOps.max_depth)">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
+def DefuseOpsPass : Pass<"graph-defuse-ops", "mlir::func::FuncOp"> {
+  let summary = "Inline every graph.fused region back into its function (TVM DefuseOps)";
+  let description = [{
+    TVM name: `DefuseOps`, the inverse of FuseOps: every `graph.fused`
+    region is replaced by the ops of its body. `graph.composite` regions
+    (named matches of MergeComposite) stay.
+
+    Counters (`--dlc-pass-stats`): `defused`, regions inlined.
+  }];
+}
+
+def SSAFormPass : Pass<"graph-ssa-form", "mlir::ModuleOp"> {
+  let summary = "TVM's normal-form and gradient passes, which have no effect on SSA inference graphs";
+  let description = [{
+    TVM names: `ToANormalForm`, `ToGraphNormalForm`, `FirstOrderGradient`
+    (option `tvm-name`). In Relay, the first two convert between
+    let-bindings (A-normal form) and a dataflow graph, and the third builds
+    training gradients. dlc's graph is always SSA dataflow (graph normal
+    form) and compiles inference, so these leave the module unchanged; they
+    are accepted so that published pass sequences (CF'22 Table 5) run
+    verbatim, and the ledger records that they ran without effect.
+
+    Counters (`--dlc-pass-stats`): `<tvm-name> (no effect in SSA form)`, runs.
+  }];
+  let options = [
+    Option<"tvmName", "tvm-name", "std::string", /*default=*/"\"ToGraphNormalForm\"",
+           "ToANormalForm, ToGraphNormalForm or FirstOrderGradient">,
+  ];
+}
+
 #endif // DLC_TRANSFORMS_PASSES_TD

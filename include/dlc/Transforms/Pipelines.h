@@ -1,8 +1,14 @@
-//===- Pipelines.h - pass catalogue names and pipeline strings --*- C++ -*-===//
+//===- Pipelines.h - pass catalogue, optimization levels, pipelines -*- C++ -*-===//
 //
-// The one place that knows every pass by its TVM/paper name and its flag,
-// and turns a pipeline spec (`list:A,B,...`, `default`, `none`) into passes.
-// Optimization levels and the architecture-aware choice slot in here.
+// The one place that knows every pass by its TVM/paper name, its flag and
+// its TVM opt level, and turns a pipeline spec into passes:
+//
+//   O0 .. O4          TVM's relay.build sequence gated at that opt level
+//                     (FuseOps last); `default` is O3
+//   O3;disable=A,B;require=C
+//                     with TVM's disabled_pass / required_pass
+//   list:A,B{opt=1}   the given passes verbatim, in order, with options
+//   none              no graph pass
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_TRANSFORMS_PIPELINES_H
@@ -11,11 +17,15 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Error.h"
 
+#include <string>
+#include <vector>
+
 namespace dlc {
 
 struct CatalogueEntry {
   llvm::StringRef tvmName;  ///< e.g. "FoldScaleAxis"
   llvm::StringRef flag;     ///< e.g. "graph-fold-scale-axis"
+  int optLevel;             ///< TVM's opt level: on at O<optLevel> and above
   bool modulePass;          ///< runs on the module, not on each function
 };
 
@@ -26,12 +36,24 @@ void registerPasses();
 /// Every pass of the catalogue.
 llvm::ArrayRef<CatalogueEntry> passCatalogue();
 
-/// The passes every inference model benefits from (catalogue I).
+/// The catalogue entry named `name` (TVM name or flag), if any.
+const CatalogueEntry *lookupPass(llvm::StringRef name);
+
+/// The pipeline a model gets when nobody chooses: O3 (the CF'22 baseline).
 llvm::StringRef defaultPipelineSpec();
 
-/// The textual MLIR pipeline for a spec: `default`, `none`, or
-/// `list:A,B,...` with TVM names or flags. Errors name the unknown entry and
-/// list the known ones.
+/// A parsed spec: `base` (O0..O4, none, list:...) and TVM's disabled_pass /
+/// required_pass names.
+struct PipelineSpec {
+  std::string base;
+  std::vector<std::string> disabled, required;
+  /// The textual form, `base[;disable=A,B][;require=C]`.
+  std::string str() const;
+};
+llvm::Expected<PipelineSpec> parsePipelineSpec(llvm::StringRef text);
+
+/// The textual MLIR pipeline for a spec. Errors name the unknown pass, level
+/// or option.
 llvm::Expected<std::string> pipelineString(llvm::StringRef spec);
 
 /// Adds the passes of `spec` to `pm` (a module-level pass manager).

@@ -1067,19 +1067,8 @@ struct ConvertGraphToLinalgPass
       if (isa<FusedOp, CompositeOp>(op))
         regionOps.push_back(op);
     });
-    for (Operation *op : llvm::reverse(regionOps)) {
-      Block &body = op->getRegion(0).front();
-      IRMapping map;
-      map.map(body.getArguments(), op->getOperands());
-      OpBuilder b(op);
-      for (Operation &inner : body.without_terminator())
-        b.clone(inner, map);
-      SmallVector<Value> results;
-      for (Value v : body.getTerminator()->getOperands())
-        results.push_back(map.lookupOrDefault(v));
-      op->replaceAllUsesWith(results);
-      op->erase();
-    }
+    for (Operation *op : llvm::reverse(regionOps))
+      inlineRegionOp(op);
     ConversionTarget target(getContext());
     target.addIllegalDialect<GraphDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,

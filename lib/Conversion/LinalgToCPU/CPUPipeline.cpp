@@ -90,6 +90,8 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
                                    int64_t threads) {
   if (stopAfter == Phase::Graph)
     return;
+  // One function per kernel: fused regions and lone ops (FuseOps decided).
+  pm.addPass(createOutlineKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertGraphToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());

@@ -22,32 +22,61 @@ static Tensor transposed(const Tensor &w) {
 }
 
 namespace {
+/// The constant `weight` is, directly or as the operand of the region op
+/// whose body argument it is (a fused kernel's weight).
+graph::ConstantOp weightConstant(Value weight) {
+  if (auto c = weight.getDefiningOp<graph::ConstantOp>())
+    return c;
+  auto arg = dyn_cast<BlockArgument>(weight);
+  Operation *region = arg ? arg.getOwner()->getParentOp() : nullptr;
+  if (!isa_and_nonnull<graph::FusedOp, graph::CompositeOp>(region))
+    return {};
+  return region->getOperand(arg.getArgNumber()).getDefiningOp<graph::ConstantOp>();
+}
+
+/// The transposed weight as a value usable at `op`: a new constant beside
+/// `c`, passed into `op`'s region when `c` is outside it.
+Value transposedWeight(OpBuilder &b, graph::DenseOp op, graph::ConstantOp c) {
+  std::optional<Tensor> w = constantValue(c);
+  b.setInsertionPoint(c);
+  Value wt = createConstant(b, c.getLoc(), transposed(*w), "transposed_weight");
+  auto arg = dyn_cast<BlockArgument>(op.getWeight());
+  if (!arg)
+    return wt;
+  Operation *region = arg.getOwner()->getParentOp();
+  region->insertOperands(region->getNumOperands(), wt);
+  return arg.getOwner()->addArgument(wt.getType(), wt.getLoc());
+}
+
 struct CPUTransposeDenseWeightsPass
     : dlc::impl::CPUTransposeDenseWeightsPassBase<CPUTransposeDenseWeightsPass> {
   void runOnOperation() override {
     SmallVector<graph::DenseOp> denses;
     getOperation().walk([&](graph::DenseOp op) {
-      if (op.getWeight().getDefiningOp<graph::ConstantOp>() &&
-          op.getType().getElementType().isF32())
+      if (weightConstant(op.getWeight()) && op.getType().getElementType().isF32())
         denses.push_back(op);
     });
     OpBuilder b(&getContext());
     int64_t rewritten = 0;
     for (graph::DenseOp op : denses) {
-      std::optional<Tensor> w = constantValue(op.getWeight());
-      if (!w)
-        continue;
+      graph::ConstantOp c = weightConstant(op.getWeight());
+      Value wt = transposedWeight(b, op, c);
       b.setInsertionPoint(op);
       Location loc = op.getLoc();
-      Value wt = createConstant(b, loc, transposed(*w), "transposed_weight");
       Value y = graph::MatmulOp::create(b, loc, op.getInput(), wt);
       if (Value bias = op.getBias())
         y = graph::AddOp::create(b, loc, y, bias);
       op.replaceAllUsesWith(y);
-      Operation *weight = op.getWeight().getDefiningOp();
+      Value weight = op.getWeight();
       op.erase();
-      if (weight->use_empty())
-        weight->erase();
+      // The original weight, and the region argument that carried it.
+      if (auto arg = dyn_cast<BlockArgument>(weight); arg && arg.use_empty()) {
+        Operation *region = arg.getOwner()->getParentOp();
+        region->eraseOperand(arg.getArgNumber());
+        arg.getOwner()->eraseArgument(arg.getArgNumber());
+      }
+      if (c->use_empty())
+        c->erase();
       ++rewritten;
     }
     recordPassStat(getArgument(), "transposed", rewritten);

@@ -6,7 +6,7 @@
    count_include_pad, padding), broadcasting binary ops, dense / matmul /
    batch_matmul (transposes, batch broadcast, 1-D operands), reductions,
    softmax, layer_norm, transpose, slices with negative steps, pads.
-3. Small zoo models (graph passes on, as dlc-run does by default), on one
+3. Small zoo models (graph passes on: the default and every level), on one
    thread (sequential tile loops) and on two (OpenMP tile loops).
 
 Tolerances: |cpu - ref| <= 1e-5 + 1e-4 |ref| (f32 math; the reference
@@ -198,13 +198,16 @@ for name, text in cases:
         f.write(text + "\n")
     compare(f"generated {name}", path, "main")
 
-# 3. Small zoo models, default graph passes.
+# 3. Small zoo models: the default pipeline on one thread (sequential tile
+# loops), and every optimization level on two (OpenMP ones): O0 compiles
+# every op as a kernel of its own, O1 and up the groups FuseOps made.
 for model, opts in (("resnet18", ["--image=32"]), ("mobilenet_v2", ["--image=32"]),
                     ("bert_tiny", ["--seq=8"])):
     path = os.path.join(work, f"{model}.mlirbc")
     run(f"{bin_dir}/dlc-zoo", model, *opts, "-o", path)
-    for threads in (1, 2):  # sequential tile loops, and OpenMP ones
-        compare(f"zoo {model} threads={threads}", path, "main", "1e-4", "1e-3", "default", threads)
+    compare(f"zoo {model} threads=1", path, "main", "1e-4", "1e-3", "default", 1)
+    for level in ("O0", "O1", "O2", "O3", "O4"):
+        compare(f"zoo {model} {level} threads=2", path, "main", "1e-4", "1e-3", level, 2)
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -3,6 +3,7 @@
 #define DLC_DIALECT_GRAPH_GRAPHOPS_H
 
 #include "dlc/Dialect/Graph/GraphDialect.h"
+#include "dlc/Dialect/Graph/GraphInterfaces.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -16,5 +17,10 @@
 
 #define GET_OP_CLASSES
 #include "dlc/Dialect/Graph/GraphOps.h.inc"
+
+namespace dlc::graph {
+/// Replaces a graph.fused or graph.composite by the ops of its body.
+void inlineRegionOp(mlir::Operation *regionOp);
+} // namespace dlc::graph
 
 #endif // DLC_DIALECT_GRAPH_GRAPHOPS_H

@@ -3,6 +3,7 @@
 #define DLC_DIALECT_GRAPH_OPS_TD
 
 include "dlc/Dialect/Graph/GraphDialect.td"
+include "dlc/Dialect/Graph/GraphInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -37,7 +38,7 @@ def Graph_ConstantOp : Graph_Op<"constant",
 // Convolution, normalization, dense layers
 //===----------------------------------------------------------------------===//
 
-def Graph_Conv2DOp : Graph_Op<"conv2d", [Pure, InferTypeOpAdaptor,
+def Graph_Conv2DOp : Graph_Op<"conv2d", [Pure, Graph_Pattern<"OutEWiseFusable">, InferTypeOpAdaptor,
     AllElementTypesMatch<["input", "weight", "output"]>]> {
   let summary = "2-D convolution (grouped, depthwise, dilated, with optional bias)";
   let description = [{
@@ -69,7 +70,7 @@ def Graph_Conv2DOp : Graph_Op<"conv2d", [Pure, InferTypeOpAdaptor,
   }];
 }
 
-def Graph_BatchNormOp : Graph_Op<"batch_norm", [Pure,
+def Graph_BatchNormOp : Graph_Op<"batch_norm", [Pure, Graph_Pattern<"OutEWiseFusable">,
     AllTypesMatch<["input", "output"]>,
     AllTypesMatch<["gamma", "beta", "mean", "variance"]>,
     AllElementTypesMatch<["input", "gamma"]>]> {
@@ -98,7 +99,7 @@ def Graph_BatchNormOp : Graph_Op<"batch_norm", [Pure,
   let hasVerifier = 1;
 }
 
-def Graph_BiasAddOp : Graph_Op<"bias_add", [Pure,
+def Graph_BiasAddOp : Graph_Op<"bias_add", [Pure, Graph_Pattern<"Broadcast">,
     AllTypesMatch<["input", "output"]>,
     AllElementTypesMatch<["input", "bias"]>]> {
   let summary = "Add a 1-D bias along one axis";
@@ -120,7 +121,7 @@ def Graph_BiasAddOp : Graph_Op<"bias_add", [Pure,
   let hasVerifier = 1;
 }
 
-def Graph_DenseOp : Graph_Op<"dense", [Pure, InferTypeOpAdaptor,
+def Graph_DenseOp : Graph_Op<"dense", [Pure, Graph_Pattern<"OutEWiseFusable">, InferTypeOpAdaptor,
     AllElementTypesMatch<["input", "weight", "output"]>]> {
   let summary = "Fully connected layer: input x weight^T (+ bias)";
   let description = [{
@@ -142,7 +143,7 @@ def Graph_DenseOp : Graph_Op<"dense", [Pure, InferTypeOpAdaptor,
   }];
 }
 
-def Graph_MatmulOp : Graph_Op<"matmul", [Pure, InferTypeOpAdaptor,
+def Graph_MatmulOp : Graph_Op<"matmul", [Pure, Graph_Pattern<"OutEWiseFusable">, InferTypeOpAdaptor,
     AllElementTypesMatch<["lhs", "rhs", "output"]>]> {
   let summary = "Matrix product with numpy.matmul semantics";
   let description = [{
@@ -161,7 +162,7 @@ def Graph_MatmulOp : Graph_Op<"matmul", [Pure, InferTypeOpAdaptor,
   }];
 }
 
-def Graph_BatchMatmulOp : Graph_Op<"batch_matmul", [Pure, InferTypeOpAdaptor,
+def Graph_BatchMatmulOp : Graph_Op<"batch_matmul", [Pure, Graph_Pattern<"OutEWiseFusable">, InferTypeOpAdaptor,
     AllElementTypesMatch<["lhs", "rhs", "output"]>]> {
   let summary = "Batched matrix product of rank-3 tensors with transpose flags";
   let description = [{
@@ -189,7 +190,7 @@ def Graph_BatchMatmulOp : Graph_Op<"batch_matmul", [Pure, InferTypeOpAdaptor,
 
 class Graph_UnaryOp<string mnemonic, Type tensorType, string formula,
                     list<Trait> traits = []>
-    : Graph_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType,
+    : Graph_Op<mnemonic, !listconcat([Pure, Graph_Pattern<"ElemWise">, SameOperandsAndResultType,
                                       Elementwise], traits)> {
   let summary = "Elementwise " # formula;
   let description = "Computes `" # formula # "` for every element.\n\n"
@@ -210,7 +211,7 @@ def Graph_RsqrtOp : Graph_UnaryOp<"rsqrt", Graph_FloatTensor, "1 / sqrt(x)">;
 def Graph_NegOp : Graph_UnaryOp<"neg", Graph_NumericTensor, "-x">;
 def Graph_AbsOp : Graph_UnaryOp<"abs", Graph_NumericTensor, "|x|">;
 
-def Graph_GeluOp : Graph_Op<"gelu", [Pure, SameOperandsAndResultType, Elementwise]> {
+def Graph_GeluOp : Graph_Op<"gelu", [Pure, Graph_Pattern<"ElemWise">, SameOperandsAndResultType, Elementwise]> {
   let summary = "Gaussian error linear unit";
   let description = [{
     `approximate = "none"`: `0.5 * x * (1 + erf(x / sqrt(2)))`;
@@ -227,7 +228,7 @@ def Graph_GeluOp : Graph_Op<"gelu", [Pure, SameOperandsAndResultType, Elementwis
   let hasVerifier = 1;
 }
 
-def Graph_DropoutOp : Graph_Op<"dropout", [Pure, SameOperandsAndResultType, Elementwise]> {
+def Graph_DropoutOp : Graph_Op<"dropout", [Pure, Graph_Pattern<"Opaque">, SameOperandsAndResultType, Elementwise]> {
   let summary = "Dropout, the identity at inference";
   let description = [{
     Kept as frameworks export it (with its training `rate`), so that
@@ -243,7 +244,7 @@ def Graph_DropoutOp : Graph_Op<"dropout", [Pure, SameOperandsAndResultType, Elem
   let hasVerifier = 1;
 }
 
-def Graph_ClipOp : Graph_Op<"clip", [Pure, SameOperandsAndResultType, Elementwise]> {
+def Graph_ClipOp : Graph_Op<"clip", [Pure, Graph_Pattern<"ElemWise">, SameOperandsAndResultType, Elementwise]> {
   let summary = "Clamp every element to [min, max]";
   let description = [{
     ```mlir
@@ -261,7 +262,7 @@ def Graph_ClipOp : Graph_Op<"clip", [Pure, SameOperandsAndResultType, Elementwis
 //===----------------------------------------------------------------------===//
 
 class Graph_BinaryOp<string mnemonic, string formula>
-    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+    : Graph_Op<mnemonic, [Pure, Graph_Pattern<"Broadcast">, InferTypeOpAdaptor,
                           SameOperandsAndResultElementType]> {
   let summary = "Elementwise " # formula # " with numpy broadcasting";
   let description = "Computes `" # formula # "`; shapes broadcast as in numpy.\n\n"
@@ -287,7 +288,7 @@ def Graph_MinimumOp : Graph_BinaryOp<"minimum", "min(x, y)">;
 //===----------------------------------------------------------------------===//
 
 class Graph_Pool2DOp<string mnemonic, string what, dag extraArgs>
-    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+    : Graph_Op<mnemonic, [Pure, Graph_Pattern<"OutEWiseFusable">, InferTypeOpAdaptor,
                           SameOperandsAndResultElementType]> {
   let summary = what # " over 2-D windows";
   let description = [{
@@ -331,7 +332,7 @@ def Graph_AvgPool2DOp : Graph_Pool2DOp<"avg_pool2d", "Average",
   }];
 }
 
-def Graph_GlobalAvgPool2DOp : Graph_Op<"global_avg_pool2d", [Pure,
+def Graph_GlobalAvgPool2DOp : Graph_Op<"global_avg_pool2d", [Pure, Graph_Pattern<"OutEWiseFusable">,
     InferTypeOpAdaptor, SameOperandsAndResultElementType]> {
   let summary = "Average over all spatial positions, keeping 1x1 spatial dims";
   let description = [{
@@ -345,7 +346,7 @@ def Graph_GlobalAvgPool2DOp : Graph_Op<"global_avg_pool2d", [Pure,
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, Graph_Pattern<"OutEWiseFusable">, SameOperandsAndResultType]> {
   let summary = "Softmax along one axis";
   let description = [{
     `exp(x - max) / sum(exp(x - max))` along `axis` (negative counts from
@@ -362,7 +363,7 @@ def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Graph_LayerNormOp : Graph_Op<"layer_norm", [Pure,
+def Graph_LayerNormOp : Graph_Op<"layer_norm", [Pure, Graph_Pattern<"OutEWiseFusable">,
     AllTypesMatch<["input", "output"]>, AllTypesMatch<["gamma", "beta"]>,
     AllElementTypesMatch<["input", "gamma"]>]> {
   let summary = "Layer normalization over the trailing dimensions from `axis`";
@@ -393,7 +394,7 @@ def Graph_LayerNormOp : Graph_Op<"layer_norm", [Pure,
 //===----------------------------------------------------------------------===//
 
 class Graph_ReduceOp<string mnemonic, string what>
-    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+    : Graph_Op<mnemonic, [Pure, Graph_Pattern<"CommReduce">, InferTypeOpAdaptor,
                           SameOperandsAndResultElementType]> {
   let summary = what # " over `axes`";
   let description = "Reduces over `axes` (all axes when empty; negative "
@@ -415,7 +416,7 @@ def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max", "Maximum">;
 // Shape and data movement
 //===----------------------------------------------------------------------===//
 
-def Graph_TransposeOp : Graph_Op<"transpose", [Pure, InferTypeOpAdaptor,
+def Graph_TransposeOp : Graph_Op<"transpose", [Pure, Graph_Pattern<"Injective">, InferTypeOpAdaptor,
     SameOperandsAndResultElementType]> {
   let summary = "Permute dimensions: output dim i is input dim perm[i]";
   let description = [{
@@ -429,7 +430,7 @@ def Graph_TransposeOp : Graph_Op<"transpose", [Pure, InferTypeOpAdaptor,
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_ReshapeOp : Graph_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+def Graph_ReshapeOp : Graph_Op<"reshape", [Pure, Graph_Pattern<"Injective">, SameOperandsAndResultElementType]> {
   let summary = "Reshape to the (static) result type";
   let description = [{
     Row-major reinterpretation; element counts must match.
@@ -444,7 +445,7 @@ def Graph_ReshapeOp : Graph_Op<"reshape", [Pure, SameOperandsAndResultElementTyp
   let hasVerifier = 1;
 }
 
-def Graph_DynamicReshapeOp : Graph_Op<"dynamic_reshape", [Pure,
+def Graph_DynamicReshapeOp : Graph_Op<"dynamic_reshape", [Pure, Graph_Pattern<"Injective">,
     AllElementTypesMatch<["input", "output"]>]> {
   let summary = "Reshape whose target shape comes from a 1-D tensor operand";
   let description = [{
@@ -466,7 +467,7 @@ def Graph_DynamicReshapeOp : Graph_Op<"dynamic_reshape", [Pure,
   let hasVerifier = 1;
 }
 
-def Graph_ConcatOp : Graph_Op<"concat", [Pure, InferTypeOpAdaptor,
+def Graph_ConcatOp : Graph_Op<"concat", [Pure, Graph_Pattern<"Injective">, InferTypeOpAdaptor,
     SameOperandsAndResultElementType]> {
   let summary = "Concatenate tensors along `axis`";
   let description = [{
@@ -480,7 +481,7 @@ def Graph_ConcatOp : Graph_Op<"concat", [Pure, InferTypeOpAdaptor,
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_SplitOp : Graph_Op<"split", [Pure, SameOperandsAndResultElementType]> {
+def Graph_SplitOp : Graph_Op<"split", [Pure, Graph_Pattern<"Injective">, SameOperandsAndResultElementType]> {
   let summary = "Split a tensor along `axis` into the result types' sizes";
   let description = [{
     ```mlir
@@ -494,7 +495,7 @@ def Graph_SplitOp : Graph_Op<"split", [Pure, SameOperandsAndResultElementType]> 
   let hasVerifier = 1;
 }
 
-def Graph_SliceOp : Graph_Op<"slice", [Pure, InferTypeOpAdaptor,
+def Graph_SliceOp : Graph_Op<"slice", [Pure, Graph_Pattern<"Injective">, InferTypeOpAdaptor,
     SameOperandsAndResultElementType]> {
   let summary = "Strided slice with one start, end and step per dimension";
   let description = [{
@@ -516,7 +517,7 @@ def Graph_SliceOp : Graph_Op<"slice", [Pure, InferTypeOpAdaptor,
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_PadOp : Graph_Op<"pad", [Pure, InferTypeOpAdaptor,
+def Graph_PadOp : Graph_Op<"pad", [Pure, Graph_Pattern<"Injective">, InferTypeOpAdaptor,
     SameOperandsAndResultElementType]> {
   let summary = "Pad with a constant, by reflection or by repeating the edge";
   let description = [{
@@ -538,7 +539,7 @@ def Graph_PadOp : Graph_Op<"pad", [Pure, InferTypeOpAdaptor,
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_CastOp : Graph_Op<"cast", [Pure, SameOperandsAndResultShape, Elementwise]> {
+def Graph_CastOp : Graph_Op<"cast", [Pure, Graph_Pattern<"ElemWise">, SameOperandsAndResultShape, Elementwise]> {
   let summary = "Convert the element type";
   let description = [{
     Float to float rounds to nearest even; float to integer truncates toward
@@ -554,7 +555,7 @@ def Graph_CastOp : Graph_Op<"cast", [Pure, SameOperandsAndResultShape, Elementwi
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_GatherOp : Graph_Op<"gather", [Pure, InferTypeOpAdaptor,
+def Graph_GatherOp : Graph_Op<"gather", [Pure, Graph_Pattern<"Injective">, InferTypeOpAdaptor,
     AllElementTypesMatch<["data", "output"]>]> {
   let summary = "Gather slices of `data` along `axis` (embedding lookup)";
   let description = [{
@@ -575,7 +576,7 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure, InferTypeOpAdaptor,
   }];
 }
 
-def Graph_ExpandDimsOp : Graph_Op<"expand_dims", [Pure, InferTypeOpAdaptor,
+def Graph_ExpandDimsOp : Graph_Op<"expand_dims", [Pure, Graph_Pattern<"Injective">, InferTypeOpAdaptor,
     SameOperandsAndResultElementType]> {
   let summary = "Insert size-1 dimensions at `axes` of the output";
   let description = [{
@@ -592,7 +593,7 @@ def Graph_ExpandDimsOp : Graph_Op<"expand_dims", [Pure, InferTypeOpAdaptor,
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_SqueezeOp : Graph_Op<"squeeze", [Pure, InferTypeOpAdaptor,
+def Graph_SqueezeOp : Graph_Op<"squeeze", [Pure, Graph_Pattern<"Injective">, InferTypeOpAdaptor,
     SameOperandsAndResultElementType]> {
   let summary = "Remove size-1 dimensions (`axes`, or all when empty)";
   let description = [{
@@ -607,7 +608,7 @@ def Graph_SqueezeOp : Graph_Op<"squeeze", [Pure, InferTypeOpAdaptor,
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_LayoutTransformOp : Graph_Op<"layout_transform", [Pure,
+def Graph_LayoutTransformOp : Graph_Op<"layout_transform", [Pure, Graph_Pattern<"Injective">,
     InferTypeOpAdaptor, SameOperandsAndResultElementType]> {
   let summary = "Convert between data layouts, including blocked ones";
   let description = [{
@@ -631,7 +632,7 @@ def Graph_LayoutTransformOp : Graph_Op<"layout_transform", [Pure,
 // Quantization
 //===----------------------------------------------------------------------===//
 
-def Graph_QuantizeOp : Graph_Op<"quantize", [Pure,
+def Graph_QuantizeOp : Graph_Op<"quantize", [Pure, Graph_Pattern<"ElemWise">,
     AllShapesMatch<["input", "output"]>,
     AllElementTypesMatch<["zero_point", "output"]>]> {
   let summary = "Affine quantization: saturate(round(x / scale) + zero_point)";
@@ -655,7 +656,7 @@ def Graph_QuantizeOp : Graph_Op<"quantize", [Pure,
   let hasVerifier = 1;
 }
 
-def Graph_DequantizeOp : Graph_Op<"dequantize", [Pure,
+def Graph_DequantizeOp : Graph_Op<"dequantize", [Pure, Graph_Pattern<"ElemWise">,
     AllShapesMatch<["input", "output"]>,
     AllElementTypesMatch<["zero_point", "input"]>,
     AllElementTypesMatch<["scale", "output"]>]> {
@@ -681,7 +682,7 @@ def Graph_DequantizeOp : Graph_Op<"dequantize", [Pure,
 // Detection
 //===----------------------------------------------------------------------===//
 
-def Graph_NmsOp : Graph_Op<"nms", [Pure, InferTypeOpAdaptor]> {
+def Graph_NmsOp : Graph_Op<"nms", [Pure, Graph_Pattern<"Opaque">, InferTypeOpAdaptor]> {
   let summary = "Per-class non-maximum suppression with a fixed number of detections";
   let description = [{
     `boxes` is [N, B, 4] as (x1, y1, x2, y2); `scores` is [N, C, B]. For

@@ -1,0 +1,145 @@
+//===- OutlineKernels.cpp - one function per kernel ------------------------===//
+//
+// The graph decides fusion, the backend obeys: every graph.fused or
+// graph.composite region, and every compute op outside all regions, becomes
+// a private function of its own (a kernel) called from where it was. The
+// lowering passes work function by function, so nothing is fused across
+// kernels and everything within one may be.
+//
+//===----------------------------------------------------------------------===//
+#include "dlc/Conversion/Passes.h"
+#include "dlc/Dialect/Graph/GraphOps.h"
+#include "dlc/Transforms/PassLedger.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_OUTLINEKERNELSPASS
+#include "dlc/Conversion/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc::graph;
+
+namespace {
+/// Ops that only reinterpret a tensor's shape: views, not kernels.
+bool isView(Operation *op) { return isa<ReshapeOp, ExpandDimsOp, SqueezeOp>(op); }
+
+/// A constant copied into the kernels that read it rather than passed:
+/// small ones (large weights stay arguments, as the executables feed them).
+bool sinks(Value v, int64_t maxElements) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  return c && c.getType().getNumElements() <= maxElements;
+}
+
+struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
+  using OutlineKernelsPassBase::OutlineKernelsPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    int64_t kernels = 0, views = 0;
+    for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (func.isExternal() || func->hasAttr("dlc.kernel"))
+        continue;
+      SmallVector<Operation *> ops;
+      for (Operation &op : func.getBody().front().without_terminator())
+        if (isa<GraphDialect>(op.getDialect()) && !isa<ConstantOp>(op) && !isView(&op))
+          ops.push_back(&op);
+      for (Operation *op : ops) {
+        if (outline(op, func, symbols))
+          ++kernels;
+        else
+          ++views;
+      }
+    }
+    dlc::recordPassStat(getArgument(), "kernels", kernels);
+    dlc::recordPassStat(getArgument(), "views", views);
+  }
+
+  /// Outlines `op` (a region op or a single op) into a kernel; inlines a
+  /// region that computes nothing (only views) instead and returns false.
+  bool outline(Operation *op, func::FuncOp parent, SymbolTable &symbols) {
+    MLIRContext *ctx = op->getContext();
+    bool region = isa<FusedOp, CompositeOp>(op);
+    // The kernel's operands: the op's, less the constants it copies.
+    SmallVector<Value> inputs;
+    for (Value v : op->getOperands())
+      if (!sinks(v, maxConstantElements) && !llvm::is_contained(inputs, v))
+        inputs.push_back(v);
+
+    OpBuilder b(ctx);
+    auto type = FunctionType::get(ctx, ValueRange(inputs).getTypes(), op->getResultTypes());
+    std::string name = (parent.getSymName() + "_kernel").str();
+    auto kernel = func::FuncOp::create(b, op->getLoc(), name, type);
+    kernel.setPrivate();
+    kernel->setAttr("dlc.kernel", region && op->hasAttr("pattern") ? op->getAttr("pattern")
+                                                                   : b.getStringAttr(op->getName().getStringRef()));
+    Block *body = kernel.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    IRMapping map;
+    for (auto [v, arg] : llvm::zip(inputs, body->getArguments()))
+      map.map(v, arg);
+    auto mapped = [&](Value v) {
+      if (!map.contains(v)) // a sunk constant
+        map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
+      return map.lookup(v);
+    };
+    SmallVector<Value> results;
+    if (region) {
+      Block &inner = op->getRegion(0).front();
+      for (auto [arg, v] : llvm::zip(inner.getArguments(), op->getOperands()))
+        map.map(arg, mapped(v));
+      for (Operation &o : inner.without_terminator())
+        b.clone(o, map);
+      for (Value v : inner.getTerminator()->getOperands())
+        results.push_back(map.lookup(v));
+    } else {
+      for (Value v : op->getOperands())
+        mapped(v);
+      llvm::append_range(results, b.clone(*op, map)->getResults());
+    }
+
+    // Trailing views are the caller's: a kernel that returned a view of its
+    // own buffer would have to copy it into the caller's.
+    SmallVector<SmallVector<Operation *>> trailing(results.size());
+    for (auto [i, v] : llvm::enumerate(results))
+      while (Operation *def = v.getDefiningOp()) {
+        if (!isView(def) || !v.use_empty())
+          break;
+        trailing[i].push_back(def);
+        v = def->getOperand(0);
+        results[i] = v;
+      }
+    bool computes = llvm::any_of(results, [&](Value v) { return !isa<BlockArgument>(v); });
+    if (!computes) {
+      kernel.erase();
+      if (region)
+        inlineRegionOp(op);
+      return false;
+    }
+    auto ret = func::ReturnOp::create(b, op->getLoc(), results);
+    kernel.setFunctionType(FunctionType::get(ctx, kernel.getArgumentTypes(), ret.getOperandTypes()));
+    symbols.insert(kernel, std::next(Block::iterator(parent)));
+
+    b.setInsertionPoint(op);
+    auto call = func::CallOp::create(b, op->getLoc(), kernel, inputs);
+    for (auto [i, result] : llvm::enumerate(op->getResults())) {
+      Value v = call.getResult(i);
+      // Re-apply the trailing views, innermost first.
+      for (Operation *view : llvm::reverse(trailing[i])) {
+        IRMapping viewMap;
+        viewMap.map(view->getOperand(0), v);
+        v = b.clone(*view, viewMap)->getResult(0);
+      }
+      result.replaceAllUsesWith(v);
+    }
+    op->erase();
+    for (auto &views : trailing) // now unused in the kernel
+      for (Operation *view : views)
+        view->erase();
+    return true;
+  }
+};
+} // namespace
