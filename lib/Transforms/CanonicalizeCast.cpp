@@ -27,7 +27,9 @@ struct DuplicateUpcast : OpRewritePattern<CastOp> {
       return rewriter.notifyMatchFailure(op, "not an upcast");
     if (op->hasOneUse() || op->use_empty())
       return rewriter.notifyMatchFailure(op, "one use");
-    if (!llvm::all_of(op->getUsers(), isElementwiseOrBroadcast))
+    if (!llvm::all_of(op->getUsers(), [](Operation *user) {
+          return graph::getOpPatternKind(user) <= graph::OpPatternKind::Broadcast;
+        }))
       return rewriter.notifyMatchFailure(op, "a user is not elementwise");
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : op->getUses())

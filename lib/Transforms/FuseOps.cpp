@@ -75,9 +75,7 @@ struct Group {
 
 class GraphPartitioner {
 public:
-  GraphPartitioner(Block &block, int64_t maxDepth) : maxDepth(maxDepth) {
-    build(block);
-  }
+  GraphPartitioner(Block &block, int64_t maxDepth) : maxDepth(maxDepth) { build(block); }
 
   /// The groups, one per node; with fusion off, every node alone.
   std::vector<Group> &partition(bool fuse) {
@@ -237,8 +235,7 @@ private:
   }
   int64_t countFusedNodesWithNewChild(Node *child, Node *domParent) {
     visited.clear();
-    return groups[domParent->index].findRoot()->numNodes +
-           countNodesUpToSink(child, domParent);
+    return groups[domParent->index].findRoot()->numNodes + countNodesUpToSink(child, domParent);
   }
 
   void runFuse(int phase) {
@@ -322,8 +319,8 @@ bool makeRegion(ArrayRef<Operation *> ops, Kind pattern, Location loc) {
   llvm::SmallPtrSet<Value, 16> seen;
   for (Operation *op : ops)
     for (Value v : op->getOperands())
-      if (!(v.getDefiningOp() && inGroup.contains(v.getDefiningOp())) &&
-          !isScalarConstant(v) && seen.insert(v).second)
+      if (!(v.getDefiningOp() && inGroup.contains(v.getDefiningOp())) && !isScalarConstant(v) &&
+          seen.insert(v).second)
         inputs.push_back(v);
   for (Operation *op : ops)
     for (Value r : op->getResults())
@@ -366,7 +363,7 @@ struct FuseOpsPass : dlc::impl::FuseOpsPassBase<FuseOpsPass> {
       return;
     if (maxDepth < 1) {
       func.emitError() << "graph-fuse-ops: max-depth must be >= 1, got "
-                        << static_cast<int64_t>(maxDepth);
+                       << static_cast<int64_t>(maxDepth);
       return signalPassFailure();
     }
     Block &block = func.getBody().front();

@@ -89,13 +89,6 @@ Value dlc::createConstant(OpBuilder &builder, Location loc, const Tensor &t,
       builder, loc, elementsAttrFromTensor(t, builder.getContext(), name));
 }
 
-bool dlc::isElementwiseOrBroadcast(Operation *op) {
-  return op->hasTrait<OpTrait::Elementwise>() ||
-         isa<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp,
-             graph::PowOp, graph::MaximumOp, graph::MinimumOp,
-             graph::BiasAddOp>(op);
-}
-
 std::optional<std::vector<double>>
 dlc::perChannelScale(const Tensor &scale, RankedTensorType target,
                      int64_t axis) {

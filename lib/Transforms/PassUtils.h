@@ -47,10 +47,6 @@ inline mlir::RankedTensorType tensorType(mlir::Value v) {
   return llvm::cast<mlir::RankedTensorType>(v.getType());
 }
 
-/// Elementwise or broadcast (TVM pattern <= kBroadcast): unary math, binary
-/// arithmetic, clip, cast, bias_add.
-bool isElementwiseOrBroadcast(mlir::Operation *op);
-
 /// When constant `scale` multiplies a tensor of type `target` and varies
 /// only along `axis` (every other dimension 1 after numpy alignment, and no
 /// broadcast beyond `target`), the `target.dim(axis)` per-channel values.

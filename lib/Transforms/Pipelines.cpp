@@ -28,6 +28,11 @@ static const CatalogueEntry kCatalogue[] = {
     {"AnnotateSpans", "graph-annotate-spans", 0, true},
     {"FuseOps", "graph-fuse-ops", 0, false},
     {"DefuseOps", "graph-defuse-ops", 3, false},
+    {"CombineParallelConv2D", "graph-combine-parallel-conv2d", 4, false},
+    {"CombineParallelDense", "graph-combine-parallel-dense", 4, false},
+    {"CombineParallelBatchMatmul", "graph-combine-parallel-batch-matmul", 4, false},
+    {"BatchingOps", "graph-batching-ops", 0, false},
+    {"SimplifyFCTranspose", "graph-simplify-fc-transpose", 4, false},
     // TVM passes between let-binding (A-normal) and dataflow (graph normal)
     // form, and training gradients: dlc's graph is SSA dataflow for
     // inference, so they have nothing to do; accepted so that published
@@ -49,6 +54,9 @@ static const LevelStep kLevelSequence[] = {
     {"RemoveUnusedFunctions", {}},
     {"SimplifyInference", {}},
     {"EliminateCommonSubexpr", {}},
+    {"CombineParallelConv2D", {}},
+    {"CombineParallelDense", {}},
+    {"CombineParallelBatchMatmul", {}},
     {"FoldConstant", {}},
     {"FoldScaleAxis", kFoldScaleAxisSeq},
     {"SimplifyExpr", {}},
@@ -60,7 +68,13 @@ static const LevelStep kLevelSequence[] = {
 
 llvm::ArrayRef<CatalogueEntry> dlc::passCatalogue() { return kCatalogue; }
 
+/// Names TVM registered differently from its class names.
+static llvm::StringRef canonicalName(llvm::StringRef name) {
+  return name == "CombineParallelConv2d" ? "CombineParallelConv2D" : name;
+}
+
 const CatalogueEntry *dlc::lookupPass(llvm::StringRef name) {
+  name = canonicalName(name);
   for (const CatalogueEntry &e : kCatalogue)
     if (e.tvmName == name || e.flag == name)
       return &e;
@@ -194,7 +208,7 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
       return llvm::createStringError("unknown pipeline field '" + key.str() +
                                      "' (expected disable=A,B or require=A,B)");
     for (llvm::StringRef name : splitList(value))
-      names->push_back(name.str());
+      names->push_back(canonicalName(name).str());
   }
   return spec;
 }

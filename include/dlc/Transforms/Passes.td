@@ -338,4 +338,119 @@ def SSAFormPass : Pass<"graph-ssa-form", "mlir::ModuleOp"> {
   ];
 }
 
+def CombineParallelConv2DPass
+    : Pass<"graph-combine-parallel-conv2d", "mlir::func::FuncOp"> {
+  let summary = "Combine conv2d ops that read the same input into one (TVM CombineParallelConv2D)";
+  let description = [{
+    TVM name: `CombineParallelConv2D` (registered as `CombineParallelConv2d`).
+
+    At least `min-num-branches` conv2d ops reading the same input, with
+    groups == 1 and equal strides, padding, dilations, layouts, element type
+    and kernel height and width (output channels may differ; bias on all or
+    none), become one conv2d whose weights (and biases) are concatenated
+    along the output channels. The elementwise and broadcast ops that follow
+    every branch alike (same op and attributes, single use) are combined
+    level by level, their other operands concatenated along the channel
+    axis (or shared, when one value serves every branch and does not vary
+    along it). The branches are split back out with `graph.split`. Inception
+    blocks are the target; ResNet's downsample branch and first 1x1
+    convolution share an input but only 2 branches.
+
+    Counters (`--dlc-pass-stats`): `combined`, combined ops made; `branches`, ops combined into them; `followers`, follower levels combined.
+  }];
+  let options = [
+    Option<"minNumBranches", "min-num-branches", "int64_t", /*default=*/"3",
+           "Fewest parallel branches worth combining">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
+def CombineParallelDensePass
+    : Pass<"graph-combine-parallel-dense", "mlir::func::FuncOp"> {
+  let summary = "Combine dense ops that read the same input into one product (TVM CombineParallelDense)";
+  let description = [{
+    TVM name: `CombineParallelDense`.
+
+    At least `min-num-branches` dense ops reading the same input (bias on
+    all or none) become one product:
+    - `to-batch-matmul=true` (TVM's default): the weights, which must have
+      equal shapes, are transposed and stacked into [n, in, out] (TVM stacks
+      them [n, out, in] and sets `transpose_b`; the same product, but
+      without a transposed operand, which the CPU's product kernel needs:
+      FoldConstant transposes constant weights at compile time), the input
+      is viewed as one batch [1, rows, in] (which broadcasts), one
+      `batch_matmul` and the stacked biases added; branch i is slice i,
+      reshaped back;
+    - `to-batch-matmul=false`: the weights (equal in-features) and biases
+      concatenated along out-features into one dense; branches are column
+      ranges of its result.
+    Elementwise and broadcast followers that every branch has alike are
+    combined level by level, as in CombineParallelConv2D. The target is
+    BERT's query/key/value projections: three dense ops per layer on the
+    same hidden state become one.
+
+    Counters (`--dlc-pass-stats`): `combined`, combined ops made; `branches`, ops combined into them; `followers`, follower levels combined.
+  }];
+  let options = [
+    Option<"minNumBranches", "min-num-branches", "int64_t", /*default=*/"3",
+           "Fewest parallel branches worth combining">,
+    Option<"toBatchMatmul", "to-batch-matmul", "bool", /*default=*/"true",
+           "Stack into a batch_matmul (else concatenate into one dense)">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
+def CombineParallelBatchMatmulPass
+    : Pass<"graph-combine-parallel-batch-matmul", "mlir::func::FuncOp"> {
+  let summary = "Combine batch_matmul ops that share their lhs into one (TVM CombineParallelBatchMatmul)";
+  let description = [{
+    TVM name: `CombineParallelBatchMatmul`.
+
+    At least `min-num-branches` `batch_matmul(lhs, rhs_i)` with the same lhs,
+    `transpose_a = false`, `transpose_b = true` (TVM combines only this
+    form), 3-D right-hand sides of equal batch size and equal reduction size
+    become one batch_matmul with the right-hand sides concatenated along
+    their rows (N); branches are ranges of the last axis of the result.
+    Followers are combined level by level as in CombineParallelConv2D.
+
+    Counters (`--dlc-pass-stats`): `combined`, combined ops made; `branches`, ops combined into them; `followers`, follower levels combined.
+  }];
+  let options = [
+    Option<"minNumBranches", "min-num-branches", "int64_t", /*default=*/"3",
+           "Fewest parallel branches worth combining">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
+def BatchingOpsPass : Pass<"graph-batching-ops", "mlir::func::FuncOp"> {
+  let summary = "CombineParallelConv2D, CombineParallelDense, CombineParallelBatchMatmul (TVM BatchingOps)";
+  let description = [{
+    TVM name: `BatchingOps`, the sequence of the three combiners with their
+    defaults (at least 3 branches; dense into batch_matmul). Each records its
+    own counters.
+
+    Counters (`--dlc-pass-stats`): `runs`.
+  }];
+}
+
+def SimplifyFCTransposePass
+    : Pass<"graph-simplify-fc-transpose", "mlir::func::FuncOp"> {
+  let summary = "dense(x, transpose(w)) with a constant w to a dense with the transposed constant (TVM SimplifyFCTranspose)";
+  let description = [{
+    TVM name: `SimplifyFCTranspose`. `graph.dense(x, graph.transpose(w,
+    [1, 0]))` with a constant `w` becomes `graph.dense(x, wT)`, where `wT` is
+    a constant computed at compile time (TVM appends `w.T` as a new
+    parameter named in `weight_names`; dlc's weights are constants, so the
+    transpose is simply done ahead of time). The transpose is dropped when
+    nothing else reads it. FoldConstant folds such a transpose too, but not
+    when it would duplicate a large weight that stays in use; this pass
+    does it regardless.
+
+    Conditions: a 2-D transpose of a constant, read as a dense's weight.
+
+    Counters (`--dlc-pass-stats`): `rewrites`, weights pre-transposed.
+  }];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
 #endif // DLC_TRANSFORMS_PASSES_TD

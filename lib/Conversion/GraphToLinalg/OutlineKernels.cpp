@@ -74,8 +74,9 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
     std::string name = (parent.getSymName() + "_kernel").str();
     auto kernel = func::FuncOp::create(b, op->getLoc(), name, type);
     kernel.setPrivate();
-    kernel->setAttr("dlc.kernel", region && op->hasAttr("pattern") ? op->getAttr("pattern")
-                                                                   : b.getStringAttr(op->getName().getStringRef()));
+    kernel->setAttr("dlc.kernel", region && op->hasAttr("pattern")
+                                      ? op->getAttr("pattern")
+                                      : b.getStringAttr(op->getName().getStringRef()));
     Block *body = kernel.addEntryBlock();
     b.setInsertionPointToStart(body);
     IRMapping map;
@@ -120,7 +121,8 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
       return false;
     }
     auto ret = func::ReturnOp::create(b, op->getLoc(), results);
-    kernel.setFunctionType(FunctionType::get(ctx, kernel.getArgumentTypes(), ret.getOperandTypes()));
+    kernel.setFunctionType(
+        FunctionType::get(ctx, kernel.getArgumentTypes(), ret.getOperandTypes()));
     symbols.insert(kernel, std::next(Block::iterator(parent)));
 
     b.setInsertionPoint(op);

@@ -25,8 +25,7 @@ llvm::StringRef stringifyOpPatternKind(OpPatternKind kind);
 
 /// The trait behind `Graph_Pattern<"Kind">` in ODS.
 template <OpPatternKind Kind> struct OpPattern {
-  template <typename ConcreteOp>
-  class Impl : public mlir::OpTrait::TraitBase<ConcreteOp, Impl> {
+  template <typename ConcreteOp> class Impl : public mlir::OpTrait::TraitBase<ConcreteOp, Impl> {
   public:
     static OpPatternKind getOpPatternKind() { return Kind; }
   };
