@@ -560,9 +560,11 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
           .Case([&](SigmoidOp) {
             return unary([](double x) { return 1.0 / (1.0 + std::exp(-x)); });
           })
-          .Case([&](TanhOp) { return unary([](double x) { return std::tanh(x); }); })
-          .Case([&](ErfOp) { return unary([](double x) { return std::erf(x); }); })
-          .Case([&](ExpOp) { return unary([](double x) { return std::exp(x); }); })
+          // FastMath's forms are approximations of the same functions: the
+          // reference is the function itself.
+          .Case<TanhOp, FastTanhOp>([&](auto) { return unary([](double x) { return std::tanh(x); }); })
+          .Case<ErfOp, FastErfOp>([&](auto) { return unary([](double x) { return std::erf(x); }); })
+          .Case<ExpOp, FastExpOp>([&](auto) { return unary([](double x) { return std::exp(x); }); })
           .Case([&](LogOp) { return unary([](double x) { return std::log(x); }); })
           .Case([&](SqrtOp) { return unary([](double x) { return std::sqrt(x); }); })
           .Case([&](RsqrtOp) {
@@ -627,7 +629,7 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
               }
             return success();
           })
-          .Case([&](SoftmaxOp c) {
+          .Case<SoftmaxOp, FastSoftmaxOp>([&](auto c) {
             const Tensor &x = *in[0];
             int64_t axis = *normalizeAxis(c.getAxis(), x.shape.size());
             int64_t len = x.shape[axis];

@@ -33,6 +33,7 @@ static const CatalogueEntry kCatalogue[] = {
     {"CombineParallelBatchMatmul", "graph-combine-parallel-batch-matmul", 4, false},
     {"BatchingOps", "graph-batching-ops", 0, false},
     {"SimplifyFCTranspose", "graph-simplify-fc-transpose", 4, false},
+    {"FastMath", "graph-fast-math", 4, false},
     // TVM passes between let-binding (A-normal) and dataflow (graph normal)
     // form, and training gradients: dlc's graph is SSA dataflow for
     // inference, so they have nothing to do; accepted so that published
@@ -62,6 +63,7 @@ static const LevelStep kLevelSequence[] = {
     {"SimplifyExpr", {}},
     {"CanonicalizeCast", {}},
     {"CanonicalizeOps", {}},
+    {"FastMath", {}},
     {"FoldConstant", {}},
     {"FuseOps", {}},
 };

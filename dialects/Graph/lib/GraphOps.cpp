@@ -414,11 +414,16 @@ LogicalResult GlobalAvgPool2DOp::inferReturnTypes(
   return success();
 }
 
-LogicalResult SoftmaxOp::verify() {
-  int64_t rank = getInput().getType().getRank();
-  if (!normalizeAxis(getAxis(), rank))
-    return emitOpError(axisOutOfRange(getAxis(), rank));
+static LogicalResult verifySoftmaxAxis(Operation *op, RankedTensorType input, int64_t axis) {
+  if (!normalizeAxis(axis, input.getRank()))
+    return op->emitOpError(axisOutOfRange(axis, input.getRank()));
   return success();
+}
+LogicalResult SoftmaxOp::verify() {
+  return verifySoftmaxAxis(*this, getInput().getType(), getAxis());
+}
+LogicalResult FastSoftmaxOp::verify() {
+  return verifySoftmaxAxis(*this, getInput().getType(), getAxis());
 }
 
 LogicalResult LayerNormOp::verify() {

@@ -453,4 +453,23 @@ def SimplifyFCTransposePass
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }
 
+def FastMathPass : Pass<"graph-fast-math", "mlir::func::FuncOp"> {
+  let summary = "exp, erf, tanh and softmax to their fast approximate forms (TVM FastMath)";
+  let description = [{
+    TVM name: `FastMath`. `graph.exp`, `graph.erf`, `graph.tanh` and
+    `graph.softmax` become `graph.fast_exp`, `graph.fast_erf`,
+    `graph.fast_tanh` and `graph.fast_softmax` (same operands and
+    attributes), and `graph.gelu`, which hides an erf (a tanh with
+    `approximate = "tanh"`), becomes its formula around `graph.fast_erf`
+    (`graph.fast_tanh`), as TVM's GELU is a composition of ops. Only these
+    fast forms are compiled with the cheap approximations; without FastMath
+    the backends compute the functions accurately. The approximations and
+    their measured errors are in the op reference (fast_exp, fast_erf,
+    fast_tanh) and checked by test/e2e/fast-math-error.test.
+
+    Counters (`--dlc-pass-stats`): `exp`, `erf`, `tanh`, `softmax`, `gelu`: ops rewritten.
+  }];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
 #endif // DLC_TRANSFORMS_PASSES_TD

@@ -6,6 +6,7 @@
 // (conv + bias + relu) into one loop nest.
 //
 //===----------------------------------------------------------------------===//
+#include "FastMath.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Support/Layout.h"
@@ -743,9 +744,11 @@ struct ReduceLowering : GraphPattern<OpTy> {
   }
 };
 
-struct SoftmaxLowering : GraphPattern<SoftmaxOp> {
-  using GraphPattern::GraphPattern;
-  LogicalResult matchAndRewrite(SoftmaxOp op, Adaptor a, ConversionPatternRewriter &r) const override {
+/// softmax, and fast_softmax with FastMath's exp.
+template <typename OpTy> struct SoftmaxLowering : GraphPattern<OpTy> {
+  using GraphPattern<OpTy>::GraphPattern;
+  using Adaptor = typename GraphPattern<OpTy>::Adaptor;
+  LogicalResult matchAndRewrite(OpTy op, Adaptor a, ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     int64_t axis = *normalizeAxis(op.getAxis(), type.getRank());
@@ -753,7 +756,9 @@ struct SoftmaxLowering : GraphPattern<SoftmaxOp> {
     Value mx = reduce(r, loc, x, {axis}, true, lowest(type.getElementType()),
                       [](OpBuilder &b, Location l, Value acc, Value v) { return max(b, l, acc, v); });
     Value e = elementwise(r, loc, type, {x, mx}, [](OpBuilder &b, Location l, ValueRange v) {
-      return math::ExpOp::create(b, l, sub(b, l, v[0], v[1]));
+      Value d = sub(b, l, v[0], v[1]);
+      return std::is_same_v<OpTy, FastSoftmaxOp> ? fastExp(b, l, d)
+                                                 : (Value)math::ExpOp::create(b, l, d);
     });
     Value s = reduce(r, loc, e, {axis}, true, 0.0,
                      [](OpBuilder &b, Location l, Value acc, Value v) { return add(b, l, acc, v); });
@@ -1087,7 +1092,8 @@ void dlc::populateGraphToLinalgConversionPatterns(RewritePatternSet &p) {
   p.add<ConstantLowering, CastLowering, BatchNormLowering, BiasAddLowering, DenseLowering,
         BatchMatmulLowering, MatmulLowering, Conv2DLowering, PoolLowering<MaxPool2DOp>,
         PoolLowering<AvgPool2DOp>, GlobalAvgPoolLowering, ReduceLowering<ReduceSumOp>,
-        ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>, SoftmaxLowering,
+        ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>, SoftmaxLowering<SoftmaxOp>,
+        SoftmaxLowering<FastSoftmaxOp>,
         LayerNormLowering, TransposeLowering, ReshapeLowering<ReshapeOp>,
         ReshapeLowering<ExpandDimsOp>, ReshapeLowering<SqueezeOp>,
         ReshapeLowering<DynamicReshapeOp>, ConcatLowering, SplitLowering, SliceLowering,
@@ -1103,6 +1109,9 @@ void dlc::populateGraphToLinalgConversionPatterns(RewritePatternSet &p) {
   addUnary<TanhOp>(p, [](OpBuilder &b, Location l, Value x, TanhOp) { return math::TanhOp::create(b, l, x); });
   addUnary<ErfOp>(p, [](OpBuilder &b, Location l, Value x, ErfOp) { return math::ErfOp::create(b, l, x); });
   addUnary<ExpOp>(p, [](OpBuilder &b, Location l, Value x, ExpOp) { return math::ExpOp::create(b, l, x); });
+  addUnary<FastExpOp>(p, [](OpBuilder &b, Location l, Value x, FastExpOp) { return fastExp(b, l, x); });
+  addUnary<FastErfOp>(p, [](OpBuilder &b, Location l, Value x, FastErfOp) { return fastErf(b, l, x); });
+  addUnary<FastTanhOp>(p, [](OpBuilder &b, Location l, Value x, FastTanhOp) { return fastTanh(b, l, x); });
   addUnary<LogOp>(p, [](OpBuilder &b, Location l, Value x, LogOp) { return math::LogOp::create(b, l, x); });
   addUnary<SqrtOp>(p, [](OpBuilder &b, Location l, Value x, SqrtOp) { return math::SqrtOp::create(b, l, x); });
   addUnary<RsqrtOp>(p, [](OpBuilder &b, Location l, Value x, RsqrtOp) {

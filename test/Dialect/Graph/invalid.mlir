@@ -411,6 +411,14 @@ func.func @softmax_axis(%x: tensor<2x3xf32>) {
 
 // -----
 
+func.func @fast_softmax_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'graph.fast_softmax' op axis -3 is out of range for rank 2}}
+  %0 = graph.fast_softmax %x {axis = -3 : i64} : tensor<2x3xf32>
+  return
+}
+
+// -----
+
 func.func @layer_norm_axis(%x: tensor<2x3xf32>, %g: tensor<3xf32>) {
   // expected-error @+1 {{'graph.layer_norm' op axis -3 is out of range for rank 2}}
   %0 = graph.layer_norm %x, %g, %g {axis = -3 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>

@@ -59,6 +59,8 @@ func.func @norms(%x: tensor<1x4x2x2xf32>, %p: tensor<4xf32>, %s: tensor<2x3x8xf3
      : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
   // CHECK: graph.softmax %{{.*}} {axis = 1 : i64} : tensor<2x3x8xf32>
   %3 = graph.softmax %s {axis = 1 : i64} : tensor<2x3x8xf32>
+  // CHECK: graph.fast_softmax %{{.*}} {axis = 1 : i64} : tensor<2x3x8xf32>
+  %fs = graph.fast_softmax %s {axis = 1 : i64} : tensor<2x3x8xf32>
   return %0, %1, %2, %3 : tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>
 }
 
@@ -78,6 +80,12 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi3
   %5 = graph.erf %4 : tensor<2x3xf32>
   // CHECK: graph.exp
   %6 = graph.exp %5 : tensor<2x3xf32>
+  // CHECK: graph.fast_exp
+  %fe = graph.fast_exp %5 : tensor<2x3xf32>
+  // CHECK: graph.fast_erf
+  %ferf = graph.fast_erf %5 : tensor<2x3xf32>
+  // CHECK: graph.fast_tanh
+  %ft = graph.fast_tanh %5 : tensor<2x3xf32>
   // CHECK: graph.log
   %7 = graph.log %6 : tensor<2x3xf32>
   // CHECK: graph.sqrt

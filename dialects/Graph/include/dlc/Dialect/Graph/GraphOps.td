@@ -211,6 +211,26 @@ def Graph_RsqrtOp : Graph_UnaryOp<"rsqrt", Graph_FloatTensor, "1 / sqrt(x)">;
 def Graph_NegOp : Graph_UnaryOp<"neg", Graph_NumericTensor, "-x">;
 def Graph_AbsOp : Graph_UnaryOp<"abs", Graph_NumericTensor, "|x|">;
 
+// FastMath's forms: the same functions, which the backends may compute with
+// cheaper, less accurate approximations (f32; other types exactly).
+class Graph_FastUnaryOp<string mnemonic, string exact, string error>
+    : Graph_UnaryOp<mnemonic, Graph_FloatTensor, exact # "(x), approximated (FastMath)"> {
+  let description = "`" # exact # "(x)` for every element, made by FastMath. Backends "
+      "may use a cheaper approximation for f32 (" # error # ", measured by "
+      "test/e2e/fast-math-error.test); the reference interpreter computes `" # exact #
+      "` itself.\n\n```mlir\n%y = graph." # mnemonic # " %x : tensor<1x64xf32>\n```";
+}
+def Graph_FastExpOp : Graph_FastUnaryOp<"fast_exp", "exp",
+    "one-step range reduction by ln 2 and Cephes' polynomial: relative error "
+    "at most 4.1e-6 (68 ulp) where the result is a normal f32, saturating near "
+    "2.4e38 above x = 88.376">;
+def Graph_FastErfOp : Graph_FastUnaryOp<"fast_erf", "erf",
+    "a 13/8 rational polynomial on [-4, 4], +-1 beyond: absolute error at most "
+    "3.8e-7 (5.5 ulp)">;
+def Graph_FastTanhOp : Graph_FastUnaryOp<"fast_tanh", "tanh",
+    "a 13/6 rational polynomial on [-9, 9], +-1 beyond: absolute error at most "
+    "3.1e-7 (5.2 ulp)">;
+
 def Graph_GeluOp : Graph_Op<"gelu", [Pure, Graph_Pattern<"ElemWise">, SameOperandsAndResultType, Elementwise]> {
   let summary = "Gaussian error linear unit";
   let description = [{
@@ -354,6 +374,24 @@ def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, Graph_Pattern<"OutEWiseFusable"
 
     ```mlir
     %p = graph.softmax %x {axis = -1 : i64} : tensor<1x1000xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+      DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Graph_FastSoftmaxOp : Graph_Op<"fast_softmax", [Pure, Graph_Pattern<"OutEWiseFusable">,
+                                                     SameOperandsAndResultType]> {
+  let summary = "Softmax along one axis, with FastMath's exp";
+  let description = [{
+    `graph.softmax` made by FastMath: backends may compute its exponentials
+    as `graph.fast_exp` does.
+
+    ```mlir
+    %p = graph.fast_softmax %x {axis = -1 : i64} : tensor<1x1000xf32>
     ```
   }];
   let arguments = (ins Graph_FloatTensor:$input,
