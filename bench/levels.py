@@ -44,7 +44,8 @@ def main():
                      f"--runs={args.runs}", f"--json={report}"],
                     capture_output=True, text=True)
                 if r.returncode != 0:
-                    results[model][level].append({"error": r.stderr.strip().splitlines()[-1]})
+                    errors = [l for l in r.stderr.splitlines() if "error:" in l]
+                    results[model][level].append({"error": errors[0] if errors else r.stderr})
                     continue
                 with open(report) as f:
                     j = json.load(f)

@@ -50,17 +50,19 @@ struct DenseCombiner : ParallelOpCombiner {
       c.axis = tensorType(c.value).getRank() - 1;
       return c;
     }
-    // x [..., K] as one batch [1, M, K] (a batch of 1 broadcasts) times the
-    // weights stacked [n, K, N]: [n, M, N]. TVM stacks them [n, N, K] and
-    // multiplies by their transpose; stacking the transposes (folded at
+    // The inputs x [..., K] stacked [n, M, K], as TVM does, times the
+    // weights stacked [n, K, N]: [n, M, N]. TVM stacks the weights [n, N, K]
+    // and multiplies by their transpose; stacking the transposes (folded at
     // compile time for constant weights) gives the same product without a
-    // transposed operand, which the CPU's product kernel wants.
+    // transposed operand, which the CPU's product kernel wants (as it wants
+    // no broadcast batch, so x is stacked, not broadcast).
     auto x = tensorType(first.getInput());
     auto w = tensorType(first.getWeight());
     int64_t k = w.getDimSize(1), n = w.getDimSize(0), m = x.getNumElements() / k;
     for (Value &v : weights)
       v = reshape(b, loc, TransposeOp::create(b, loc, v, ArrayRef<int64_t>{1, 0}), {1, k, n});
-    Value lhs = reshape(b, loc, first.getInput(), {1, m, k});
+    Value row = reshape(b, loc, first.getInput(), {1, m, k});
+    Value lhs = concat(b, loc, SmallVector<Value>(roots.size(), row), 0);
     Value y = BatchMatmulOp::create(b, loc, lhs, concat(b, loc, weights, 0), /*transpose_a=*/false,
                                     /*transpose_b=*/false);
     if (!biases.empty()) {

@@ -11,7 +11,6 @@
 #include "dlc/Transforms/Passes.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -304,56 +303,6 @@ private:
   llvm::SmallPtrSet<Node *, 32> visited;
 };
 
-/// Whether a constant is copied into every region that reads it rather than
-/// passed in (TVM fuses scalar constants; larger ones are parameters).
-bool isScalarConstant(Value v) {
-  auto c = v ? v.getDefiningOp<ConstantOp>() : nullptr;
-  return c && c.getType().getNumElements() == 1;
-}
-
-/// Wraps `ops` (in block order) into one graph.fused with `pattern`; false
-/// (and nothing changed) when no result of theirs is used.
-bool makeRegion(ArrayRef<Operation *> ops, Kind pattern, Location loc) {
-  llvm::SmallPtrSet<Operation *, 16> inGroup(ops.begin(), ops.end());
-  SmallVector<Value> inputs, outputs;
-  llvm::SmallPtrSet<Value, 16> seen;
-  for (Operation *op : ops)
-    for (Value v : op->getOperands())
-      if (!(v.getDefiningOp() && inGroup.contains(v.getDefiningOp())) && !isScalarConstant(v) &&
-          seen.insert(v).second)
-        inputs.push_back(v);
-  for (Operation *op : ops)
-    for (Value r : op->getResults())
-      if (llvm::any_of(r.getUsers(), [&](Operation *u) { return !inGroup.contains(u); }))
-        outputs.push_back(r);
-  if (outputs.empty())
-    return false; // dead: left for DeadCodeElimination
-
-  OpBuilder b(ops.back());
-  auto fused = FusedOp::create(b, loc, ValueRange(outputs).getTypes(), inputs,
-                               b.getStringAttr(stringifyOpPatternKind(pattern)));
-  Block *body = b.createBlock(&fused.getBody());
-  IRMapping map;
-  for (Value v : inputs)
-    map.map(v, body->addArgument(v.getType(), v.getLoc()));
-  b.setInsertionPointToStart(body);
-  for (Operation *op : ops) {
-    for (Value v : op->getOperands())
-      if (isScalarConstant(v) && !map.contains(v))
-        map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
-    b.clone(*op, map);
-  }
-  SmallVector<Value> yielded;
-  for (Value v : outputs)
-    yielded.push_back(map.lookup(v));
-  YieldOp::create(b, loc, yielded);
-  for (auto [v, r] : llvm::zip(outputs, fused.getResults()))
-    v.replaceUsesWithIf(r, [&](OpOperand &use) { return !inGroup.contains(use.getOwner()); });
-  for (Operation *op : llvm::reverse(ops))
-    op->erase();
-  return true;
-}
-
 struct FuseOpsPass : dlc::impl::FuseOpsPassBase<FuseOpsPass> {
   using FuseOpsPassBase::FuseOpsPassBase;
 
@@ -387,7 +336,10 @@ struct FuseOpsPass : dlc::impl::FuseOpsPassBase<FuseOpsPass> {
     int64_t regions = 0, fused = 0;
     for (auto &[group, ops] : members) {
       Operation *named = group->anchor ? group->anchor : group->root->op;
-      if (!makeRegion(ops, group->pattern, named->getLoc()))
+      StringAttr pattern = StringAttr::get(func.getContext(), stringifyOpPatternKind(group->pattern));
+      if (!wrapInRegion(ops, [&](OpBuilder &b, TypeRange results, ValueRange inputs) {
+            return FusedOp::create(b, named->getLoc(), results, inputs, pattern);
+          }))
         continue;
       ++regions;
       if (ops.size() > 1)

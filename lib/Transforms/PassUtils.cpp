@@ -4,7 +4,9 @@
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace dlc;
@@ -70,6 +72,53 @@ bool dlc::isConstantSplat(Value v, double x) {
   }
   std::optional<Tensor> t = constantValue(v);
   return t && llvm::all_of(t->data, [&](double d) { return d == x; });
+}
+
+bool dlc::isScalarConstant(Value v) {
+  auto c = v ? v.getDefiningOp<graph::ConstantOp>() : nullptr;
+  return c && c.getType().getNumElements() == 1;
+}
+
+Operation *dlc::wrapInRegion(
+    ArrayRef<Operation *> ops,
+    function_ref<Operation *(OpBuilder &, TypeRange, ValueRange)> create) {
+  llvm::SmallPtrSet<Operation *, 16> inGroup(ops.begin(), ops.end());
+  SmallVector<Value> inputs, outputs;
+  llvm::SmallPtrSet<Value, 16> seen;
+  for (Operation *op : ops)
+    for (Value v : op->getOperands())
+      if (!(v.getDefiningOp() && inGroup.contains(v.getDefiningOp())) && !isScalarConstant(v) &&
+          seen.insert(v).second)
+        inputs.push_back(v);
+  for (Operation *op : ops)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(), [&](Operation *u) { return !inGroup.contains(u); }))
+        outputs.push_back(r);
+  if (outputs.empty())
+    return nullptr; // dead: left for DeadCodeElimination
+
+  OpBuilder b(ops.back());
+  Operation *region = create(b, ValueRange(outputs).getTypes(), inputs);
+  Block *body = b.createBlock(&region->getRegion(0));
+  IRMapping map;
+  for (Value v : inputs)
+    map.map(v, body->addArgument(v.getType(), v.getLoc()));
+  b.setInsertionPointToStart(body);
+  for (Operation *op : ops) {
+    for (Value v : op->getOperands())
+      if (isScalarConstant(v) && !map.contains(v))
+        map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
+    b.clone(*op, map);
+  }
+  SmallVector<Value> yielded;
+  for (Value v : outputs)
+    yielded.push_back(map.lookup(v));
+  graph::YieldOp::create(b, region->getLoc(), yielded);
+  for (auto [v, r] : llvm::zip(outputs, region->getResults()))
+    v.replaceUsesWithIf(r, [&](OpOperand &use) { return !inGroup.contains(use.getOwner()); });
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+  return region;
 }
 
 Value dlc::createOp(PatternRewriter &rewriter, Location loc, StringRef name,

@@ -42,6 +42,21 @@ mlir::Value createOp(mlir::PatternRewriter &rewriter, mlir::Location loc,
 mlir::Value createConstant(mlir::OpBuilder &builder, mlir::Location loc,
                            const Tensor &t, llvm::StringRef name = "const");
 
+/// `v` is a graph.constant of one element.
+bool isScalarConstant(mlir::Value v);
+
+/// Wraps `ops` (of one block, in block order) into the region op that
+/// `create(builder, resultTypes, inputs)` makes (a graph.fused or
+/// graph.composite, body empty) at the last op: values from outside become
+/// its inputs, except scalar constants, which are copied in (TVM fuses
+/// them); results used outside become its results. Returns the region op,
+/// or null with nothing changed when no result is used.
+mlir::Operation *
+wrapInRegion(llvm::ArrayRef<mlir::Operation *> ops,
+             llvm::function_ref<mlir::Operation *(mlir::OpBuilder &, mlir::TypeRange,
+                                                  mlir::ValueRange)>
+                 create);
+
 /// The ranked tensor type of `v`.
 inline mlir::RankedTensorType tensorType(mlir::Value v) {
   return llvm::cast<mlir::RankedTensorType>(v.getType());

@@ -34,6 +34,7 @@ static const CatalogueEntry kCatalogue[] = {
     {"BatchingOps", "graph-batching-ops", 0, false},
     {"SimplifyFCTranspose", "graph-simplify-fc-transpose", 4, false},
     {"FastMath", "graph-fast-math", 4, false},
+    {"MergeComposite", "graph-merge-composite", 0, false},
     // TVM passes between let-binding (A-normal) and dataflow (graph normal)
     // form, and training gradients: dlc's graph is SSA dataflow for
     // inference, so they have nothing to do; accepted so that published

@@ -8,7 +8,7 @@
 
 // The three combiners with their defaults: dense into batch_matmul.
 // CHECK-LABEL: func @dense_branches
-// CHECK: graph.batch_matmul %{{.*}}, %{{.*}} : (tensor<1x2x3xf32>, tensor<3x3x4xf32>) -> tensor<3x2x4xf32>
+// CHECK: graph.batch_matmul %{{.*}}, %{{.*}} : (tensor<3x2x3xf32>, tensor<3x3x4xf32>) -> tensor<3x2x4xf32>
 // CHECK-NOT: graph.dense
 func.func @dense_branches(%x: tensor<2x3xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
   %w1 = graph.constant dense<0.1> : tensor<4x3xf32>

@@ -6,13 +6,14 @@
 // STATS: graph-combine-parallel-dense: branches 6, combined 2, followers 2
 
 // Query, key and value projections of one hidden state: one batch_matmul
-// of the input viewed as [1, rows, in] and the stacked transposed weights
+// of the input stacked [3, rows, in] and the stacked transposed weights
 // [3, in, out]; the biases stacked and added; the relu followers combined;
 // branches split back.
 // CHECK-LABEL: func @qkv
 // CHECK-SAME: %[[X:.*]]: tensor<1x4x8xf32>
 // CHECK-DAG: %[[W:.*]] = graph.concat %{{.*}}, %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<1x8x8xf32>, tensor<1x8x8xf32>, tensor<1x8x8xf32>) -> tensor<3x8x8xf32>
-// CHECK: %[[M:.*]] = graph.batch_matmul %{{.*}}, %[[W]] : (tensor<1x4x8xf32>, tensor<3x8x8xf32>) -> tensor<3x4x8xf32>
+// CHECK-DAG: %[[L:.*]] = graph.concat %[[X]], %[[X]], %[[X]] {axis = 0 : i64} : (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<3x4x8xf32>
+// CHECK: %[[M:.*]] = graph.batch_matmul %[[L]], %[[W]] : (tensor<3x4x8xf32>, tensor<3x8x8xf32>) -> tensor<3x4x8xf32>
 // CHECK: %[[B:.*]] = graph.concat {{.*}} -> tensor<3x1x8xf32>
 // CHECK: %[[A:.*]] = graph.add %[[M]], %[[B]]
 // CHECK: %[[R:.*]] = graph.relu %[[A]] : tensor<3x4x8xf32>
@@ -50,7 +51,7 @@ func.func @qkv(%x: tensor<1x4x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>, 
 // the branches differ (exp on one, tanh on another).
 // CHECK-LABEL: func @followers
 // CHECK-COUNT-3: graph.transpose %{{.*}} {perm = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
-// CHECK: graph.batch_matmul %{{.*}}, %{{.*}} : (tensor<1x2x3xf32>, tensor<3x3x4xf32>) -> tensor<3x2x4xf32>
+// CHECK: graph.batch_matmul %{{.*}}, %{{.*}} : (tensor<3x2x3xf32>, tensor<3x3x4xf32>) -> tensor<3x2x4xf32>
 // CHECK: %[[C:.*]] = graph.concat {{.*}} -> tensor<3x1x4xf32>
 // CHECK: %[[M:.*]] = graph.mul %{{.*}}, %[[C]] : (tensor<3x2x4xf32>, tensor<3x1x4xf32>) -> tensor<3x2x4xf32>
 // CHECK: graph.split %[[M]]

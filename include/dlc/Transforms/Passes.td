@@ -378,9 +378,9 @@ def CombineParallelDensePass
       them [n, out, in] and sets `transpose_b`; the same product, but
       without a transposed operand, which the CPU's product kernel needs:
       FoldConstant transposes constant weights at compile time), the input
-      is viewed as one batch [1, rows, in] (which broadcasts), one
-      `batch_matmul` and the stacked biases added; branch i is slice i,
-      reshaped back;
+      is stacked n times [n, rows, in] as TVM does (the CPU's product
+      kernel takes no broadcast batch), one `batch_matmul` and the stacked
+      biases added; branch i is slice i, reshaped back;
     - `to-batch-matmul=false`: the weights (equal in-features) and biases
       concatenated along out-features into one dense; branches are column
       ranges of its result.
@@ -469,6 +469,40 @@ def FastMathPass : Pass<"graph-fast-math", "mlir::func::FuncOp"> {
 
     Counters (`--dlc-pass-stats`): `exp`, `erf`, `tanh`, `softmax`, `gelu`: ops rewritten.
   }];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
+def MergeCompositePass : Pass<"graph-merge-composite", "mlir::func::FuncOp"> {
+  let summary = "Wrap matches of a pattern table into named graph.composite regions (TVM MergeComposite)";
+  let description = [{
+    TVM name: `MergeComposite`. A pattern table, tried in order (the order is
+    the priority, as TVM's), names chains of graph ops; every match becomes a
+    `graph.composite` with the pattern's name, which the backends compile as
+    one kernel (and FuseOps leaves alone).
+
+    The table is data: `patterns=FILE` reads one pattern per line,
+    `name = op op ...` (graph op mnemonics; `#` starts a comment), where each
+    op reads the result of the one before it, which nothing else reads; the
+    chain's other operands become the composite's inputs (scalar constants
+    are copied in). The builtin table (used without `patterns`):
+
+        conv2d_bias_add_relu = conv2d add add relu
+        conv2d_bias_relu = conv2d add relu
+        dense_bias_gelu = dense add gelu
+        dense_gelu = dense gelu
+        attention = batch_matmul reshape mul add softmax reshape batch_matmul
+        attention = batch_matmul reshape div add softmax reshape batch_matmul
+        attention = batch_matmul softmax batch_matmul
+
+    A table that cannot be read, a malformed line or an unknown op is an
+    error naming the file and line.
+
+    Counters (`--dlc-pass-stats`): `composites`, regions made; one counter per pattern name that matched.
+  }];
+  let options = [
+    Option<"patterns", "patterns", "std::string", /*default=*/"\"\"",
+           "Pattern table file (empty: the builtin table)">,
+  ];
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }
 

@@ -208,6 +208,9 @@ for model, opts in (("resnet18", ["--image=32"]), ("mobilenet_v2", ["--image=32"
     compare(f"zoo {model} threads=1", path, "main", "1e-4", "1e-3", "default", 1)
     for level in ("O0", "O1", "O2", "O3", "O4"):
         compare(f"zoo {model} {level} threads=2", path, "main", "1e-4", "1e-3", level, 2)
+    # Composites are kernels too.
+    composites = "list:SimplifyInference,FoldConstant,FoldScaleAxis,MergeComposite,FuseOps"
+    compare(f"zoo {model} composites threads=2", path, "main", "1e-4", "1e-3", composites, 2)
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

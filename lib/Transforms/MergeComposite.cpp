@@ -1,0 +1,162 @@
+//===- MergeComposite.cpp - named op chains into graph.composite regions ---===//
+//
+// TVM's MergeComposite with a pattern table that is data: each pattern is a
+// name and a chain of graph ops, each op reading the previous one's result;
+// patterns are tried in table order (the priority), and every match becomes
+// a graph.composite named after its pattern, which the backends compile as
+// one kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "PassUtils.h"
+#include "dlc/Dialect/Graph/GraphOps.h"
+#include "dlc/Transforms/Passes.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_MERGECOMPOSITEPASS
+#include "dlc/Transforms/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::graph;
+
+namespace {
+/// The builtin table, in priority order (longer chains first), in the
+/// format of the `patterns` file.
+constexpr llvm::StringLiteral kBuiltinPatterns = R"(
+# name = op op ... : a chain, each op reading the previous op's result
+conv2d_bias_add_relu = conv2d add add relu
+conv2d_bias_relu = conv2d add relu
+dense_bias_gelu = dense add gelu
+dense_gelu = dense gelu
+attention = batch_matmul reshape mul add softmax reshape batch_matmul
+attention = batch_matmul reshape div add softmax reshape batch_matmul
+attention = batch_matmul softmax batch_matmul
+)";
+
+struct CompositePattern {
+  std::string name;
+  SmallVector<std::string> ops; ///< full op names, graph.conv2d ...
+};
+
+/// Parses a pattern table; diagnostics name `source` and the line.
+FailureOr<std::vector<CompositePattern>> parseTable(StringRef text, StringRef source,
+                                                    MLIRContext *ctx, Location loc) {
+  std::vector<CompositePattern> table;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (auto [i, raw] : llvm::enumerate(lines)) {
+    StringRef line = raw.split('#').first.trim();
+    if (line.empty())
+      continue;
+    auto fail = [&](const Twine &why) {
+      emitError(loc) << "graph-merge-composite: " << source << ":" << i + 1 << ": " << why;
+      return failure();
+    };
+    auto [name, chain] = line.split('=');
+    name = name.trim();
+    if (!line.contains('=') || name.empty() || name.contains(' '))
+      return fail("expected 'name = op op ...', got '" + line + "'");
+    CompositePattern p{name.str(), {}};
+    SmallVector<StringRef> ops;
+    chain.split(ops, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef op : ops) {
+      std::string full = ("graph." + op).str();
+      if (!RegisteredOperationName::lookup(full, ctx) || op == "fused" || op == "composite" ||
+          op == "yield" || op == "constant")
+        return fail("unknown graph op '" + op + "'");
+      p.ops.push_back(full);
+    }
+    if (p.ops.size() < 2)
+      return fail("a pattern needs at least two ops, got " + Twine(p.ops.size()));
+    table.push_back(std::move(p));
+  }
+  return table;
+}
+
+/// The chain of `pattern` that starts at `op`, if it matches: each next op
+/// is the only user of the previous one's (only) result.
+std::optional<SmallVector<Operation *>> matchChain(Operation *op, const CompositePattern &pattern) {
+  SmallVector<Operation *> chain;
+  for (const std::string &name : pattern.ops) {
+    if (!op || op->getName().getStringRef() != name)
+      return std::nullopt;
+    chain.push_back(op);
+    if (chain.size() == pattern.ops.size())
+      break;
+    if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+      return std::nullopt;
+    op = *op->getResult(0).user_begin();
+    if (op->getBlock() != chain.front()->getBlock())
+      return std::nullopt;
+  }
+  return chain;
+}
+
+struct MergeCompositePass : dlc::impl::MergeCompositePassBase<MergeCompositePass> {
+  using MergeCompositePassBase::MergeCompositePassBase;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    std::string text = kBuiltinPatterns.str(), source = "<builtin>";
+    if (!patterns.empty()) {
+      auto file = llvm::MemoryBuffer::getFile(patterns);
+      if (!file) {
+        emitError(UnknownLoc::get(ctx))
+            << "graph-merge-composite: cannot read pattern table '" << patterns
+            << "': " << file.getError().message();
+        return failure();
+      }
+      text = (*file)->getBuffer().str();
+      source = patterns;
+    }
+    FailureOr<std::vector<CompositePattern>> parsed =
+        parseTable(text, source, ctx, UnknownLoc::get(ctx));
+    if (failed(parsed))
+      return failure();
+    table = std::move(*parsed);
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    Block &block = func.getBody().front();
+    int64_t merged = 0;
+    for (const CompositePattern &pattern : table) {
+      int64_t count = 0;
+      for (Block::iterator it = block.begin(); it != block.end();) {
+        Operation *op = &*it;
+        std::optional<SmallVector<Operation *>> chain = matchChain(op, pattern);
+        if (!chain) {
+          ++it;
+          continue;
+        }
+        SmallVector<Location> locs =
+            llvm::map_to_vector(*chain, [](Operation *o) { return o->getLoc(); });
+        Location loc = FusedLoc::get(func.getContext(), locs);
+        StringAttr name = StringAttr::get(func.getContext(), pattern.name);
+        // The chain is erased: go on after the op before its first.
+        Operation *prev = op->getPrevNode();
+        if (!wrapInRegion(*chain, [&](OpBuilder &b, TypeRange results, ValueRange inputs) {
+              return CompositeOp::create(b, loc, results, name, inputs);
+            })) {
+          ++it;
+          continue;
+        }
+        ++count;
+        it = prev ? std::next(prev->getIterator()) : block.begin();
+      }
+      if (count)
+        recordPassStat(getArgument(), pattern.name, count);
+      merged += count;
+    }
+    recordPassStat(getArgument(), "composites", merged);
+  }
+
+  std::vector<CompositePattern> table;
+};
+} // namespace
