@@ -29,7 +29,29 @@ def main():
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--json", help="write every report here")
     args = ap.parse_args()
-    work = tempfile.mkdtemp(prefix="dlc-levels-")
+    with tempfile.TemporaryDirectory(prefix="dlc-levels-") as work:
+        results = measure(args, work)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    print()
+    print("| model | " + " | ".join(LEVELS) + " |")
+    print("|---|" + "---|" * len(LEVELS))
+    for model, levels in results.items():
+        cells = []
+        for level in LEVELS:
+            runs = levels[level]
+            ok = [r for r in runs if "error" not in r]
+            if not ok:
+                cells.append("not compiled: " + runs[0]["error"] if runs else "-")
+                continue
+            p50 = statistics.median(r["p50_ms"] for r in ok)
+            compile_s = statistics.median(r["compile_ms"]["total"] for r in ok) / 1e3
+            cells.append(f"{p50:.2f} ms, {compile_s:.1f} s")
+        print(f"| {model} | " + " | ".join(cells) + " |")
+
+
+def measure(args, work):
     results = {}
     for model in args.models.split(","):
         path = os.path.join(work, f"{model}.mlirbc")
@@ -55,24 +77,8 @@ def main():
                      "dlc_version": j["dlc_version"]})
                 print(f"{model} {level}: p50 {j['latency_ms']['p50']:.2f} ms, compile "
                       f"{j['compile_ms']['total'] / 1e3:.1f} s", flush=True)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
-    print()
-    print("| model | " + " | ".join(LEVELS) + " |")
-    print("|---|" + "---|" * len(LEVELS))
-    for model, levels in results.items():
-        cells = []
-        for level in LEVELS:
-            runs = levels[level]
-            ok = [r for r in runs if "error" not in r]
-            if not ok:
-                cells.append("not compiled: " + runs[0]["error"] if runs else "-")
-                continue
-            p50 = statistics.median(r["p50_ms"] for r in ok)
-            compile_s = statistics.median(r["compile_ms"]["total"] for r in ok) / 1e3
-            cells.append(f"{p50:.2f} ms, {compile_s:.1f} s")
-        print(f"| {model} | " + " | ".join(cells) + " |")
+        os.remove(path)
+    return results
 
 
 if __name__ == "__main__":

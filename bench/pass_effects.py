@@ -94,7 +94,22 @@ def main():
     passes = [line.split() for line in
               run(f"{bin_dir}/dlc-opt", "--dlc-list-passes").stdout.splitlines()]
     models = SMALL if args.small else STUDY
-    work = tempfile.mkdtemp(prefix="dlc-pass-effects-")
+    # Every output is a copy of the model (440 MB for bert_base): deleted as
+    # soon as it is measured, and the directory at the end.
+    with tempfile.TemporaryDirectory(prefix="dlc-pass-effects-") as work:
+        results = measure(bin_dir, passes, models, work)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    report = render(results, args.small)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(report)
+    else:
+        sys.stdout.write(report)
+
+
+def measure(bin_dir, passes, models, work):
     results = {"models": {}, "passes": [p[0] for p in passes]}
     for model, opts in models:
         src = os.path.join(work, f"{model}.mlirbc")
@@ -107,10 +122,13 @@ def main():
             same = os.path.join(work, f"{model}.{base_name}.none.mlirbc")
             optimize(bin_dir, base, same, "none")
             before, before_digest = op_counts(bin_dir, same), digest(same)
+            os.remove(same)
             rows = {}
             for name, flag, level in passes:
                 out = os.path.join(work, f"{model}.{base_name}.{name}.mlirbc")
-                ledger = optimize(bin_dir, base, out, f"list:{name}")
+                # AnnotateSpans's snapshot goes with the outputs, not to /tmp.
+                options = (f"{{file={work}/snapshot.mlir}}" if name == "AnnotateSpans" else "")
+                ledger = optimize(bin_dir, base, out, f"list:{name}{options}")
                 after = op_counts(bin_dir, out)
                 # A sequence's own counters and those of the passes it ran.
                 counters = {f"{f}: {k}" if f != flag else k: v
@@ -123,26 +141,21 @@ def main():
                 print(f"{model} {base_name} {name}: {rewrites(counters)} rewrites, "
                       f"ops {ops(before)} -> {ops(after)}"
                       f"{'' if rows[name]['changed'] else ' (dormant)'}", flush=True)
+                os.remove(out)
             entry["bases"][base_name] = rows
         for level in LEVELS:
             out = os.path.join(work, f"{model}.{level}.mlirbc")
             ledger = optimize(bin_dir, src, out, level)
             counts = op_counts(bin_dir, out)
+            os.remove(out)
             entry["levels"][level] = {
                 "kernels": counts.get("fused", 0),
                 "ops": ops(counts),
                 "passes": {flag: c for flag, c in ledger.items()}}
         results["models"][model] = entry
-
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
-    report = render(results, args.small)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(report)
-    else:
-        sys.stdout.write(report)
+        for path in (src, prepared):
+            os.remove(path)
+    return results
 
 
 def render(results, small):
