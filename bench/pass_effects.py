@@ -109,6 +109,18 @@ def main():
         sys.stdout.write(report)
 
 
+def pass_options(name, work):
+    """Options a pass needs here: AnnotateSpans's snapshot goes with the
+    outputs, not to /tmp; AnnotateTarget partitions for the example target
+    (a second description of the CPU, examples/targets/cpu-ext.txt)."""
+    if name == "AnnotateSpans":
+        return f"{{file={work}/snapshot.mlir}}"
+    if name == "AnnotateTarget":
+        here = os.path.dirname(os.path.abspath(__file__))
+        return f"{{targets={here}/../examples/targets/cpu-ext.txt}}"
+    return ""
+
+
 def measure(bin_dir, passes, models, work):
     results = {"models": {}, "passes": [p[0] for p in passes]}
     for model, opts in models:
@@ -126,8 +138,7 @@ def measure(bin_dir, passes, models, work):
             rows = {}
             for name, flag, level in passes:
                 out = os.path.join(work, f"{model}.{base_name}.{name}.mlirbc")
-                # AnnotateSpans's snapshot goes with the outputs, not to /tmp.
-                options = (f"{{file={work}/snapshot.mlir}}" if name == "AnnotateSpans" else "")
+                options = pass_options(name, work)
                 ledger = optimize(bin_dir, base, out, f"list:{name}{options}")
                 after = op_counts(bin_dir, out)
                 # A sequence's own counters and those of the passes it ran.

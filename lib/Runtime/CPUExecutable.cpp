@@ -4,6 +4,7 @@
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Transforms/Pipelines.h"
+#include "dlc/Transforms/TargetDescription.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -92,6 +93,12 @@ static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
 /// Runs the CPU lowering to `phase` on `module`.
 static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times,
                                int64_t threads) {
+  // Partitions (PartitionGraph) of targets another backend compiles.
+  for (auto func : module.getOps<func::FuncOp>())
+    if (auto backend = func->getAttrOfType<StringAttr>(kBackendAttr); backend && backend != "cpu")
+      return llvm::createStringError("function @" + func.getSymName().str() +
+                                     " is a partition for backend '" + backend.getValue().str() +
+                                     "'; the CPU backend compiles only 'cpu' partitions");
   auto start = std::chrono::steady_clock::now();
   PassManager pm(module.getContext());
   buildCPULoweringPipeline(pm, phase, threads);

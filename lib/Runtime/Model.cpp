@@ -36,8 +36,9 @@ FailureOr<func::FuncOp> dlc::findEntry(ModuleOp module, StringRef name) {
     if (!main.isExternal())
       return main;
   SmallVector<func::FuncOp> candidates;
+  // Private functions (kernels, partitions) are called, not entries.
   for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal())
+    if (!func.isExternal() && func.isPublic())
       candidates.push_back(func);
   if (candidates.size() == 1)
     return candidates.front();

@@ -35,6 +35,11 @@ static const CatalogueEntry kCatalogue[] = {
     {"SimplifyFCTranspose", "graph-simplify-fc-transpose", 4, false},
     {"FastMath", "graph-fast-math", 4, false},
     {"MergeComposite", "graph-merge-composite", 0, false},
+    {"AlterOpLayout", "graph-alter-op-layout", 3, false},
+    {"ConvertLayout", "graph-convert-layout", 3, false},
+    {"AnnotateTarget", "graph-annotate-target", 0, false},
+    {"MergeCompilerRegions", "graph-merge-compiler-regions", 0, false},
+    {"PartitionGraph", "graph-partition-graph", 0, true},
     // TVM passes between let-binding (A-normal) and dataflow (graph normal)
     // form, and training gradients: dlc's graph is SSA dataflow for
     // inference, so they have nothing to do; accepted so that published
@@ -64,6 +69,7 @@ static const LevelStep kLevelSequence[] = {
     {"SimplifyExpr", {}},
     {"CanonicalizeCast", {}},
     {"CanonicalizeOps", {}},
+    {"AlterOpLayout", {}},
     {"FastMath", {}},
     {"FoldConstant", {}},
     {"FuseOps", {}},
@@ -128,7 +134,7 @@ static std::string element(const CatalogueEntry &e, llvm::StringRef options = ""
   return e.modulePass ? pass : "func.func(" + pass + ")";
 }
 
-/// The elements of `list:A,B{opt=1},...`, verbatim.
+/// The elements of `list:A,B{opt=1 other=2},...`, verbatim.
 static llvm::Expected<std::vector<std::string>> listElements(llvm::StringRef list) {
   std::vector<std::string> parts;
   for (llvm::StringRef item : splitList(list)) {
@@ -141,8 +147,8 @@ static llvm::Expected<std::vector<std::string>> listElements(llvm::StringRef lis
     if (!options.empty() && !options.consume_back("}"))
       return llvm::createStringError("pass '" + name.str() + "': unterminated '{' in '" +
                                      item.str() + "'");
-    llvm::SmallVector<llvm::StringRef> opts = splitList(options);
-    parts.push_back(element(*entry, llvm::join(opts, " ")));
+    // Options as mlir-opt takes them: space-separated, lists comma-separated.
+    parts.push_back(element(*entry, options.trim()));
   }
   return parts;
 }

@@ -506,4 +506,126 @@ def MergeCompositePass : Pass<"graph-merge-composite", "mlir::func::FuncOp"> {
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }
 
+def AlterOpLayoutPass : Pass<"graph-alter-op-layout", "mlir::func::FuncOp"> {
+  let summary = "Rewrite convolutions into the layouts the target's kernels want (TVM AlterOpLayout)";
+  let description = [{
+    TVM name: `AlterOpLayout`. A target description (`target=cpu`, the
+    builtin, or a file; see "Target descriptions" in the README) states the
+    data and kernel layout each class of convolution wants (`conv2d`,
+    `conv2d.depthwise`, `conv2d.grouped`). Every `graph.conv2d` whose
+    layouts differ is rebuilt in the wanted ones; layout-agnostic ops that
+    read it (elementwise ops, numpy broadcasts against constants, bias_add,
+    batch_norm, softmax, concat, pooling, residual adds) follow it into the
+    new layout, constant weights and broadcast constants are transformed at
+    compile time, and `graph.layout_transform` remains only where a value
+    crosses into an op that needs the old layout (back-to-back transforms
+    cancel). Function arguments and results keep their layouts. Ops inside
+    `graph.fused`/`graph.composite` regions are left alone: run it before
+    FuseOps, as relay.build does.
+
+    TVM asks a per-target hook for each op; dlc's hooks are the description.
+    The CPU's states NCHW everywhere, measured (bench/layouts.py), so on the
+    CPU this pass converts NHWC models to NCHW and leaves NCHW ones as they
+    are. A wanted layout no backend compiles (grouped convolutions in NHWC,
+    a data layout with a kernel layout that does not go with it) leaves the
+    convolution and is counted.
+
+    Counters (`--dlc-pass-stats`): `converted` (convolutions rebuilt),
+    `followed` (agnostic ops moved into the new layout), `constants`
+    (transformed at compile time), `transforms` (layout_transform ops left),
+    `unsupported`.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Target description: a builtin name (cpu) or a file">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
+def ConvertLayoutPass : Pass<"graph-convert-layout", "mlir::func::FuncOp"> {
+  let summary = "Rewrite convolutions into user-desired layouts (TVM ConvertLayout)";
+  let description = [{
+    TVM name: `ConvertLayout`. As AlterOpLayout, with the layouts given by the
+    user per op class: `desired-layouts=conv2d=NHWC` (the default),
+    `conv2d=NHWC:HWIO,conv2d.depthwise=NCHW`, ... (`class=DATA[:KERNEL]`,
+    the kernel layout defaulting to HWIO for NHWC and OIHW for NCHW; a
+    class without an entry falls back to `conv2d`). TVM's
+    `{"nn.conv2d": ["NHWC", "default"]}` is `conv2d=NHWC`. Not part of
+    O0..O4 (TVM runs it before relay.build); use it in `list:` pipelines, or
+    `dlc-run --pipeline='list:ConvertLayout,...'`.
+
+    Counters (`--dlc-pass-stats`): as AlterOpLayout.
+  }];
+  let options = [
+    ListOption<"desiredLayouts", "desired-layouts", "std::string",
+               "class=DATA[:KERNEL] entries (default conv2d=NHWC)">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
+def AnnotateTargetPass : Pass<"graph-annotate-target", "mlir::func::FuncOp"> {
+  let summary = "Mark the ops an external target takes (TVM AnnotateTarget)";
+  let description = [{
+    TVM name: `AnnotateTarget`. `targets=A,B` names target descriptions
+    (builtin names or files; see "Partitioning" in the README) whose `ops`
+    and `composites` lines list what each target compiles. Every top-level
+    graph op of a listed kind, and every `graph.composite` of a listed name,
+    gets `graph.target = "<target>"`; the first target in the list that
+    takes an op wins, as in TVM; the others stay with the default
+    compilation. The function records each target's backend in
+    `graph.target_backends` for PartitionGraph. Constants are operands, not annotated; `graph.fused`
+    regions are not annotated (partition before FuseOps, as TVM's BYOC flow
+    does). A target that lists nothing, or an op name the graph dialect does
+    not have, is an error naming the description and the name.
+
+    Counters (`--dlc-pass-stats`): `annotated`, `default` (ops left
+    unannotated), and one counter per target.
+  }];
+  let options = [
+    ListOption<"targets", "targets", "std::string",
+               "Target descriptions, in priority order (builtin names or files)">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
+def MergeCompilerRegionsPass : Pass<"graph-merge-compiler-regions", "mlir::func::FuncOp"> {
+  let summary = "Merge adjacent ops of one target into regions (TVM MergeCompilerRegions)";
+  let description = [{
+    TVM name: `MergeCompilerRegions`. After AnnotateTarget: walking the
+    function in order, an annotated op joins the region of each operand
+    producer annotated with the same target, unless the merge would create
+    a cycle (a path from one region to the other through an op outside
+    both, which would make the outlined function both depend on and feed
+    that op). Regions are recorded as `graph.region = N` on their ops; only
+    the annotations change. PartitionGraph outlines them.
+
+    Counters (`--dlc-pass-stats`): `regions`, `merged` (merges made),
+    `cycles-avoided` (merges refused).
+  }];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
+def PartitionGraphPass : Pass<"graph-partition-graph", "mlir::ModuleOp"> {
+  let summary = "Outline each target region into a function of its own (TVM PartitionGraph)";
+  let description = [{
+    TVM name: `PartitionGraph`. Each region of annotated ops (a
+    `graph.region` from MergeCompilerRegions, or a single annotated op
+    without one) becomes a private `func.func @<function>_<target>_<k>` with
+    `graph.compiler = "<target>"` and `graph.backend = "<backend>"` (from the
+    target's description), called from where the region was; the values
+    it reads from outside become arguments and the values read outside it
+    become results. Constants the region reads are copied into the function
+    (TVM's `bind_constants=true`). The annotations are removed.
+
+    The backend named by `graph.backend` compiles the function; dlc's CPU
+    backend compiles `cpu` partitions and rejects others with a diagnostic.
+    Unlike TVM's function passes, dlc's graph passes also optimize the
+    partition functions (their backend is dlc's own).
+
+    Counters (`--dlc-pass-stats`): `partitions`, `ops` (outlined),
+    `constants` (copied in).
+  }];
+  let dependentDialects = ["dlc::graph::GraphDialect", "mlir::func::FuncDialect"];
+}
+
 #endif // DLC_TRANSFORMS_PASSES_TD

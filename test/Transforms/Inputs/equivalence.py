@@ -25,6 +25,9 @@ for line in subprocess.run([f"{bin_dir}/dlc-opt", "--dlc-list-passes"], capture_
     name, flag, _ = line.split()
     PASSES[name] = flag
 LEVELS = ["O0", "O1", "O2", "O3", "O4"]
+# Options a pass cannot run without: AnnotateTarget needs a target.
+EXT = os.path.join(test_dir, "../../examples/targets/cpu-ext.txt")
+OPTIONS = {"AnnotateTarget": f"{{targets={EXT}}}"}
 passed = failed = 0
 
 
@@ -74,7 +77,7 @@ for model, opts in models.items():
     for name in PASSES:
         for base, tag in ((src, ""), (prepared, " after SimplifyInference,FoldConstant")):
             out = os.path.join(work, f"{model}.{name}.mlirbc")
-            optimize(base, out, f"list:{name}")
+            optimize(base, out, f"list:{name}{OPTIONS.get(name, '')}")
             check(f"{name} on {model}{tag}", base, out, None, tolerance(name))
     for level in LEVELS:
         out = os.path.join(work, f"{model}.{level}.mlirbc")
@@ -93,7 +96,8 @@ for flag, name in lit_files.items():
         with open(src, "w") as f:
             f.write(chunk)
         out = os.path.join(work, f"{flag}.{i}.out.mlir")
-        r = run(f"{bin_dir}/dlc-opt", src, f"--dlc-pipeline=list:{name}", "-o", out)
+        r = run(f"{bin_dir}/dlc-opt", src, f"--dlc-pipeline=list:{name}{OPTIONS.get(name, '')}",
+                "-o", out)
         if r.returncode != 0:
             continue  # e.g. the unwritable-snapshot case of AnnotateSpans
         result = open(out).read()

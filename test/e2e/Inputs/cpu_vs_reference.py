@@ -6,8 +6,9 @@
    count_include_pad, padding), broadcasting binary ops, dense / matmul /
    batch_matmul (transposes, batch broadcast, 1-D operands), reductions,
    softmax, layer_norm, transpose, slices with negative steps, pads.
-3. Small zoo models (graph passes on: the default and every level), on one
-   thread (sequential tile loops) and on two (OpenMP tile loops).
+3. Small zoo models (graph passes on: the default, every level, composites,
+   NHWC layouts), on one thread (sequential tile loops) and on two (OpenMP
+   tile loops).
 
 Tolerances: |cpu - ref| <= 1e-5 + 1e-4 |ref| (f32 math; the reference
 accumulates in f64), 1e-4 + 1e-3 |ref| for whole models. Ops dlc cannot
@@ -211,6 +212,18 @@ for model, opts in (("resnet18", ["--image=32"]), ("mobilenet_v2", ["--image=32"
     # Composites are kernels too.
     composites = "list:SimplifyInference,FoldConstant,FoldScaleAxis,MergeComposite,FuseOps"
     compare(f"zoo {model} composites threads=2", path, "main", "1e-4", "1e-3", composites, 2)
+    # NHWC convolutions, and AlterOpLayout turning them back into what the
+    # CPU description wants.
+    nhwc = "list:ConvertLayout,SimplifyInference,FoldConstant,FoldScaleAxis,FuseOps"
+    compare(f"zoo {model} NHWC threads=2", path, "main", "1e-4", "1e-3", nhwc, 2)
+    altered = "list:ConvertLayout,SimplifyInference,FoldConstant,AlterOpLayout,FuseOps"
+    compare(f"zoo {model} NHWC altered threads=2", path, "main", "1e-4", "1e-3", altered, 2)
+    # Partitioned for an "external" target that is a second description of
+    # the CPU: the partitions are functions the CPU compiles and calls.
+    ext = os.path.join(os.path.dirname(__file__), "../../../examples/targets/cpu-ext.txt")
+    byoc = (f"list:SimplifyInference,FoldConstant,MergeComposite,AnnotateTarget{{targets={ext}}},"
+            "MergeCompilerRegions,PartitionGraph,FuseOps")
+    compare(f"zoo {model} partitioned threads=2", path, "main", "1e-4", "1e-3", byoc, 2)
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -654,6 +654,8 @@ def Graph_LayoutTransformOp : Graph_Op<"layout_transform", [Pure, Graph_Pattern<
     primal axes and a number followed by a lower-case letter is a block of
     that primal axis, e.g. `NCHW`, `NHWC`, `NCHW8c`, `OIHW16i16o`. Every
     primal axis appears once in each layout; block sizes divide the axis.
+    A transform to the same layout, or back to the layout its input was
+    transformed from, folds away.
 
     ```mlir
     %y = graph.layout_transform %x {src_layout = "NCHW", dst_layout = "NCHW8c"}
@@ -664,6 +666,7 @@ def Graph_LayoutTransformOp : Graph_Op<"layout_transform", [Pure, Graph_Pattern<
       StrAttr:$dst_layout);
   let results = (outs Graph_Tensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

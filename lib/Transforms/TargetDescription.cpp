@@ -1,0 +1,115 @@
+//===- TargetDescription.cpp - what a target's kernels want ---------------===//
+#include "dlc/Transforms/TargetDescription.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace dlc;
+
+/// The CPU backend's kernels: measured NCHW against NHWC per op class with
+/// bench/layouts.py (README, "Layouts"). Its direct and im2col convolutions
+/// are scheduled for NCHW (CPUSchedules); the NHWC forms lower to linalg's
+/// named convolutions, which it schedules generically.
+static constexpr llvm::StringLiteral kCPU = R"(
+target = cpu
+layout.conv2d = NCHW OIHW
+layout.conv2d.depthwise = NCHW OIHW
+layout.conv2d.grouped = NCHW OIHW
+)";
+
+llvm::StringRef dlc::defaultKernelLayout(llvm::StringRef dataLayout) {
+  if (dataLayout == "NCHW")
+    return "OIHW";
+  if (dataLayout == "NHWC")
+    return "HWIO";
+  return "";
+}
+
+std::optional<OpLayout> TargetDescription::layoutFor(llvm::StringRef opClass) const {
+  auto it = layouts.find(opClass);
+  if (it == layouts.end())
+    it = layouts.find(opClass.split('.').first);
+  if (it == layouts.end())
+    return std::nullopt;
+  return it->second;
+}
+
+llvm::Expected<OpLayout> TargetDescription::parseLayoutEntry(llvm::StringRef opClass,
+                                                             llvm::StringRef layouts) {
+  if (opClass != "conv2d" && opClass != "conv2d.depthwise" && opClass != "conv2d.grouped")
+    return llvm::createStringError("unknown op class '" + opClass +
+                                   "' (expected conv2d, conv2d.depthwise or conv2d.grouped)");
+  llvm::SmallVector<llvm::StringRef> parts;
+  layouts.split(parts, ' ', -1, /*KeepEmpty=*/false);
+  if (parts.empty() || parts.size() > 2)
+    return llvm::createStringError("expected 'DATA [KERNEL]' layouts, got '" + layouts + "'");
+  OpLayout layout{parts[0].str(),
+                  parts.size() == 2 ? parts[1].str() : defaultKernelLayout(parts[0]).str()};
+  if (defaultKernelLayout(layout.data).empty())
+    return llvm::createStringError("data layout '" + layout.data + "' is not NCHW or NHWC");
+  if (layout.kernel != "OIHW" && layout.kernel != "HWIO")
+    return llvm::createStringError("kernel layout '" + layout.kernel + "' is not OIHW or HWIO");
+  return layout;
+}
+
+llvm::Expected<TargetDescription> TargetDescription::parse(llvm::StringRef text,
+                                                           llvm::StringRef source) {
+  TargetDescription target;
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n');
+  for (auto [i, raw] : llvm::enumerate(lines)) {
+    llvm::StringRef line = raw.split('#').first.trim();
+    if (line.empty())
+      continue;
+    auto fail = [&](const llvm::Twine &why) {
+      return llvm::createStringError(source + ":" + llvm::Twine(i + 1) + ": " + why);
+    };
+    if (!line.contains('='))
+      return fail("expected 'key = value', got '" + line + "'");
+    auto [key, value] = line.split('=');
+    key = key.trim();
+    value = value.trim();
+    if (key == "target") {
+      target.name = value.str();
+      continue;
+    }
+    if (key == "backend") {
+      target.backend = value.str();
+      continue;
+    }
+    if (key == "ops" || key == "composites") {
+      llvm::SmallVector<llvm::StringRef> names;
+      value.split(names, ' ', -1, /*KeepEmpty=*/false);
+      if (names.empty())
+        return fail("'" + key + "' lists nothing");
+      for (llvm::StringRef n : names)
+        (key == "ops" ? target.ops : target.composites).insert(n);
+      continue;
+    }
+    if (key.consume_front("layout.")) {
+      llvm::Expected<OpLayout> layout = parseLayoutEntry(key, value);
+      if (!layout)
+        return fail(llvm::toString(layout.takeError()));
+      target.layouts[key] = *layout;
+      continue;
+    }
+    return fail("unknown key '" + key +
+                "' (expected target, backend, ops, composites or layout.<op class>)");
+  }
+  if (target.name.empty())
+    return llvm::createStringError(source + ": no 'target = NAME' line");
+  if (target.backend.empty())
+    target.backend = target.name;
+  return target;
+}
+
+llvm::Expected<TargetDescription> TargetDescription::load(llvm::StringRef nameOrPath) {
+  if (nameOrPath == "cpu")
+    return parse(kCPU, "<builtin cpu>");
+  auto file = llvm::MemoryBuffer::getFile(nameOrPath);
+  if (!file)
+    return llvm::createStringError("cannot read target description '" + nameOrPath +
+                                   "' (builtin targets: cpu): " + file.getError().message());
+  return parse((*file)->getBuffer(), nameOrPath);
+}
