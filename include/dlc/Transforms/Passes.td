@@ -510,7 +510,8 @@ def AlterOpLayoutPass : Pass<"graph-alter-op-layout", "mlir::func::FuncOp"> {
   let summary = "Rewrite convolutions into the layouts the target's kernels want (TVM AlterOpLayout)";
   let description = [{
     TVM name: `AlterOpLayout`. A target description (`target=cpu`, the
-    builtin, or a file; see "Target descriptions" in the README) states the
+    builtin, or a file; see "Layouts are decided by the graph too" in the
+    README) states the
     data and kernel layout each class of convolution wants (`conv2d`,
     `conv2d.depthwise`, `conv2d.grouped`). Every `graph.conv2d` whose
     layouts differ is rebuilt in the wanted ones; layout-agnostic ops that
@@ -626,6 +627,54 @@ def PartitionGraphPass : Pass<"graph-partition-graph", "mlir::ModuleOp"> {
     `constants` (copied in).
   }];
   let dependentDialects = ["dlc::graph::GraphDialect", "mlir::func::FuncDialect"];
+}
+
+def ToMixedPrecisionPass : Pass<"graph-to-mixed-precision", "mlir::func::FuncOp"> {
+  let summary = "Compute in f16 or bf16 where it is safe (TVM ToMixedPrecision)";
+  let description = [{
+    TVM name: `ToMixedPrecision`. Each graph op has a category, TVM's
+    defaults restricted to dlc's ops:
+
+        always = conv2d dense matmul batch_matmul
+        follow = pad reshape dynamic_reshape transpose concat split slice squeeze
+                 expand_dims layout_transform gather add sub mul div maximum minimum
+                 bias_add batch_norm relu neg abs sqrt sigmoid tanh fast_tanh fast_exp
+                 fast_erf clip dropout max_pool2d avg_pool2d reduce_max
+        never = exp log pow erf gelu rsqrt softmax fast_softmax layer_norm
+                global_avg_pool2d reduce_sum reduce_mean quantize dequantize nms
+
+    ALWAYS ops run in `type` (f16, the default, or bf16); a FOLLOW op does
+    when every float operand already is (or is a constant or a function
+    argument), and runs in f32 otherwise; NEVER ops run in f32. A cast is
+    inserted where a value crosses between the two; constants are converted
+    at compile time. A clip whose bounds exceed the f16 range stays in f32.
+    `graph.fused`/`graph.composite` regions are left in f32 (run the pass
+    before FuseOps, as TVM users do before relay.build).
+
+    `accumulate-f32`: ALWAYS products read their mixed operands widened to
+    f32 and round the result to the mixed type (TVM's default, and dlc's,
+    accumulates in the mixed type). `keep-orig-output-dtype`: the function's
+    results are cast back to their types (otherwise the signature changes,
+    as in TVM). `lists=FILE` replaces the table above with the user's, one
+    `always|follow|never = op op ...` per line (`#` comments). An op in none
+    of the lists is FOLLOW, with a warning (`missing-op-mode=1`, the
+    default), an error (0) or silently (2).
+
+    Counters (`--dlc-pass-stats`): `converted` (ops in the mixed type),
+    `kept-f32`, `casts`, `constants` (converted at compile time), `missing`.
+  }];
+  let options = [
+    Option<"type", "type", "std::string", /*default=*/"\"f16\"", "Mixed type: f16 or bf16">,
+    Option<"accumulateF32", "accumulate-f32", "bool", /*default=*/"false",
+           "Products accumulate in f32">,
+    Option<"keepOrigOutputDtype", "keep-orig-output-dtype", "bool", /*default=*/"false",
+           "Cast the function's results back to their original types">,
+    Option<"missingOpMode", "missing-op-mode", "int", /*default=*/"1",
+           "An op in no list: 0 error, 1 warn, 2 silent (follow)">,
+    Option<"lists", "lists", "std::string", /*default=*/"\"\"",
+           "File of 'always|follow|never = op op ...' lines replacing the default lists">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
 }
 
 #endif // DLC_TRANSFORMS_PASSES_TD

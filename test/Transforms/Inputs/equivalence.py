@@ -4,7 +4,8 @@ same outputs before and after the pass, on random inputs.
 Checked on small zoo models (alone, and after SimplifyInference + FoldConstant
 so that scale folding has work) and on every function of the pass's own lit
 file. Passes that only move or remove work must be exact; passes that
-reassociate floating-point arithmetic get rtol 1e-4, atol 1e-5 (f32 rounding).
+reassociate floating-point arithmetic get rtol 1e-4, atol 1e-5 (f32 rounding);
+ToMixedPrecision, which computes in f16, gets rtol 5e-2, atol 1e-1.
 Prints one line per check and a closing 'N passed, N failed' line.
 """
 import os
@@ -35,7 +36,14 @@ def run(*args):
     return subprocess.run(args, capture_output=True, text=True)
 
 
+# Passes that change precision: f16 rounding (11-bit significands) compounded
+# over a network's depth; MobileNetV2 at 32x32 is off by up to 0.056 here.
+REDUCED = {"ToMixedPrecision": ("1e-1", "5e-2")}
+
+
 def tolerance(name):
+    if name in REDUCED:
+        return REDUCED[name]
     return ("0", "0") if name in EXACT else ("1e-5", "1e-4")
 
 
