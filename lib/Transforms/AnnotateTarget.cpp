@@ -41,8 +41,7 @@ struct AnnotateTargetPass : dlc::impl::AnnotateTargetPassBase<AnnotateTargetPass
                     ") lists no ops or composites to annotate");
       for (const auto &op : loaded->ops) {
         StringRef name = op.getKey();
-        if (!RegisteredOperationName::lookup(("graph." + name).str(), ctx) ||
-            llvm::is_contained({"fused", "composite", "yield", "constant"}, name))
+        if (!isComputeOpName(name, ctx))
           return fail("target description '" + t + "': unknown graph op '" + name + "'");
       }
       descriptions.push_back(std::move(*loaded));

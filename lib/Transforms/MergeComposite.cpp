@@ -46,33 +46,28 @@ struct CompositePattern {
 FailureOr<std::vector<CompositePattern>> parseTable(StringRef text, StringRef source,
                                                     MLIRContext *ctx, Location loc) {
   std::vector<CompositePattern> table;
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  for (auto [i, raw] : llvm::enumerate(lines)) {
-    StringRef line = raw.split('#').first.trim();
-    if (line.empty())
-      continue;
-    auto fail = [&](const Twine &why) {
-      emitError(loc) << "graph-merge-composite: " << source << ":" << i + 1 << ": " << why;
-      return failure();
-    };
-    auto [name, chain] = line.split('=');
-    name = name.trim();
-    if (!line.contains('=') || name.empty() || name.contains(' '))
-      return fail("expected 'name = op op ...', got '" + line + "'");
-    CompositePattern p{name.str(), {}};
-    SmallVector<StringRef> ops;
-    chain.split(ops, ' ', -1, /*KeepEmpty=*/false);
-    for (StringRef op : ops) {
-      std::string full = ("graph." + op).str();
-      if (!RegisteredOperationName::lookup(full, ctx) || op == "fused" || op == "composite" ||
-          op == "yield" || op == "constant")
-        return fail("unknown graph op '" + op + "'");
-      p.ops.push_back(full);
-    }
-    if (p.ops.size() < 2)
-      return fail("a pattern needs at least two ops, got " + Twine(p.ops.size()));
-    table.push_back(std::move(p));
+  llvm::Error error = forEachSettingLine(
+      text, source, "name = op op ...",
+      [&](StringRef name, StringRef chain, StringRef line) -> llvm::Error {
+        if (name.empty() || name.contains(' '))
+          return llvm::createStringError("expected 'name = op op ...', got '" + line + "'");
+        CompositePattern p{name.str(), {}};
+        SmallVector<StringRef> ops;
+        chain.split(ops, ' ', -1, /*KeepEmpty=*/false);
+        for (StringRef op : ops) {
+          if (!isComputeOpName(op, ctx))
+            return llvm::createStringError("unknown graph op '" + op + "'");
+          p.ops.push_back(("graph." + op).str());
+        }
+        if (p.ops.size() < 2)
+          return llvm::createStringError("a pattern needs at least two ops, got " +
+                                         Twine(p.ops.size()));
+        table.push_back(std::move(p));
+        return llvm::Error::success();
+      });
+  if (error) {
+    emitError(loc) << "graph-merge-composite: " << llvm::toString(std::move(error));
+    return failure();
   }
   return table;
 }

@@ -121,6 +121,34 @@ Operation *dlc::wrapInRegion(
   return region;
 }
 
+llvm::Error dlc::forEachSettingLine(
+    StringRef text, StringRef source, StringRef form,
+    function_ref<llvm::Error(StringRef, StringRef, StringRef)> fn) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (auto [i, raw] : llvm::enumerate(lines)) {
+    StringRef line = raw.split('#').first.trim();
+    if (line.empty())
+      continue;
+    llvm::Error error = llvm::Error::success();
+    if (!line.contains('=')) {
+      error = llvm::createStringError("expected '" + form + "', got '" + line + "'");
+    } else {
+      auto [key, value] = line.split('=');
+      error = fn(key.trim(), value.trim(), line);
+    }
+    if (error)
+      return llvm::createStringError(source + ":" + Twine(i + 1) + ": " +
+                                     llvm::toString(std::move(error)));
+  }
+  return llvm::Error::success();
+}
+
+bool dlc::isComputeOpName(StringRef mnemonic, MLIRContext *ctx) {
+  return RegisteredOperationName::lookup(("graph." + mnemonic).str(), ctx) &&
+         !llvm::is_contained({"fused", "composite", "yield", "constant"}, mnemonic);
+}
+
 Value dlc::createOp(PatternRewriter &rewriter, Location loc, StringRef name,
                     ValueRange operands, ArrayRef<NamedAttribute> attrs,
                     Type resultType) {

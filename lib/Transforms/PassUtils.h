@@ -7,6 +7,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "llvm/Support/Error.h"
 
 namespace dlc {
 
@@ -56,6 +57,21 @@ wrapInRegion(llvm::ArrayRef<mlir::Operation *> ops,
              llvm::function_ref<mlir::Operation *(mlir::OpBuilder &, mlir::TypeRange,
                                                   mlir::ValueRange)>
                  create);
+
+/// Reads the lines of a data file (pattern tables, mixed-precision lists,
+/// target descriptions): `#` starts a comment and blank lines are skipped;
+/// each other line must be `key = value`, and `fn(key, value, line)` gets it
+/// trimmed. A line without '=' fails with "expected '<form>', got '<line>'";
+/// every failure is prefixed with `source:line: `.
+llvm::Error forEachSettingLine(
+    llvm::StringRef text, llvm::StringRef source, llvm::StringRef form,
+    llvm::function_ref<llvm::Error(llvm::StringRef key, llvm::StringRef value,
+                                   llvm::StringRef line)>
+        fn);
+
+/// `mnemonic` names a graph op that computes (not constant, yield or a
+/// region op), as users write op names in pattern tables and lists.
+bool isComputeOpName(llvm::StringRef mnemonic, mlir::MLIRContext *ctx);
 
 /// The ranked tensor type of `v`.
 inline mlir::RankedTensorType tensorType(mlir::Value v) {

@@ -1,5 +1,6 @@
 //===- TargetDescription.cpp - what a target's kernels want ---------------===//
 #include "dlc/Transforms/TargetDescription.h"
+#include "PassUtils.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -56,47 +57,39 @@ llvm::Expected<OpLayout> TargetDescription::parseLayoutEntry(llvm::StringRef opC
 llvm::Expected<TargetDescription> TargetDescription::parse(llvm::StringRef text,
                                                            llvm::StringRef source) {
   TargetDescription target;
-  llvm::SmallVector<llvm::StringRef> lines;
-  text.split(lines, '\n');
-  for (auto [i, raw] : llvm::enumerate(lines)) {
-    llvm::StringRef line = raw.split('#').first.trim();
-    if (line.empty())
-      continue;
-    auto fail = [&](const llvm::Twine &why) {
-      return llvm::createStringError(source + ":" + llvm::Twine(i + 1) + ": " + why);
-    };
-    if (!line.contains('='))
-      return fail("expected 'key = value', got '" + line + "'");
-    auto [key, value] = line.split('=');
-    key = key.trim();
-    value = value.trim();
-    if (key == "target") {
-      target.name = value.str();
-      continue;
-    }
-    if (key == "backend") {
-      target.backend = value.str();
-      continue;
-    }
-    if (key == "ops" || key == "composites") {
-      llvm::SmallVector<llvm::StringRef> names;
-      value.split(names, ' ', -1, /*KeepEmpty=*/false);
-      if (names.empty())
-        return fail("'" + key + "' lists nothing");
-      for (llvm::StringRef n : names)
-        (key == "ops" ? target.ops : target.composites).insert(n);
-      continue;
-    }
-    if (key.consume_front("layout.")) {
-      llvm::Expected<OpLayout> layout = parseLayoutEntry(key, value);
-      if (!layout)
-        return fail(llvm::toString(layout.takeError()));
-      target.layouts[key] = *layout;
-      continue;
-    }
-    return fail("unknown key '" + key +
-                "' (expected target, backend, ops, composites or layout.<op class>)");
-  }
+  llvm::Error error = forEachSettingLine(
+      text, source, "key = value",
+      [&](llvm::StringRef key, llvm::StringRef value, llvm::StringRef) -> llvm::Error {
+        if (key == "target") {
+          target.name = value.str();
+          return llvm::Error::success();
+        }
+        if (key == "backend") {
+          target.backend = value.str();
+          return llvm::Error::success();
+        }
+        if (key == "ops" || key == "composites") {
+          llvm::SmallVector<llvm::StringRef> names;
+          value.split(names, ' ', -1, /*KeepEmpty=*/false);
+          if (names.empty())
+            return llvm::createStringError("'" + key + "' lists nothing");
+          for (llvm::StringRef n : names)
+            (key == "ops" ? target.ops : target.composites).insert(n);
+          return llvm::Error::success();
+        }
+        if (key.consume_front("layout.")) {
+          llvm::Expected<OpLayout> layout = parseLayoutEntry(key, value);
+          if (!layout)
+            return layout.takeError();
+          target.layouts[key] = *layout;
+          return llvm::Error::success();
+        }
+        return llvm::createStringError(
+            "unknown key '" + key +
+            "' (expected target, backend, ops, composites or layout.<op class>)");
+      });
+  if (error)
+    return std::move(error);
   if (target.name.empty())
     return llvm::createStringError(source + ": no 'target = NAME' line");
   if (target.backend.empty())

@@ -49,33 +49,29 @@ never = reduce_sum reduce_mean quantize dequantize nms
 /// Parses `kind = op op ...` lines into `lists`; a later line wins.
 LogicalResult parseLists(StringRef text, StringRef source, MLIRContext *ctx,
                          llvm::StringMap<Category> &lists) {
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  for (auto [i, raw] : llvm::enumerate(lines)) {
-    StringRef line = raw.split('#').first.trim();
-    if (line.empty())
-      continue;
-    auto fail = [&](const Twine &why) {
-      return emitError(UnknownLoc::get(ctx))
-             << "graph-to-mixed-precision: " << source << ":" << i + 1 << ": " << why;
-    };
-    auto [kind, ops] = line.split('=');
-    kind = kind.trim();
-    std::optional<Category> category = llvm::StringSwitch<std::optional<Category>>(kind)
-                                           .Case("always", Category::Always)
-                                           .Case("follow", Category::Follow)
-                                           .Case("never", Category::Never)
-                                           .Default(std::nullopt);
-    if (!category || !line.contains('='))
-      return fail("expected 'always|follow|never = op op ...', got '" + line + "'");
-    SmallVector<StringRef> names;
-    ops.split(names, ' ', -1, /*KeepEmpty=*/false);
-    for (StringRef name : names) {
-      if (!RegisteredOperationName::lookup(("graph." + name).str(), ctx))
-        return fail("unknown graph op '" + name + "'");
-      lists[name] = *category;
-    }
-  }
+  llvm::Error error = forEachSettingLine(
+      text, source, "always|follow|never = op op ...",
+      [&](StringRef kind, StringRef ops, StringRef line) -> llvm::Error {
+        std::optional<Category> category = llvm::StringSwitch<std::optional<Category>>(kind)
+                                               .Case("always", Category::Always)
+                                               .Case("follow", Category::Follow)
+                                               .Case("never", Category::Never)
+                                               .Default(std::nullopt);
+        if (!category)
+          return llvm::createStringError(
+              "expected 'always|follow|never = op op ...', got '" + line + "'");
+        SmallVector<StringRef> names;
+        ops.split(names, ' ', -1, /*KeepEmpty=*/false);
+        for (StringRef name : names) {
+          if (!isComputeOpName(name, ctx))
+            return llvm::createStringError("unknown graph op '" + name + "'");
+          lists[name] = *category;
+        }
+        return llvm::Error::success();
+      });
+  if (error)
+    return emitError(UnknownLoc::get(ctx))
+           << "graph-to-mixed-precision: " << llvm::toString(std::move(error));
   return success();
 }
 
@@ -97,7 +93,7 @@ struct ToMixedPrecisionPass : dlc::impl::ToMixedPrecisionPassBase<ToMixedPrecisi
              << "graph-to-mixed-precision: type '" << type << "' is not f16 or bf16";
     if (missingOpMode < 0 || missingOpMode > 2)
       return emitError(UnknownLoc::get(ctx))
-             << "graph-to-mixed-precision: missing-op-mode " << missingOpMode
+             << "graph-to-mixed-precision: missing-op-mode " << static_cast<int>(missingOpMode)
              << " is not 0 (error), 1 (warn) or 2 (silent)";
     categories.clear();
     if (lists.empty())
