@@ -3,6 +3,7 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
+#include "dlc/Support/Memory.h"
 #include "dlc/Transforms/Pipelines.h"
 #include "dlc/Transforms/TargetDescription.h"
 
@@ -148,7 +149,13 @@ namespace dlc {
 /// A host buffer in the element type's native format, 64-byte aligned.
 struct Buffer {
   explicit Buffer(size_t bytes)
-      : data(static_cast<char *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64))) {}
+      : data(static_cast<char *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64))) {
+    // Sizes were checked against the host's memory at compile time.
+    if (!data)
+      llvm::report_fatal_error("dlc: out of memory allocating " +
+                                   llvm::Twine(formatBytes(bytes)),
+                               /*gen_crash_diag=*/false);
+  }
   ~Buffer() { std::free(data); }
   Buffer(const Buffer &) = delete;
   Buffer(Buffer &&o) noexcept : data(o.data) { o.data = nullptr; }
@@ -169,6 +176,47 @@ static std::vector<int64_t> descriptor(char *data, ArrayRef<int64_t> shape) {
 static int64_t width(DType t) { return dtypeBytes(t); }
 } // namespace dlc
 
+/// malloc for JIT-compiled models: exits with a message when out of memory.
+static void *checkedMalloc(size_t bytes) {
+  void *p = std::malloc(bytes);
+  if (!p && bytes)
+    llvm::report_fatal_error("dlc: the compiled model could not allocate " +
+                                 llvm::Twine(formatBytes(bytes)) + " (out of memory)",
+                             /*gen_crash_diag=*/false);
+  return p;
+}
+
+/// The entry function of the compiled copy, public (it gets the C entry
+/// point), after checking that no tensor of the module is too large for this
+/// machine: the compiled code allocates them without a way to report it.
+static llvm::Expected<func::FuncOp> entryOf(ModuleOp copy, StringRef entry) {
+  auto func = copy.lookupSymbol<func::FuncOp>(entry);
+  if (!func)
+    return llvm::createStringError("no function @" + entry.str());
+  func.setPublic();
+  std::string error;
+  copy.walk([&](Operation *op) {
+    for (Value v : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      std::optional<DType> dtype = type ? dtypeOf(type.getElementType()) : std::nullopt;
+      if (!dtype || !type.hasStaticShape())
+        continue;
+      std::string tooLarge = checkFitsInMemory(
+          static_cast<uint64_t>(type.getNumElements()) * dtypeBytes(*dtype));
+      if (!tooLarge.empty()) {
+        llvm::raw_string_ostream os(error);
+        os << "'" << op->getName() << "' at " << op->getLoc() << ": result "
+           << type << " " << tooLarge;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (!error.empty())
+    return llvm::createStringError(error);
+  return func;
+}
+
 CPUExecutable::~CPUExecutable() = default;
 
 llvm::Expected<std::unique_ptr<CPUExecutable>>
@@ -182,9 +230,10 @@ CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline,
   });
   std::unique_ptr<CPUExecutable> exe(new CPUExecutable());
   OwningOpRef<ModuleOp> copy = module.clone();
-  auto func = copy->lookupSymbol<func::FuncOp>(entry);
-  if (!func)
-    return llvm::createStringError("no function @" + entry.str());
+  llvm::Expected<func::FuncOp> entryFunc = entryOf(*copy, entry);
+  if (!entryFunc)
+    return entryFunc.takeError();
+  func::FuncOp func = *entryFunc;
   exe->signature = func.getFunctionType();
   exe->symbol = entry.str();
   if (llvm::Error e = runGraphPipeline(*copy, pipeline, &exe->times))
@@ -234,6 +283,14 @@ CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline,
   if (!engine)
     return engine.takeError();
   exe->engine = std::move(*engine);
+  // The compiled code's buffers come from this malloc: an allocation the
+  // host cannot serve is a message, not a null pointer written through.
+  exe->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("malloc")] = {llvm::orc::ExecutorAddr::fromPtr(&checkedMalloc),
+                                   llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   // Look the entry up now, so that code generation happens here.
   if (auto fn = exe->engine->lookupPacked("_mlir_ciface_" + exe->symbol); !fn)
     return fn.takeError();
@@ -331,9 +388,10 @@ llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
     llvm::InitializeNativeTargetAsmPrinter();
   });
   OwningOpRef<ModuleOp> copy = module.clone();
-  auto func = copy->lookupSymbol<func::FuncOp>(entry);
-  if (!func)
-    return llvm::createStringError("no function @" + entry.str());
+  llvm::Expected<func::FuncOp> entryFunc = entryOf(*copy, entry);
+  if (!entryFunc)
+    return entryFunc.takeError();
+  func::FuncOp func = *entryFunc;
   FunctionType signature = func.getFunctionType();
   // Exported symbols are prefixed so that a model's @main cannot clash with
   // the program's main.

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Runtime/Interpreter.h"
+#include "dlc/Support/Memory.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Support/Layout.h"
 
@@ -88,8 +89,12 @@ ElementsAttr dlc::elementsAttrFromTensor(const Tensor &t, MLIRContext *ctx,
 FailureOr<Tensor> dlc::tensorFromAttr(ElementsAttr attr, Location loc) {
   auto type = cast<ShapedType>(attr.getType());
   std::optional<DType> dtype = dtypeOf(type.getElementType());
-  if (!dtype || !type.hasStaticShape())
+  if (!dtype || !type.hasStaticShape() || !checkedNumElements(type.getShape()))
     return emitError(loc, "constant of type ") << type << " is not supported";
+  std::string tooLarge = checkFitsInMemory(
+      static_cast<uint64_t>(type.getNumElements()) * sizeof(double));
+  if (!tooLarge.empty())
+    return emitError(loc, "constant of type ") << type << " " << tooLarge;
   Tensor t(*dtype, type.getShape());
   if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
     if (isFloat(*dtype)) {
@@ -168,6 +173,17 @@ static int64_t dot(ArrayRef<int64_t> idx, ArrayRef<int64_t> strides) {
   for (size_t i = 0; i < idx.size(); ++i)
     off += idx[i] * strides[i];
   return off;
+}
+
+/// max and min as ONNX (and IEEE 754-2019 maximum/minimum, which the CPU's
+/// arith.maximumf/minimumf compute) define them: a NaN operand gives NaN.
+static double nanMax(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN()
+                                        : std::max(a, b);
+}
+static double nanMin(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN()
+                                        : std::min(a, b);
 }
 
 /// A result tensor shaped like `v`'s type.
@@ -339,7 +355,7 @@ void Interpreter::evalPool(PoolOp op, const Tensor &x, Tensor &y, bool isMax) {
                 continue;
               }
               double v = x.data[n * xi.sn + c * xi.sc + ih * xi.sh + iw * xi.sw];
-              acc = isMax ? std::max(acc, v) : acc + v;
+              acc = isMax ? nanMax(acc, v) : acc + v;
               ++count;
             }
           if (!isMax)
@@ -446,6 +462,12 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
     if (!type || !type.hasStaticShape() || !dtypeOf(type.getElementType()))
       return op->emitError("reference interpreter: result type ")
              << r.getType() << " is not supported";
+    // The interpreter holds each element as a double.
+    std::string tooLarge = checkFitsInMemory(
+        static_cast<uint64_t>(type.getNumElements()) * sizeof(double));
+    if (!tooLarge.empty())
+      return op->emitError("reference interpreter: result ")
+             << r.getType() << " " << tooLarge;
     out.push_back(resultFor(r));
   }
   // Nothing to compute when every result is empty (a dimension of size 0);
@@ -556,7 +578,7 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
             }
             return success();
           })
-          .Case([&](ReluOp) { return unary([](double x) { return x > 0 ? x : 0.0; }); })
+          .Case([&](ReluOp) { return unary([](double x) { return nanMax(x, 0.0); }); })
           .Case([&](SigmoidOp) {
             return unary([](double x) { return 1.0 / (1.0 + std::exp(-x)); });
           })
@@ -578,7 +600,7 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
           })
           .Case([&](ClipOp c) {
             double lo = c.getMin().convertToDouble(), hi = c.getMax().convertToDouble();
-            return unary([&](double x) { return std::min(std::max(x, lo), hi); });
+            return unary([&](double x) { return nanMin(nanMax(x, lo), hi); });
           })
           .Case([&](AddOp) { return binary([](double a, double b) { return a + b; }); })
           .Case([&](SubOp) { return binary([](double a, double b) { return a - b; }); })
@@ -602,10 +624,10 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
             return binary([](double a, double b) { return std::pow(a, b); });
           })
           .Case([&](MaximumOp) {
-            return binary([](double a, double b) { return std::max(a, b); });
+            return binary(nanMax);
           })
           .Case([&](MinimumOp) {
-            return binary([](double a, double b) { return std::min(a, b); });
+            return binary(nanMin);
           })
           .Case([&](MaxPool2DOp c) {
             evalPool(c, *in[0], out[0], /*isMax=*/true);
@@ -640,7 +662,7 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
                 int64_t base = o * len * inner + i;
                 double mx = -std::numeric_limits<double>::infinity(), sum = 0;
                 for (int64_t j = 0; j < len; ++j)
-                  mx = std::max(mx, x.data[base + j * inner]);
+                  mx = nanMax(mx, x.data[base + j * inner]);
                 for (int64_t j = 0; j < len; ++j)
                   sum += std::exp(x.data[base + j * inner] - mx);
                 for (int64_t j = 0; j < len; ++j)
@@ -686,7 +708,7 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
                       isMax ? -std::numeric_limits<double>::infinity() : 0.0);
             forEachIndex(x.shape, [&](ArrayRef<int64_t> idx, int64_t linear) {
               double &acc = out[0].data[dot(idx, st)];
-              acc = isMax ? std::max(acc, x.data[linear]) : acc + x.data[linear];
+              acc = isMax ? nanMax(acc, x.data[linear]) : acc + x.data[linear];
             });
             if (isa<ReduceMeanOp>(c.getOperation())) {
               int64_t count = x.size() / std::max<int64_t>(out[0].size(), 1);
@@ -823,12 +845,9 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
             for (int64_t o = 0; o < outer; ++o)
               for (double v : indices.data) {
                 int64_t i = static_cast<int64_t>(v);
-                if (i < -dim || i >= dim)
-                  return c.emitError("gather: index ")
-                         << i << " is out of range for axis " << axis
-                         << " of size " << dim;
                 if (i < 0)
                   i += dim;
+                i = std::clamp<int64_t>(i, 0, dim - 1); // see graph.gather
                 std::copy_n(data.data.begin() + (o * dim + i) * inner, inner,
                             out[0].data.begin() + pos);
                 pos += inner;

@@ -3,6 +3,8 @@
 #include "dlc/Dialect/Graph/GraphDialect.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/TensorIO.h"
+#include "dlc/Support/Memory.h"
+#include "dlc/Support/Shape.h"
 
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
@@ -69,9 +71,13 @@ dlc::loadInputs(ArrayRef<std::string> specs, func::FuncOp func) {
     auto argType = dyn_cast<RankedTensorType>(type.getInput(i));
     std::optional<DType> dtype =
         argType ? dtypeOf(argType.getElementType()) : std::nullopt;
-    if (!dtype || !argType.hasStaticShape())
+    if (!dtype || !argType.hasStaticShape() || !checkedNumElements(argType.getShape()))
       return llvm::createStringError("input " + std::to_string(i) +
                                      " has unsupported type");
+    std::string tooLarge = checkFitsInMemory(
+        static_cast<uint64_t>(argType.getNumElements()) * sizeof(double));
+    if (!tooLarge.empty())
+      return llvm::createStringError("input " + std::to_string(i) + " " + tooLarge);
     if (spec.consume_front("random:")) {
       uint64_t seed;
       if (!spec.consume_front("seed=") || spec.getAsInteger(10, seed))

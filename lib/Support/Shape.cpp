@@ -32,6 +32,18 @@ int64_t dlc::numElements(llvm::ArrayRef<int64_t> shape) {
   return n;
 }
 
+std::optional<int64_t> dlc::checkedNumElements(llvm::ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    // Both factors are at most 2^48: their product fits in 128 bits.
+    if (d < 0 || d > kMaxTensorElements ||
+        static_cast<__int128>(n) * d > kMaxTensorElements)
+      return std::nullopt;
+    n *= d;
+  }
+  return n;
+}
+
 Shape dlc::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
   Shape strides(shape.size(), 1);
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)

@@ -15,14 +15,14 @@ using namespace mlir;
 using namespace dlc;
 using namespace dlc::graph;
 
-/// A 1-D constant of `values` with `like`'s element type, reshaped to `shape`.
-static Value channelConstant(PatternRewriter &rewriter, Location loc,
+/// A constant of `values` in `elementType`, shaped `shape`.
+static Value channelConstant(StagedOps &ops, Location loc,
                              ArrayRef<double> values, Type elementType,
                              ArrayRef<int64_t> shape) {
   Tensor t(*dtypeOf(elementType), shape);
   for (size_t i = 0; i < values.size(); ++i)
     t.data[i] = roundToDType(t.dtype, values[i]);
-  return createConstant(rewriter, loc, t, "scale");
+  return ops.constant(loc, t, "scale");
 }
 
 namespace {
@@ -105,38 +105,35 @@ struct BackwardFoldScale : OpRewritePattern<MulOp> {
       wShape.append(3, 1);
     else if (!conv)
       wShape.push_back(1);
-    Value wScaled = createOp(rewriter, loc, "graph.mul",
-                             {root->getOperand(1),
-                              channelConstant(rewriter, loc, *sv, et, wShape)});
+    StagedOps ops(rewriter);
+    Value wScaled = ops.create<MulOp>(
+        loc, {root->getOperand(1), channelConstant(ops, loc, *sv, et, wShape)});
     SmallVector<Value> operands{root->getOperand(0), wScaled};
-    Value perChannel = channelConstant(rewriter, loc, *sv, et, {channels});
+    Value perChannel = channelConstant(ops, loc, *sv, et, {channels});
     if (root->getNumOperands() > 2)
-      operands.push_back(
-          createOp(rewriter, loc, "graph.mul", {root->getOperand(2), perChannel}));
-    Value result = createOp(rewriter, root->getLoc(),
-                            root->getName().getStringRef(), operands,
-                            root->getAttrDictionary().getValue());
+      operands.push_back(ops.create<MulOp>(loc, {root->getOperand(2), perChannel}));
+    Value result = ops.createLike(root, root->getLoc(), operands,
+                                  root->getAttrDictionary().getValue());
     // Rebuild the chain on top, scaling its constants.
     for (Operation *op : llvm::reverse(chain)) {
-      if (!result)
-        break;
       if (isa<ReluOp>(op)) {
-        result = createOp(rewriter, op->getLoc(), "graph.relu", result);
+        result = ops.create<ReluOp>(op->getLoc(), result);
       } else if (auto bias = dyn_cast<BiasAddOp>(op)) {
-        Value b = createOp(rewriter, loc, "graph.mul", {bias.getBias(), perChannel});
-        result = createOp(rewriter, op->getLoc(), "graph.bias_add", {result, b},
-                          op->getAttrDictionary().getValue());
+        Value b = ops.create<MulOp>(loc, {bias.getBias(), perChannel});
+        result = ops.create<BiasAddOp>(op->getLoc(), {result, b},
+                                       op->getAttrDictionary().getValue());
       } else {
         bool constFirst = op->getOperand(0).getDefiningOp<ConstantOp>();
         Value c = op->getOperand(constFirst ? 0 : 1);
-        Value cScaled = createOp(rewriter, loc, "graph.mul", {c, s});
-        result = createOp(rewriter, op->getLoc(), op->getName().getStringRef(),
-                          constFirst ? ValueRange{cScaled, result}
-                                     : ValueRange{result, cScaled});
+        Value cScaled = ops.create<MulOp>(loc, {c, s});
+        result = ops.createLike(op, op->getLoc(),
+                                constFirst ? ValueRange{cScaled, result}
+                                           : ValueRange{result, cScaled});
       }
     }
     if (!result || result.getType() != mul.getType())
       return rewriter.notifyMatchFailure(mul, "cannot rebuild the chain");
+    ops.commit();
     rewriter.replaceOp(mul, result);
     return success();
   }

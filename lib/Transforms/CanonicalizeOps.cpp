@@ -22,17 +22,20 @@ struct BiasAddToAdd : OpRewritePattern<BiasAddOp> {
   LogicalResult matchAndRewrite(BiasAddOp op, PatternRewriter &rewriter) const override {
     int64_t rank = op.getType().getRank();
     int64_t axis = *normalizeAxis(op.getAxis(), rank);
+    StagedOps ops(rewriter);
     Value bias = op.getBias();
     if (axis < rank - 1) {
       SmallVector<int64_t> axes;
       for (int64_t i = 1; i < rank - axis; ++i)
         axes.push_back(i);
-      bias = createOp(rewriter, op.getLoc(), "graph.expand_dims", bias,
-                      {rewriter.getNamedAttr("axes", rewriter.getDenseI64ArrayAttr(axes))});
+      bias = ops.create<ExpandDimsOp>(
+          op.getLoc(), bias,
+          {rewriter.getNamedAttr("axes", rewriter.getDenseI64ArrayAttr(axes))});
     }
-    Value y = createOp(rewriter, op.getLoc(), "graph.add", {op.getInput(), bias});
+    Value y = ops.create<AddOp>(op.getLoc(), {op.getInput(), bias});
     if (!y || y.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "type changes");
+    ops.commit();
     rewriter.replaceOp(op, y);
     return success();
   }

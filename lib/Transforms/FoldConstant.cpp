@@ -39,6 +39,8 @@ struct FoldConstantOp : RewritePattern {
     bool operandsDie = llvm::all_of(op->getOperands(), [&](Value v) {
       return llvm::all_of(v.getUsers(), [&](Operation *u) { return u == op; });
     });
+    if (elements > kMaxConstantElements)
+      return rewriter.notifyMatchFailure(op, "result too large to compute now");
     if (elements > sizeLimit && !operandsDie) {
       if (skippedLarge)
         ++*skippedLarge;

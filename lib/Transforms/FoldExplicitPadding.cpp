@@ -69,10 +69,11 @@ struct FoldPadInto : OpRewritePattern<OpTy> {
     }
     SmallVector<Value> operands(op->getOperands());
     operands[0] = pad.getInput();
-    Value folded = createOp(rewriter, op.getLoc(), op->getName().getStringRef(),
-                            operands, attrs.getAttrs());
+    StagedOps ops(rewriter);
+    Value folded = ops.create<OpTy>(op.getLoc(), operands, attrs.getAttrs());
     if (!folded || folded.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "the folded padding is not valid for the op");
+    ops.commit();
     rewriter.replaceOp(op, folded);
     return success();
   }

@@ -75,20 +75,18 @@ struct ForwardFoldScale : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "zero scale through add/sub");
 
     Location loc = mul.getLoc();
+    StagedOps ops(rewriter);
     Value result = x;
     for (Operation *c : llvm::reverse(chain)) {
       if (isa<ReluOp>(c)) {
-        result = createOp(rewriter, c->getLoc(), "graph.relu", result);
+        result = ops.create<ReluOp>(c->getLoc(), result);
         continue;
       }
       // x * s + k = (x + k / s) * s
       bool constFirst = c->getOperand(0).getDefiningOp<ConstantOp>();
-      Value k = createOp(rewriter, loc, "graph.div",
-                         {c->getOperand(constFirst ? 0 : 1), s});
-      result = createOp(rewriter, c->getLoc(), c->getName().getStringRef(),
-                        constFirst ? ValueRange{k, result} : ValueRange{result, k});
-      if (!result)
-        break;
+      Value k = ops.create<DivOp>(loc, {c->getOperand(constFirst ? 0 : 1), s});
+      result = ops.createLike(c, c->getLoc(),
+                              constFirst ? ValueRange{k, result} : ValueRange{result, k});
     }
     // Weight: scale along I (OIHW: [C,1,1]; HWIO: [C,1]; dense [O,C]: [C]).
     Type et = tensorType(x).getElementType();
@@ -98,17 +96,15 @@ struct ForwardFoldScale : OpRewritePattern<OpTy> {
     Tensor t(*dtypeOf(et), wShape);
     for (size_t i = 0; i < sv->size(); ++i)
       t.data[i] = roundToDType(t.dtype, (*sv)[i]);
-    Value w = createOp(rewriter, loc, "graph.mul",
-                       {op.getWeight(), createConstant(rewriter, loc, t, "scale")});
+    Value w = ops.create<MulOp>(loc, {op.getWeight(), ops.constant(loc, t, "scale")});
     SmallVector<Value> operands{result, w};
     if (op.getBias())
       operands.push_back(op.getBias());
     Value replacement =
-        result && w ? createOp(rewriter, op.getLoc(), op->getName().getStringRef(),
-                               operands, op->getAttrDictionary().getValue())
-                    : Value();
+        ops.create<OpTy>(op.getLoc(), operands, op->getAttrDictionary().getValue());
     if (!replacement || replacement.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "cannot rebuild");
+    ops.commit();
     rewriter.replaceOp(op, replacement);
     return success();
   }

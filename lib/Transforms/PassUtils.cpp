@@ -12,13 +12,25 @@ using namespace mlir;
 using namespace dlc;
 
 namespace {
-/// Counts successful pattern applications.
+/// Counts successful pattern applications and holds the patterns to the
+/// greedy driver's contract: a pattern that reports failure has not changed
+/// the IR.
 struct CountingListener : public RewriterBase::Listener {
   int64_t count = 0;
-  void notifyPatternEnd(const Pattern &, LogicalResult status) override {
+  bool changed = false;
+  std::string violator;
+
+  void notifyPatternBegin(const Pattern &, Operation *) override { changed = false; }
+  void notifyPatternEnd(const Pattern &pattern, LogicalResult status) override {
     if (succeeded(status))
       ++count;
+    else if (changed && violator.empty())
+      violator = pattern.getDebugName().str(); // RewritePatternSet names each
   }
+  void notifyOperationInserted(Operation *, OpBuilder::InsertPoint) override { changed = true; }
+  void notifyOperationModified(Operation *) override { changed = true; }
+  void notifyOperationReplaced(Operation *, ValueRange) override { changed = true; }
+  void notifyOperationErased(Operation *) override { changed = true; }
 };
 } // namespace
 
@@ -35,6 +47,10 @@ dlc::applyCountedPatterns(Operation *op,
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
   if (failed(applyPatternsGreedily(op, patterns, config)))
     return op->emitError("graph rewrites did not converge"), failure();
+  if (!listener.violator.empty())
+    return op->emitError("internal error: pattern '")
+               << listener.violator << "' changed the IR and then reported failure",
+           failure();
   return listener.count;
 }
 
@@ -52,7 +68,7 @@ LogicalResult dlc::applyAndRecordPatterns(
 
 std::optional<Tensor> dlc::constantValue(Value v) {
   auto c = v.getDefiningOp<graph::ConstantOp>();
-  if (!c)
+  if (!c || c.getType().getNumElements() > kMaxConstantElements)
     return std::nullopt;
   // A payload the runtime cannot read is simply not a usable constant here.
   ScopedDiagnosticHandler quiet(v.getContext(), [](Diagnostic &) { return success(); });
@@ -69,6 +85,10 @@ bool dlc::isConstantSplat(Value v, double x) {
   if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue())) {
     if (!dense.isSplat())
       return false;
+    // One element says it all, whatever the size.
+    auto one = dense.resizeSplat(RankedTensorType::get({}, dense.getElementType()));
+    FailureOr<Tensor> t = tensorFromAttr(one, c.getLoc());
+    return succeeded(t) && t->data[0] == x;
   }
   std::optional<Tensor> t = constantValue(v);
   return t && llvm::all_of(t->data, [&](double d) { return d == x; });
@@ -149,15 +169,51 @@ bool dlc::isComputeOpName(StringRef mnemonic, MLIRContext *ctx) {
          !llvm::is_contained({"fused", "composite", "yield", "constant"}, mnemonic);
 }
 
-Value dlc::createOp(PatternRewriter &rewriter, Location loc, StringRef name,
-                    ValueRange operands, ArrayRef<NamedAttribute> attrs,
-                    Type resultType) {
-  ScopedDiagnosticHandler quiet(rewriter.getContext(),
+StagedOps::~StagedOps() {
+  // Users were created after their operands: destroy them first.
+  for (Operation *op : llvm::reverse(ops))
+    op->destroy();
+}
+
+Value StagedOps::create(Location loc, StringRef name, ValueRange operands,
+                        ArrayRef<NamedAttribute> attrs, Type resultType) {
+  if (llvm::any_of(operands, [](Value v) { return !v; }))
+    return {};
+  // An invalid candidate is a match failure, not a diagnostic.
+  ScopedDiagnosticHandler quiet(loc.getContext(),
                                 [](Diagnostic &) { return success(); });
-  FailureOr<Operation *> op = graph::createGraphOp(
-      rewriter, loc, name, operands, attrs,
+  FailureOr<Operation *> op = graph::buildDetachedGraphOp(
+      loc, name, operands, attrs,
       resultType ? TypeRange(resultType) : TypeRange());
-  return failed(op) ? Value() : (*op)->getResult(0);
+  if (failed(op))
+    return {};
+  ops.push_back(*op);
+  return (*op)->getResult(0);
+}
+
+Value StagedOps::constant(Location loc, ElementsAttr value) {
+  OpBuilder detached(loc.getContext());
+  Operation *op = graph::ConstantOp::create(detached, loc, value);
+  ops.push_back(op);
+  return op->getResult(0);
+}
+
+Value StagedOps::constant(Location loc, const Tensor &t, StringRef name) {
+  return constant(loc, elementsAttrFromTensor(t, loc.getContext(), name));
+}
+
+Value StagedOps::scalar(Location loc, Type elementType, double v) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute value = isa<FloatType>(elementType)
+                        ? Attribute(FloatAttr::get(elementType, v))
+                        : Attribute(IntegerAttr::get(elementType, static_cast<int64_t>(v)));
+  return constant(loc, DenseElementsAttr::get(type, value));
+}
+
+void StagedOps::commit() {
+  for (Operation *op : ops)
+    rewriter.insert(op);
+  ops.clear();
 }
 
 Value dlc::createConstant(OpBuilder &builder, Location loc, const Tensor &t,

@@ -26,18 +26,63 @@ applyAndRecordPatterns(mlir::Operation *op, llvm::StringRef pass,
                        llvm::StringRef counter,
                        llvm::function_ref<void(mlir::RewritePatternSet &)> populate);
 
-/// The value of `v` if it is defined by a graph.constant.
+/// The most elements of a constant the passes read into memory (2^28, 2 GiB
+/// as doubles; VGG-16's largest weight has 2^26.6): larger constants are left
+/// alone, never a reason to run out of memory at compile time.
+constexpr int64_t kMaxConstantElements = int64_t(1) << 28;
+
+/// The value of `v` if it is defined by a graph.constant of at most
+/// kMaxConstantElements elements.
 std::optional<Tensor> constantValue(mlir::Value v);
 
 /// `v` is a constant whose elements all equal `x`.
 bool isConstantSplat(mlir::Value v, double x);
 
-/// Creates a graph op in a rewrite, result type inferred unless given; a
-/// null value if the op would not verify (the caller reports a match failure).
-mlir::Value createOp(mlir::PatternRewriter &rewriter, mlir::Location loc,
-                     llvm::StringRef name, mlir::ValueRange operands,
+/// A rewrite pattern's new ops, built off the IR so that the pattern can
+/// still give up half way with the IR untouched (the greedy driver's
+/// contract): each create<OpTy> builds a detached op (result type inferred
+/// unless given, then verified) and returns its result, or null when the op
+/// is not valid or an operand is null, so that chains need one check at the
+/// end. commit() inserts them, in creation order, at the rewriter's
+/// insertion point; ops never committed are destroyed with the builder.
+class StagedOps {
+public:
+  explicit StagedOps(mlir::PatternRewriter &rewriter) : rewriter(rewriter) {}
+  StagedOps(const StagedOps &) = delete;
+  StagedOps &operator=(const StagedOps &) = delete;
+  ~StagedOps();
+
+  template <typename OpTy>
+  mlir::Value create(mlir::Location loc, mlir::ValueRange operands,
                      llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
-                     mlir::Type resultType = {});
+                     mlir::Type resultType = {}) {
+    return create(loc, OpTy::getOperationName(), operands, attrs, resultType);
+  }
+  /// The same op kind as `like` (for patterns over several op classes).
+  mlir::Value createLike(mlir::Operation *like, mlir::Location loc,
+                         mlir::ValueRange operands,
+                         llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
+                         mlir::Type resultType = {}) {
+    return create(loc, like->getName().getStringRef(), operands, attrs, resultType);
+  }
+  /// A graph.constant holding `value`, or `t`.
+  mlir::Value constant(mlir::Location loc, mlir::ElementsAttr value);
+  mlir::Value constant(mlir::Location loc, const Tensor &t,
+                       llvm::StringRef name = "const");
+  /// A rank-0 graph.constant `v` of element type `elementType`.
+  mlir::Value scalar(mlir::Location loc, mlir::Type elementType, double v);
+
+  void commit();
+
+private:
+  mlir::Value create(mlir::Location loc, llvm::StringRef name,
+                     mlir::ValueRange operands,
+                     llvm::ArrayRef<mlir::NamedAttribute> attrs,
+                     mlir::Type resultType);
+
+  mlir::PatternRewriter &rewriter;
+  llvm::SmallVector<mlir::Operation *> ops;
+};
 
 /// A graph.constant holding `t`.
 mlir::Value createConstant(mlir::OpBuilder &builder, mlir::Location loc,

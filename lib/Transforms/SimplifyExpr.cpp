@@ -44,7 +44,8 @@ struct SimplifyAdd : OpRewritePattern<AddOp> {
     Attribute two = isa<FloatType>(et) ? Attribute(FloatAttr::get(et, 2.0))
                                        : Attribute(IntegerAttr::get(et, 2));
     Value c = ConstantOp::create(rewriter, op.getLoc(), DenseElementsAttr::get(type, two));
-    rewriter.replaceOp(op, createOp(rewriter, op.getLoc(), "graph.mul", {op.getLhs(), c}));
+    // A scalar of x's element type: the product has x's type.
+    rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), c);
     return success();
   }
 };
@@ -56,105 +57,30 @@ struct SimplifyRSqrt : OpRewritePattern<DivOp> {
     auto sqrt = op.getRhs().getDefiningOp<SqrtOp>();
     if (!sqrt)
       return failure();
-    Value r = createOp(rewriter, sqrt.getLoc(), "graph.rsqrt", sqrt.getInput());
-    Value y = createOp(rewriter, op.getLoc(), "graph.mul", {op.getLhs(), r});
+    StagedOps ops(rewriter);
+    Value r = ops.create<RsqrtOp>(sqrt.getLoc(), sqrt.getInput());
+    Value y = ops.create<MulOp>(op.getLoc(), {op.getLhs(), r});
     if (!y || y.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "type changes");
+    ops.commit();
     rewriter.replaceOp(op, y);
     return success();
   }
 };
 
-/// x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1 -> x
-struct EliminateIdentity : RewritePattern {
-  EliminateIdentity(MLIRContext *ctx)
-      : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
+/// The graph dialect's identity folders (x + 0, x * 1, reshapes, transposes,
+/// casts and layout transforms that change nothing), counted as rewrites.
+struct FoldIdentity : RewritePattern {
+  FoldIdentity(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
-    if (!isa<AddOp, SubOp, MulOp, DivOp>(op))
+    if (!isa<AddOp, SubOp, MulOp, DivOp, ReshapeOp, ExpandDimsOp, SqueezeOp,
+             TransposeOp, CastOp, LayoutTransformOp>(op))
       return failure();
-    Value x, c;
-    bool constFirst;
-    if (!splitConst(op, x, c, constFirst))
+    // These folders only ever return an existing value.
+    SmallVector<OpFoldResult> folded;
+    if (failed(op->fold(folded)) || folded.size() != 1 || !isa<Value>(folded[0]))
       return failure();
-    double identity = isa<AddOp, SubOp>(op) ? 0.0 : 1.0;
-    bool sideOk = !constFirst || isa<AddOp, MulOp>(op);
-    if (!sideOk || !isConstantSplat(c, identity) ||
-        x.getType() != op->getResult(0).getType())
-      return rewriter.notifyMatchFailure(op, "not an identity");
-    rewriter.replaceOp(op, x);
-    return success();
-  }
-};
-
-/// reshape-like(reshape-like(x)) -> reshape(x); reshape to the same type -> x
-struct SimplifyReshape : RewritePattern {
-  SimplifyReshape(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
-  static bool isReshapeLike(Operation *op) {
-    return op && isa<ReshapeOp, ExpandDimsOp, SqueezeOp>(op);
-  }
-  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
-    if (!isReshapeLike(op))
-      return failure();
-    Value in = op->getOperand(0);
-    if (in.getType() == op->getResult(0).getType()) {
-      rewriter.replaceOp(op, in);
-      return success();
-    }
-    Operation *inner = in.getDefiningOp();
-    if (!isReshapeLike(inner))
-      return failure();
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op->getResult(0).getType(),
-                                           inner->getOperand(0));
-    return success();
-  }
-};
-
-/// transpose(transpose(x, p), q) -> transpose(x, p . q) or x; identity -> x
-struct SimplifyTranspose : OpRewritePattern<TransposeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  static bool isIdentity(ArrayRef<int64_t> perm) {
-    for (size_t i = 0; i < perm.size(); ++i)
-      if (perm[i] != static_cast<int64_t>(i))
-        return false;
-    return true;
-  }
-  LogicalResult matchAndRewrite(TransposeOp op, PatternRewriter &rewriter) const override {
-    int64_t rank = op.getType().getRank();
-    SmallVector<int64_t> perm;
-    for (int64_t p : op.getPerm())
-      perm.push_back(*normalizeAxis(p, rank));
-    if (isIdentity(perm)) {
-      rewriter.replaceOp(op, op.getInput());
-      return success();
-    }
-    auto inner = op.getInput().getDefiningOp<TransposeOp>();
-    if (!inner)
-      return failure();
-    SmallVector<int64_t> composed;
-    for (int64_t p : perm)
-      composed.push_back(*normalizeAxis(inner.getPerm()[p], rank));
-    if (isIdentity(composed)) {
-      rewriter.replaceOp(op, inner.getInput());
-      return success();
-    }
-    rewriter.replaceOp(op, createOp(rewriter, op.getLoc(), "graph.transpose",
-                                    inner.getInput(),
-                                    {rewriter.getNamedAttr(
-                                        "perm", rewriter.getDenseI64ArrayAttr(composed))}));
-    return success();
-  }
-};
-
-/// layout_transform(layout_transform(x, A -> B), B -> A) -> x
-struct CancelLayoutTransforms : OpRewritePattern<LayoutTransformOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LayoutTransformOp op, PatternRewriter &rewriter) const override {
-    auto inner = op.getInput().getDefiningOp<LayoutTransformOp>();
-    if (!inner || inner.getDstLayout() != op.getSrcLayout() ||
-        inner.getSrcLayout() != op.getDstLayout() ||
-        inner.getInput().getType() != op.getType())
-      return failure();
-    rewriter.replaceOp(op, inner.getInput());
+    rewriter.replaceOp(op, cast<Value>(folded[0]));
     return success();
   }
 };
@@ -175,15 +101,10 @@ static bool holdsAllValues(Type from, Type to) {
   return false;
 }
 
-/// cast to the same type -> x; cast(cast(x, B), C) -> cast(x, C) when B
-/// holds every value of x's type.
+/// cast(cast(x, B), C) -> cast(x, C) when B holds every value of x's type.
 struct SimplifyCast : OpRewritePattern<CastOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(CastOp op, PatternRewriter &rewriter) const override {
-    if (op.getInput().getType() == op.getType()) {
-      rewriter.replaceOp(op, op.getInput());
-      return success();
-    }
     auto inner = op.getInput().getDefiningOp<CastOp>();
     if (!inner)
       return failure();
@@ -237,11 +158,12 @@ struct SwitchAddMultiply : OpRewritePattern<MulOp> {
     if (!add || !add->hasOneUse() || !splitConst(add, x, c1, constFirst))
       return failure();
     Location loc = op.getLoc();
-    Value r = createOp(rewriter, loc, "graph.add",
-                       {createOp(rewriter, loc, "graph.mul", {x, c2}),
-                        createOp(rewriter, loc, "graph.mul", {c1, c2})});
+    StagedOps ops(rewriter);
+    Value r = ops.create<AddOp>(loc, {ops.create<MulOp>(loc, {x, c2}),
+                                      ops.create<MulOp>(loc, {c1, c2})});
     if (!r || r.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "type changes");
+    ops.commit();
     rewriter.replaceOp(op, r);
     return success();
   }
@@ -260,12 +182,12 @@ struct AdjacentMultiplyOrAdd : OpRewritePattern<OpTy> {
     Value x, c1;
     if (!inner || !inner->hasOneUse() || !splitConst(inner, x, c1, constFirst))
       return failure();
-    StringRef name = op->getName().getStringRef();
     Location loc = op.getLoc();
-    Value r = createOp(rewriter, loc, name,
-                       {x, createOp(rewriter, loc, name, {c1, c2})});
+    StagedOps ops(rewriter);
+    Value r = ops.create<OpTy>(loc, {x, ops.create<OpTy>(loc, {c1, c2})});
     if (!r || r.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "type changes");
+    ops.commit();
     rewriter.replaceOp(op, r);
     return success();
   }
@@ -282,8 +204,13 @@ struct SimplifyExprPass : dlc::impl::SimplifyExprPassBase<SimplifyExprPass> {
 } // namespace
 
 void dlc::populateSimplifyExprPatterns(RewritePatternSet &patterns) {
-  patterns.add<SimplifyAdd, SimplifyRSqrt, EliminateIdentity, SimplifyReshape,
-               SimplifyTranspose, CancelLayoutTransforms, SimplifyCast,
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<SimplifyAdd, SimplifyRSqrt, FoldIdentity, SimplifyCast,
                SimplifyClip, SwitchAddMultiply, AdjacentMultiplyOrAdd<MulOp>,
-               AdjacentMultiplyOrAdd<AddOp>>(patterns.getContext());
+               AdjacentMultiplyOrAdd<AddOp>>(ctx);
+  // Reshape and transpose chains are canonicalizations.
+  ReshapeOp::getCanonicalizationPatterns(patterns, ctx);
+  ExpandDimsOp::getCanonicalizationPatterns(patterns, ctx);
+  SqueezeOp::getCanonicalizationPatterns(patterns, ctx);
+  TransposeOp::getCanonicalizationPatterns(patterns, ctx);
 }

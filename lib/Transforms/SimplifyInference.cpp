@@ -14,16 +14,6 @@ using namespace mlir;
 using namespace dlc;
 using namespace dlc::graph;
 
-/// A scalar constant of `elementType`.
-static Value scalarOf(PatternRewriter &rewriter, Location loc, Type elementType,
-                      double v) {
-  auto type = RankedTensorType::get({}, elementType);
-  Attribute value = isa<FloatType>(elementType)
-                        ? Attribute(FloatAttr::get(elementType, v))
-                        : Attribute(IntegerAttr::get(elementType, (int64_t)v));
-  return ConstantOp::create(rewriter, loc, DenseElementsAttr::get(type, value));
-}
-
 namespace {
 
 /// batch_norm(x) = x * scale + shift, scale = gamma / sqrt(var + eps),
@@ -37,28 +27,24 @@ struct BatchNormToArithmetic : OpRewritePattern<BatchNormOp> {
     int64_t rank = type.getRank();
     int64_t axis = *normalizeAxis(op.getAxis(), rank);
     Type et = type.getElementType();
-    Value eps = scalarOf(rewriter, loc, et, op.getEpsilon().convertToDouble());
-    Value stddev = createOp(rewriter, loc, "graph.sqrt",
-                            createOp(rewriter, loc, "graph.add", {op.getVariance(), eps}));
-    Value scale = createOp(rewriter, loc, "graph.div", {op.getGamma(), stddev});
-    Value shift = createOp(rewriter, loc, "graph.sub",
-                           {op.getBeta(),
-                            createOp(rewriter, loc, "graph.mul", {op.getMean(), scale})});
-    if (!scale || !shift)
-      return rewriter.notifyMatchFailure(op, "cannot build scale and shift");
+    StagedOps ops(rewriter);
+    Value eps = ops.scalar(loc, et, op.getEpsilon().convertToDouble());
+    Value stddev = ops.create<SqrtOp>(loc, ops.create<AddOp>(loc, {op.getVariance(), eps}));
+    Value scale = ops.create<DivOp>(loc, {op.getGamma(), stddev});
+    Value shift = ops.create<SubOp>(
+        loc, {op.getBeta(), ops.create<MulOp>(loc, {op.getMean(), scale})});
     // [C] -> [C, 1, ..., 1] so that it broadcasts along `axis`.
     SmallVector<int64_t> shape{type.getDimSize(axis)};
     shape.append(rank - axis - 1, 1);
     auto paramType = RankedTensorType::get(shape, et);
     if (shape.size() > 1) {
-      scale = createOp(rewriter, loc, "graph.reshape", scale, {}, paramType);
-      shift = createOp(rewriter, loc, "graph.reshape", shift, {}, paramType);
+      scale = ops.create<ReshapeOp>(loc, scale, {}, paramType);
+      shift = ops.create<ReshapeOp>(loc, shift, {}, paramType);
     }
-    Value y = createOp(rewriter, loc, "graph.add",
-                       {createOp(rewriter, loc, "graph.mul", {op.getInput(), scale}),
-                        shift});
+    Value y = ops.create<AddOp>(loc, {ops.create<MulOp>(loc, {op.getInput(), scale}), shift});
     if (!y || y.getType() != type)
       return rewriter.notifyMatchFailure(op, "cannot build x * scale + shift");
+    ops.commit();
     rewriter.replaceOp(op, y);
     return success();
   }
@@ -81,21 +67,19 @@ struct LayerNormToArithmetic : OpRewritePattern<LayerNormOp> {
         rewriter.getNamedAttr("axes", rewriter.getDenseI64ArrayAttr(axes)),
         rewriter.getNamedAttr("keepdims", rewriter.getBoolAttr(true))};
     Value x = op.getInput();
-    Value mean = createOp(rewriter, loc, "graph.reduce_mean", x, reduce);
-    Value centered = createOp(rewriter, loc, "graph.sub", {x, mean});
-    Value var = createOp(rewriter, loc, "graph.reduce_mean",
-                         createOp(rewriter, loc, "graph.mul", {centered, centered}),
-                         reduce);
-    Value eps = scalarOf(rewriter, loc, type.getElementType(),
-                         op.getEpsilon().convertToDouble());
-    Value stddev = createOp(rewriter, loc, "graph.sqrt",
-                            createOp(rewriter, loc, "graph.add", {var, eps}));
-    Value normalized = createOp(rewriter, loc, "graph.div", {centered, stddev});
-    Value y = createOp(rewriter, loc, "graph.add",
-                       {createOp(rewriter, loc, "graph.mul", {normalized, op.getGamma()}),
-                        op.getBeta()});
+    StagedOps ops(rewriter);
+    Value mean = ops.create<ReduceMeanOp>(loc, x, reduce);
+    Value centered = ops.create<SubOp>(loc, {x, mean});
+    Value var = ops.create<ReduceMeanOp>(loc, ops.create<MulOp>(loc, {centered, centered}),
+                                         reduce);
+    Value eps = ops.scalar(loc, type.getElementType(), op.getEpsilon().convertToDouble());
+    Value stddev = ops.create<SqrtOp>(loc, ops.create<AddOp>(loc, {var, eps}));
+    Value normalized = ops.create<DivOp>(loc, {centered, stddev});
+    Value y = ops.create<AddOp>(
+        loc, {ops.create<MulOp>(loc, {normalized, op.getGamma()}), op.getBeta()});
     if (!y || y.getType() != type)
       return rewriter.notifyMatchFailure(op, "cannot build the arithmetic");
+    ops.commit();
     rewriter.replaceOp(op, y);
     return success();
   }

@@ -25,16 +25,16 @@ static Value attention(ModelBuilder &m, Value x, Value mask,
   Value q = split(m.dense(x, name + ".self.query", cfg.hidden), name + ".self.query");
   Value k = split(m.dense(x, name + ".self.key", cfg.hidden), name + ".self.key");
   Value v = split(m.dense(x, name + ".self.value", cfg.hidden), name + ".self.value");
-  Value scores = m.op("graph.batch_matmul", name + ".self.scores", {q, k},
+  Value scores = m.op(dlc::graph::BatchMatmulOp::getOperationName(), name + ".self.scores", {q, k},
                       {m.attr("transpose_b", m.builder().getBoolAttr(true))});
   scores = m.reshape(scores, {batch, heads, seq, seq}, name + ".self.scores.view");
   scores = m.mul(scores, m.scalar(1.0 / std::sqrt(static_cast<double>(dh))),
                  name + ".self.scale");
   scores = m.add(scores, mask, name + ".self.mask");
-  Value probs = m.op("graph.softmax", name + ".self.softmax", scores,
+  Value probs = m.op(dlc::graph::SoftmaxOp::getOperationName(), name + ".self.softmax", scores,
                      {m.i64("axis", -1)});
   probs = m.reshape(probs, {batch * heads, seq, seq}, name + ".self.probs.flatten");
-  Value ctx = m.op("graph.batch_matmul", name + ".self.context", {probs, v});
+  Value ctx = m.op(dlc::graph::BatchMatmulOp::getOperationName(), name + ".self.context", {probs, v});
   ctx = m.reshape(ctx, {batch, heads, seq, dh}, name + ".self.context.view");
   ctx = m.transpose(ctx, {0, 2, 1, 3}, name + ".self.context.permute");
   ctx = m.reshape(ctx, {batch, seq, cfg.hidden}, name + ".self.context.merge");
@@ -58,14 +58,14 @@ dlc::zoo::buildBert(MLIRContext &ctx, const ZooOptions &o, const BertConfig &cfg
   int64_t b = o.batch, l = o.seq, h = cfg.hidden;
 
   // Embeddings.
-  Value words = m.op("graph.gather", "embeddings.word_embeddings",
+  Value words = m.op(dlc::graph::GatherOp::getOperationName(), "embeddings.word_embeddings",
                      {m.param("embeddings.word_embeddings.weight", {cfg.vocab, h}, 0.1),
                       args[0]});
   Value positions = m.op(
-      "graph.slice", "embeddings.position_ids",
+      dlc::graph::SliceOp::getOperationName(), "embeddings.position_ids",
       m.param("embeddings.position_embeddings.weight", {cfg.maxPositions, h}, 0.1),
       {m.ints("starts", {0, 0}), m.ints("ends", {l, h}), m.ints("steps", {1, 1})});
-  Value types = m.op("graph.gather", "embeddings.token_type_embeddings",
+  Value types = m.op(dlc::graph::GatherOp::getOperationName(), "embeddings.token_type_embeddings",
                      {m.param("embeddings.token_type_embeddings.weight", {2, h}, 0.1),
                       args[1]});
   Value x = m.add(m.add(words, positions, "embeddings.add_positions"), types,
@@ -73,9 +73,9 @@ dlc::zoo::buildBert(MLIRContext &ctx, const ZooOptions &o, const BertConfig &cfg
   x = m.layerNorm(x, "embeddings.LayerNorm", 1e-12);
 
   // Additive mask: 0 where attended, -10000 where masked; [B, 1, 1, L].
-  Value mask = m.op("graph.cast", "extended_attention_mask", args[2], {},
+  Value mask = m.op(dlc::graph::CastOp::getOperationName(), "extended_attention_mask", args[2], {},
                     RankedTensorType::get({b, l}, Float32Type::get(&ctx)));
-  mask = m.mul(m.op("graph.sub", "extended_attention_mask.invert",
+  mask = m.mul(m.op(dlc::graph::SubOp::getOperationName(), "extended_attention_mask.invert",
                     {m.scalar(1.0), mask}),
                m.scalar(-10000.0), "extended_attention_mask.scale");
   mask = m.reshape(mask, {b, 1, 1, l}, "extended_attention_mask.view");
@@ -83,7 +83,7 @@ dlc::zoo::buildBert(MLIRContext &ctx, const ZooOptions &o, const BertConfig &cfg
   for (int64_t i = 0; i < cfg.layers; ++i) {
     std::string name = "encoder.layer." + std::to_string(i);
     x = attention(m, x, mask, name + ".attention", cfg, b, l);
-    Value inner = m.op("graph.gelu", name + ".intermediate.gelu",
+    Value inner = m.op(dlc::graph::GeluOp::getOperationName(), name + ".intermediate.gelu",
                        m.dense(x, name + ".intermediate.dense", cfg.ffn));
     Value out = m.dense(inner, name + ".output.dense", h);
     x = m.layerNorm(m.add(out, x, name + ".output.residual"),
@@ -94,9 +94,9 @@ dlc::zoo::buildBert(MLIRContext &ctx, const ZooOptions &o, const BertConfig &cfg
   Value logits = m.dense(x, "qa_outputs", 2);
   auto f32 = Float32Type::get(&ctx);
   auto half = RankedTensorType::get({b, l, 1}, f32);
-  SmallVector<Value> parts = m.ops("graph.split", "qa_outputs.split", logits,
+  SmallVector<Value> parts = m.ops(dlc::graph::SplitOp::getOperationName(), "qa_outputs.split", logits,
                                    {m.i64("axis", 2)}, {half, half}, 2);
-  Value start = m.op("graph.squeeze", "start_logits", parts[0], {m.ints("axes", {2})});
-  Value end = m.op("graph.squeeze", "end_logits", parts[1], {m.ints("axes", {2})});
+  Value start = m.op(dlc::graph::SqueezeOp::getOperationName(), "start_logits", parts[0], {m.ints("axes", {2})});
+  Value end = m.op(dlc::graph::SqueezeOp::getOperationName(), "end_logits", parts[1], {m.ints("axes", {2})});
   return m.finish({start, end});
 }

@@ -106,7 +106,7 @@ Value ModelBuilder::conv(Value x, StringRef name, int64_t out, int64_t k,
   SmallVector<Value> operands{x, param((name + ".weight").str(), {out, in, k, k}, bound)};
   if (bias)
     operands.push_back(param((name + ".bias").str(), {out}, 0.1));
-  return op("graph.conv2d", name, operands,
+  return op(dlc::graph::Conv2DOp::getOperationName(), name, operands,
             {ints("strides", {stride, stride}),
              ints("padding", {pad, pad, pad, pad}), i64("groups", groups)});
 }
@@ -115,7 +115,7 @@ Value ModelBuilder::batchNorm(Value x, StringRef name, double gammaLo,
                               double gammaHi) {
   int64_t c = shape(x)[1];
   std::string n = name.str();
-  return op("graph.batch_norm", name,
+  return op(dlc::graph::BatchNormOp::getOperationName(), name,
             {x, paramRange(n + ".weight", {c}, gammaLo, gammaHi),
              param(n + ".bias", {c}, 0.2), param(n + ".running_mean", {c}, 0.2),
              paramRange(n + ".running_var", {c}, 0.5, 1.5)},
@@ -123,32 +123,32 @@ Value ModelBuilder::batchNorm(Value x, StringRef name, double gammaLo,
 }
 
 Value ModelBuilder::relu(Value x, StringRef name) {
-  return op("graph.relu", name, x);
+  return op(dlc::graph::ReluOp::getOperationName(), name, x);
 }
 
 Value ModelBuilder::relu6(Value x, StringRef name) {
-  return op("graph.clip", name, x, {f64("min", 0.0), f64("max", 6.0)});
+  return op(dlc::graph::ClipOp::getOperationName(), name, x, {f64("min", 0.0), f64("max", 6.0)});
 }
 
 Value ModelBuilder::add(Value a, Value c, StringRef name) {
-  return op("graph.add", name, {a, c});
+  return op(dlc::graph::AddOp::getOperationName(), name, {a, c});
 }
 
 Value ModelBuilder::mul(Value a, Value c, StringRef name) {
-  return op("graph.mul", name, {a, c});
+  return op(dlc::graph::MulOp::getOperationName(), name, {a, c});
 }
 
 Value ModelBuilder::dense(Value x, StringRef name, int64_t out) {
   int64_t in = shape(x).back();
   double bound = 1.0 / std::sqrt(static_cast<double>(in)); // torch.nn.Linear
-  return op("graph.dense", name,
+  return op(dlc::graph::DenseOp::getOperationName(), name,
             {x, param((name + ".weight").str(), {out, in}, bound),
              param((name + ".bias").str(), {out}, bound)});
 }
 
 Value ModelBuilder::layerNorm(Value x, StringRef name, double eps) {
   int64_t h = shape(x).back();
-  return op("graph.layer_norm", name,
+  return op(dlc::graph::LayerNormOp::getOperationName(), name,
             {x, paramRange((name + ".weight").str(), {h}, 0.8, 1.2),
              param((name + ".bias").str(), {h}, 0.1)},
             {i64("axis", -1), f64("epsilon", eps)});
@@ -156,15 +156,15 @@ Value ModelBuilder::layerNorm(Value x, StringRef name, double eps) {
 
 Value ModelBuilder::reshape(Value x, ArrayRef<int64_t> s, StringRef name) {
   auto type = cast<RankedTensorType>(x.getType());
-  return op("graph.reshape", name, x, {},
+  return op(dlc::graph::ReshapeOp::getOperationName(), name, x, {},
             RankedTensorType::get(s, type.getElementType()));
 }
 
 Value ModelBuilder::transpose(Value x, ArrayRef<int64_t> perm, StringRef name) {
-  return op("graph.transpose", name, x, {ints("perm", perm)});
+  return op(dlc::graph::TransposeOp::getOperationName(), name, x, {ints("perm", perm)});
 }
 
 Value ModelBuilder::globalPoolFlatten(Value x, StringRef name) {
-  Value pooled = op("graph.global_avg_pool2d", name, x);
+  Value pooled = op(dlc::graph::GlobalAvgPool2DOp::getOperationName(), name, x);
   return reshape(pooled, {shape(x)[0], shape(x)[1]}, (name + ".flatten").str());
 }

@@ -2,6 +2,7 @@
 #ifndef DLC_LIB_ZOO_MODELBUILDER_H
 #define DLC_LIB_ZOO_MODELBUILDER_H
 
+#include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Tensor.h"
 #include "dlc/Zoo/Zoo.h"
 

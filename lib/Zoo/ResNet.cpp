@@ -49,7 +49,7 @@ Value dlc::zoo::buildResNetBody(ModelBuilder &m, Value x,
                                 ArrayRef<int64_t> blocks, bool isBottleneck,
                                 int64_t numStages, bool strideOneLastStage) {
   x = m.relu(m.batchNorm(m.conv(x, "conv1", 64, 7, 2, 3), "bn1"), "relu");
-  x = m.op("graph.max_pool2d", "maxpool", x,
+  x = m.op(dlc::graph::MaxPool2DOp::getOperationName(), "maxpool", x,
            {m.ints("kernel_size", {3, 3}), m.ints("strides", {2, 2}),
             m.ints("padding", {1, 1, 1, 1})});
   for (int64_t stage = 0; stage < numStages; ++stage) {

@@ -94,8 +94,8 @@ dlc::zoo::buildSsdResNet50(MLIRContext &ctx, const ZooOptions &o) {
     confs.push_back(m.reshape(conf, {o.batch, kClasses, nd * positions},
                               "conf." + idx + ".view"));
   }
-  Value loc = m.op("graph.concat", "loc.cat", locs, {m.i64("axis", 2)});
-  Value conf = m.op("graph.concat", "conf.cat", confs, {m.i64("axis", 2)});
+  Value loc = m.op(dlc::graph::ConcatOp::getOperationName(), "loc.cat", locs, {m.i64("axis", 2)});
+  Value conf = m.op(dlc::graph::ConcatOp::getOperationName(), "conf.cat", confs, {m.i64("axis", 2)});
 
   // Decode: xy = loc.xy * 0.1 * dbox.wh + dbox.xy; wh = exp(loc.wh * 0.2) * dbox.wh.
   Tensor dboxes = defaultBoxes(o.image, sizes);
@@ -110,7 +110,7 @@ dlc::zoo::buildSsdResNet50(MLIRContext &ctx, const ZooOptions &o) {
   Value boxWH = m.constant(dwh, "default_boxes.wh");
   Value t = m.transpose(loc, {0, 2, 1}, "decode.permute"); // [N, B, 4]
   auto half = [&](int64_t start, StringRef name) {
-    return m.op("graph.slice", name, t,
+    return m.op(dlc::graph::SliceOp::getOperationName(), name, t,
                 {m.ints("starts", {0, 0, start}),
                  m.ints("ends", {o.batch, numBoxes, start + 2}),
                  m.ints("steps", {1, 1, 1})});
@@ -118,16 +118,16 @@ dlc::zoo::buildSsdResNet50(MLIRContext &ctx, const ZooOptions &o) {
   Value xy = m.add(m.mul(m.mul(half(0, "decode.xy"), m.scalar(0.1), "decode.scale_xy"),
                          boxWH, "decode.xy_wh"),
                    boxXY, "decode.xy_offset");
-  Value wh = m.mul(m.op("graph.exp", "decode.exp",
+  Value wh = m.mul(m.op(dlc::graph::ExpOp::getOperationName(), "decode.exp",
                         m.mul(half(2, "decode.wh"), m.scalar(0.2), "decode.scale_wh")),
                    boxWH, "decode.wh_scale");
   Value halfWH = m.mul(wh, m.scalar(0.5), "decode.half_wh");
-  Value lt = m.op("graph.sub", "decode.lt", {xy, halfWH});
+  Value lt = m.op(dlc::graph::SubOp::getOperationName(), "decode.lt", {xy, halfWH});
   Value rb = m.add(xy, halfWH, "decode.rb");
-  Value boxes = m.op("graph.concat", "decode.ltrb", {lt, rb}, {m.i64("axis", 2)});
-  Value scores = m.op("graph.softmax", "scores", conf, {m.i64("axis", 1)});
+  Value boxes = m.op(dlc::graph::ConcatOp::getOperationName(), "decode.ltrb", {lt, rb}, {m.i64("axis", 2)});
+  Value scores = m.op(dlc::graph::SoftmaxOp::getOperationName(), "scores", conf, {m.i64("axis", 1)});
   SmallVector<Value> detections = m.ops(
-      "graph.nms", "nms", {boxes, scores},
+      dlc::graph::NmsOp::getOperationName(), "nms", {boxes, scores},
       {m.f64("iou_threshold", 0.5), m.f64("score_threshold", 0.05),
        m.i64("max_detections", 200), m.i64("background_class", 0)},
       {}, 3);

@@ -89,3 +89,33 @@ func.func @matmul_shared_rhs(%x: tensor<16x1x8xf32>, %w: tensor<8x4xf32>) -> ten
   %0 = graph.matmul %x, %w : (tensor<16x1x8xf32>, tensor<8x4xf32>) -> tensor<16x1x4xf32>
   return %0 : tensor<16x1x4xf32>
 }
+
+// -----
+
+// A splat of 2^20 elements or more is filled at run time (LLVM would
+// materialize it element by element); a smaller one stays a constant.
+// CHECK-LABEL: func @large_splat
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1024x1024xf32>
+// CHECK: linalg.fill ins(%[[ONE]] : f32) outs(%[[EMPTY]] : tensor<1024x1024xf32>)
+// CHECK: arith.constant dense<2.000000e+00> : tensor<1023x1024xf32>
+func.func @large_splat() -> (tensor<1024x1024xf32>, tensor<1023x1024xf32>) {
+  %0 = graph.constant dense<1.0> : tensor<1024x1024xf32>
+  %1 = graph.constant dense<2.0> : tensor<1023x1024xf32>
+  return %0, %1 : tensor<1024x1024xf32>, tensor<1023x1024xf32>
+}
+
+// -----
+
+// f16/bf16 products, convolutions and reductions compute in f32 and round
+// once: the operands are widened, the f32 kernel runs, the result narrows.
+// CHECK-LABEL: func @low_precision_product
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK: arith.mulf {{.*}} : f32
+// CHECK: arith.addf {{.*}} : f32
+// CHECK: arith.truncf {{.*}} : f32 to f16
+func.func @low_precision_product(%x: tensor<2x8xf16>, %w: tensor<4x8xf16>) -> tensor<2x4xf16> {
+  %0 = graph.dense %x, %w : (tensor<2x8xf16>, tensor<4x8xf16>) -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
+}

@@ -90,12 +90,38 @@ func.func @negative_inside_fused(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-// An op that fails at run time (index out of range) stays, silently.
-// CHECK-LABEL: func @negative_runtime_error
-// CHECK: graph.gather
-func.func @negative_runtime_error() -> tensor<1xf32> {
+// Gather indices out of range clamp (graph.gather), folded as on every target.
+// CHECK-LABEL: func @gather_clamps
+// CHECK: graph.constant dense<[2.000000e+00, 1.000000e+00]>
+// CHECK-NOT: graph.gather
+func.func @gather_clamps() -> tensor<2xf32> {
   %t = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
-  %i = graph.constant dense<[5]> : tensor<1xi64>
-  %0 = graph.gather %t, %i : (tensor<2xf32>, tensor<1xi64>) -> tensor<1xf32>
-  return %0 : tensor<1xf32>
+  %i = graph.constant dense<[5, -7]> : tensor<2xi64>
+  %0 = graph.gather %t, %i : (tensor<2xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// A result of more than 2^28 elements is not computed at compile time, even
+// when its operands are splats that cost nothing.
+// CHECK-LABEL: func @negative_too_large
+// CHECK: graph.add
+func.func @negative_too_large() -> tensor<16384x16385xf32> {
+  %c = graph.constant dense<1.0> : tensor<16384x16385xf32>
+  %0 = graph.add %c, %c : (tensor<16384x16385xf32>, tensor<16384x16385xf32>) -> tensor<16384x16385xf32>
+  return %0 : tensor<16384x16385xf32>
+}
+
+// -----
+
+// NaN propagates through max and relu (ONNX, and what the CPU computes).
+// CHECK-LABEL: func @nan_propagates
+// CHECK: graph.constant dense<[0x7FC00000, 1.000000e+00, 0.000000e+00]>
+// CHECK: graph.constant dense<0x7FC00000> : tensor<f32>
+func.func @nan_propagates() -> (tensor<3xf32>, tensor<f32>) {
+  %x = graph.constant dense<[0x7FC00000, 1.0, -1.0]> : tensor<3xf32>
+  %0 = graph.relu %x : tensor<3xf32>
+  %1 = graph.reduce_max %x {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %0, %1 : tensor<3xf32>, tensor<f32>
 }

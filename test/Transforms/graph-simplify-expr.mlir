@@ -154,7 +154,7 @@ func.func @negative_disjoint_clips(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: %[[CM:.*]] = graph.mul %[[C1:.*]], %[[C2]] :
 // CHECK: graph.add %[[XM]], %[[CM]]
 func.func @switch_add_multiply(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %c1 = graph.constant dense<1.0> : tensor<4xf32>
+  %c1 = graph.constant dense<2.0> : tensor<4xf32>
   %c2 = graph.constant dense<3.0> : tensor<4xf32>
   %0 = graph.add %x, %c1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %1 = graph.mul %0, %c2 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

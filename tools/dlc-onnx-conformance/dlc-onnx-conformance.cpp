@@ -26,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <algorithm>
 #include <map>
 
@@ -194,6 +195,11 @@ int main(int argc, char **argv) {
   if (target != "reference" && target != "cpu") {
     errs() << "dlc-onnx-conformance: error: unknown --target '" << target
            << "' (reference or cpu)\n";
+    return 1;
+  }
+  if (!(absTol >= 0 && relTol >= 0) || !std::isfinite(absTol) || !std::isfinite(relTol)) {
+    errs() << "dlc-onnx-conformance: error: --atol and --rtol must be finite "
+              "numbers >= 0\n";
     return 1;
   }
   if (!fs::is_directory(dataDir)) {

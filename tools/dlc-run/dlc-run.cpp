@@ -80,6 +80,8 @@ static cl::opt<bool> bench("bench", cl::desc("measure latency (see --warmup, --r
 static cl::opt<int64_t> warmup("warmup", cl::init(100),
                                cl::desc("untimed warm-up runs (and at least 200 ms)"));
 static cl::opt<int64_t> runs("runs", cl::init(1000), cl::desc("timed runs"));
+/// Bounds --runs and --warmup (their samples are kept in memory).
+static constexpr int64_t kMaxRuns = 10'000'000;
 static cl::opt<std::string> jsonPath("json", cl::desc("write a JSON report here"));
 static cl::opt<bool> printStats("op-stats",
                                 cl::desc("print op counts, parameters and MACs"));
@@ -197,16 +199,29 @@ int main(int argc, char **argv) {
   if (!compileTo.empty() && !(phase = parsePhase(compileTo)))
     return fail("bad --compile-to '" + compileTo +
                 "' (expected graph, linalg, loops or llvm)");
-  if (absTol < 0 || relTol < 0)
-    return fail("--atol and --rtol must be >= 0");
+  // NaN compares false: written so that it fails these checks.
+  if (!(absTol >= 0 && relTol >= 0) || !std::isfinite(absTol) || !std::isfinite(relTol))
+    return fail("--atol and --rtol must be finite numbers >= 0, got " +
+                std::to_string(absTol) + " and " + std::to_string(relTol));
+  if (threads < 1)
+    return fail("--threads must be >= 1");
+  if (warmup < 0 || warmup > kMaxRuns || runs < 1 || runs > kMaxRuns)
+    return fail("--warmup must be in [0, " + Twine(kMaxRuns) + "] and --runs in [1, " +
+                Twine(kMaxRuns) + "]");
   pipeline = pipelineFlag;
   if (!disablePasses.empty())
     pipeline += ";disable=" + join(disablePasses, ",");
   if (!requirePasses.empty())
     pipeline += ";require=" + join(requirePasses, ",");
-  if (target == "cpu" || phase || !emit.empty())
-    if (Error e = pipelineString(pipeline).takeError())
-      return fail(toString(std::move(e)));
+  if (Error e = pipelineString(pipeline).takeError())
+    return fail(toString(std::move(e)));
+  bool compiles = target == "cpu" || phase || !emit.empty();
+  if (!compiles && (pipelineFlag.getNumOccurrences() || !disablePasses.empty() ||
+                    !requirePasses.empty()))
+    return fail("--pipeline, --dlc-disable and --dlc-require apply to compiled "
+                "targets; the reference interpreter runs the model as given "
+                "(run dlc-opt --dlc-pipeline=... first to interpret a "
+                "transformed model)");
 
   mlir::DialectRegistry registry;
   registerModelDialects(registry);
@@ -260,10 +275,6 @@ int main(int argc, char **argv) {
   if (Error e = checkInputs(type, *inputs))
     return fail(toString(std::move(e)));
 
-  if (threads < 1)
-    return fail("--threads must be >= 1");
-  if (warmup < 0 || runs < 1)
-    return fail("--warmup must be >= 0 and --runs >= 1");
   std::vector<Tensor> outputs;
   std::optional<LatencyStats> stats;
   CompileTimes times;

@@ -50,9 +50,9 @@ static LogicalResult checkArraySize(std::optional<Location> loc, StringRef op,
     return fail(loc, op, Twine(name) + " must have " + Twine(size) +
                              " values, got " + Twine(values.size()));
   for (int64_t v : values)
-    if (v < minValue)
-      return fail(loc, op, Twine(name) + " values must be >= " +
-                               Twine(minValue) + ", got " + Twine(v));
+    if (v < minValue || v > kMaxTensorElements)
+      return fail(loc, op, Twine(name) + " values must be in [" + Twine(minValue) +
+                               ", 2^48], got " + Twine(v));
   return success();
 }
 
@@ -72,16 +72,23 @@ static FailureOr<ImageDims> imageDims(std::optional<Location> loc,
   return failure();
 }
 
-/// Output extent of a sliding window (convolution or pooling).
+/// Output extent of a sliding window (convolution or pooling), in 128-bit
+/// arithmetic: every operand is at most 2^48 (checkArraySize, the types).
 static int64_t windowOutput(int64_t in, int64_t padBefore, int64_t padAfter,
                             int64_t kernel, int64_t stride, int64_t dilation,
                             bool ceilMode) {
-  int64_t span = in + padBefore + padAfter - dilation * (kernel - 1) - 1;
-  int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+  __int128 span = static_cast<__int128>(in) + padBefore + padAfter -
+                  static_cast<__int128>(dilation) * (kernel - 1) - 1;
+  __int128 out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
   // A window that would start in the trailing padding is dropped (PyTorch).
-  if (ceilMode && (out - 1) * stride >= in + padBefore)
+  if (ceilMode && (out - 1) * stride >= static_cast<__int128>(in) + padBefore)
     --out;
-  return out;
+  return static_cast<int64_t>(out); // at most in + pads <= 3 * 2^48
+}
+
+/// The padded input does not hold one dilated kernel window.
+static bool windowTooLarge(int64_t span, int64_t kernel, int64_t dilation) {
+  return span < static_cast<__int128>(dilation) * (kernel - 1) + 1;
 }
 
 static Shape imageShape(ImageDims d, int64_t n, int64_t c, int64_t h,
@@ -166,7 +173,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   ArrayRef<int64_t> s = adaptor.getStrides(), dil = adaptor.getDilations(),
                     p = adaptor.getPadding();
   int64_t spanH = in[d->h] + p[0] + p[2], spanW = in[d->w] + p[1] + p[3];
-  if (spanH < dil[0] * (kh - 1) + 1 || spanW < dil[1] * (kw - 1) + 1)
+  if (windowTooLarge(spanH, kh, dil[0]) || windowTooLarge(spanW, kw, dil[1]))
     return fail(loc, op, "dilated kernel " + Twine(kh) + "x" + Twine(kw) +
                              " is larger than the padded input " + Twine(spanH) +
                              "x" + Twine(spanW));
@@ -368,11 +375,12 @@ static LogicalResult inferPool(std::optional<Location> loc, StringRef op,
   ArrayRef<int64_t> in = input.getShape(), k = adaptor.getKernelSize(),
                     s = adaptor.getStrides(), dil = adaptor.getDilations(),
                     p = adaptor.getPadding();
-  if (p[0] >= k[0] * dil[0] || p[2] >= k[0] * dil[0] ||
-      p[1] >= k[1] * dil[1] || p[3] >= k[1] * dil[1])
+  auto window = [](int64_t k, int64_t d) { return static_cast<__int128>(k) * d; };
+  if (p[0] >= window(k[0], dil[0]) || p[2] >= window(k[0], dil[0]) ||
+      p[1] >= window(k[1], dil[1]) || p[3] >= window(k[1], dil[1]))
     return fail(loc, op, "padding must be smaller than the (dilated) kernel");
   int64_t spanH = in[d->h] + p[0] + p[2], spanW = in[d->w] + p[1] + p[3];
-  if (spanH < dil[0] * (k[0] - 1) + 1 || spanW < dil[1] * (k[1] - 1) + 1)
+  if (windowTooLarge(spanH, k[0], dil[0]) || windowTooLarge(spanW, k[1], dil[1]))
     return fail(loc, op, "kernel " + Twine(k[0]) + "x" + Twine(k[1]) +
                              " is larger than the padded input " + Twine(spanH) +
                              "x" + Twine(spanW));

@@ -25,8 +25,18 @@ std::optional<Shape> broadcastShapes(llvm::ArrayRef<int64_t> a,
 /// Maps a possibly negative axis into [0, rank), or nullopt if out of range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 
-/// Number of elements of a shape (1 for rank 0).
+/// Number of elements of a shape (1 for rank 0). The shape must be valid
+/// (checkedNumElements): graph types are, by their verifier.
 int64_t numElements(llvm::ArrayRef<int64_t> shape);
+
+/// The most elements, and the largest dimension, of a tensor dlc accepts:
+/// 2^48, so that element counts, byte sizes and index arithmetic of valid
+/// tensors never overflow 64 bits (and counts are exact in a double).
+constexpr int64_t kMaxTensorElements = int64_t(1) << 48;
+
+/// Number of elements of a shape, or nullopt when a dimension is negative or
+/// a dimension or the count exceeds kMaxTensorElements.
+std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape);
 
 /// Row-major strides of a shape, in elements.
 Shape rowMajorStrides(llvm::ArrayRef<int64_t> shape);

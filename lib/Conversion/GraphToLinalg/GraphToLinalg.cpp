@@ -270,9 +270,21 @@ struct GraphPattern : OpConversionPattern<OpTy> {
 struct ConstantLowering : GraphPattern<ConstantOp> {
   using GraphPattern::GraphPattern;
   LogicalResult matchAndRewrite(ConstantOp op, Adaptor, ConversionPatternRewriter &r) const override {
+    // LLVM materializes a constant element by element: a large splat is
+    // filled at run time instead.
+    auto splat = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (splat && splat.isSplat() && op.getType().getNumElements() >= kFillElements) {
+      Value scalar = arith::ConstantOp::create(
+          r, op.getLoc(), cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+      Value empty = tensor::EmptyOp::create(r, op.getLoc(), op.getType().getShape(),
+                                            op.getType().getElementType());
+      r.replaceOpWithNewOp<linalg::FillOp>(op, scalar, empty);
+      return success();
+    }
     r.replaceOpWithNewOp<arith::ConstantOp>(op, cast<TypedAttr>(op.getValue()));
     return success();
   }
+  static constexpr int64_t kFillElements = int64_t(1) << 20;
 };
 
 /// Unary elementwise ops: one scalar function each.
@@ -1087,7 +1099,43 @@ struct ConvertGraphToLinalgPass
 
 } // namespace
 
+/// Products, convolutions and reductions of f16/bf16 accumulate in f32, as
+/// the reference does to within its one final rounding: the operands are
+/// widened, the op computed in f32 (by its f32 kernels) and its result
+/// rounded once, instead of rounding every partial sum.
+template <typename OpTy>
+struct WidenLowPrecision : GraphPattern<OpTy> {
+  WidenLowPrecision(MLIRContext *ctx) : GraphPattern<OpTy>(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (op->getNumResults() != 1 || !(type.getElementType().isF16() || type.getElementType().isBF16()))
+      return r.notifyMatchFailure(op, "not an f16/bf16 result");
+    Location loc = op.getLoc();
+    Type f32 = r.getF32Type();
+    SmallVector<Value> wide;
+    for (Value v : a.getOperands()) {
+      auto t = cast<RankedTensorType>(v.getType());
+      wide.push_back(t.getElementType().isF16() || t.getElementType().isBF16()
+                         ? Value(CastOp::create(r, loc, t.clone(f32), v))
+                         : v);
+    }
+    OperationState state(loc, op->getName());
+    state.addOperands(wide);
+    state.addAttributes(op->getAttrDictionary().getValue());
+    state.addTypes(type.clone(f32));
+    Operation *wideOp = r.create(state);
+    r.replaceOpWithNewOp<CastOp>(op, type, wideOp->getResult(0));
+    return success();
+  }
+};
+
 void dlc::populateGraphToLinalgConversionPatterns(RewritePatternSet &p) {
+  p.add<WidenLowPrecision<Conv2DOp>, WidenLowPrecision<DenseOp>, WidenLowPrecision<MatmulOp>,
+        WidenLowPrecision<BatchMatmulOp>, WidenLowPrecision<AvgPool2DOp>,
+        WidenLowPrecision<GlobalAvgPool2DOp>, WidenLowPrecision<ReduceSumOp>,
+        WidenLowPrecision<ReduceMeanOp>, WidenLowPrecision<SoftmaxOp>,
+        WidenLowPrecision<LayerNormOp>>(p.getContext());
   MLIRContext *ctx = p.getContext();
   p.add<ConstantLowering, CastLowering, BatchNormLowering, BiasAddLowering, DenseLowering,
         BatchMatmulLowering, MatmulLowering, Conv2DLowering, PoolLowering<MaxPool2DOp>,

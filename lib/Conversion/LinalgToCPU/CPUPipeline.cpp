@@ -90,6 +90,13 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
                                    int64_t threads) {
   if (stopAfter == Phase::Graph)
     return;
+  // The graph ops' folders and canonicalizations (x + 0, reshape chains,
+  // ...) whatever the pipeline was; constants stay where they are (scalars
+  // copied into fused regions belong to them).
+  GreedyRewriteConfig graphCanonicalize;
+  graphCanonicalize.enableConstantCSE(false).setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Disabled);
+  pm.addPass(createCanonicalizerPass(graphCanonicalize));
   // One function per kernel: fused regions and lone ops (FuseOps decided).
   pm.addPass(createOutlineKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertGraphToLinalgPass());

@@ -62,6 +62,10 @@ Error dlc::parseInputShape(StringRef spec, OnnxImportOptions &options) {
   return Error::success();
 }
 
+/// The newest default-domain opset whose operator semantics the converters
+/// follow (ONNX 1.17).
+static constexpr int64_t kMaxOpset = 22;
+
 static std::optional<DType> dtypeFromOnnx(int code) {
   switch (code) {
   case onnx::TensorProto::FLOAT: return DType::F32;
@@ -91,26 +95,43 @@ struct Node {
   Location loc;
   int64_t opset;
 
+  /// The first attribute read with the wrong type ("attribute 'axis' has
+  /// type FLOAT, expected INT"); the import fails with it after the node.
+  mutable std::string attrError;
+
   const onnx::AttributeProto *attr(StringRef name) const {
     for (const auto &a : proto.attribute())
       if (a.name() == name)
         return &a;
     return nullptr;
   }
-  int64_t getInt(StringRef name, int64_t dflt) const {
+  /// Attribute `name` if present and of type `type`; a present attribute of
+  /// another type is recorded in attrError and reads as absent.
+  const onnx::AttributeProto *attrOf(StringRef name,
+                                     onnx::AttributeProto::AttributeType type) const {
     const auto *a = attr(name);
+    if (!a || a->type() == type)
+      return a;
+    if (attrError.empty())
+      attrError = "attribute '" + name.str() + "' has type " +
+                  onnx::AttributeProto::AttributeType_Name(a->type()) +
+                  ", expected " + onnx::AttributeProto::AttributeType_Name(type);
+    return nullptr;
+  }
+  int64_t getInt(StringRef name, int64_t dflt) const {
+    const auto *a = attrOf(name, onnx::AttributeProto::INT);
     return a ? a->i() : dflt;
   }
   float getFloat(StringRef name, float dflt) const {
-    const auto *a = attr(name);
+    const auto *a = attrOf(name, onnx::AttributeProto::FLOAT);
     return a ? a->f() : dflt;
   }
   std::string getString(StringRef name, StringRef dflt) const {
-    const auto *a = attr(name);
+    const auto *a = attrOf(name, onnx::AttributeProto::STRING);
     return a ? a->s() : dflt.str();
   }
   std::optional<SmallVector<int64_t>> getInts(StringRef name) const {
-    const auto *a = attr(name);
+    const auto *a = attrOf(name, onnx::AttributeProto::INTS);
     if (!a)
       return std::nullopt;
     return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
@@ -142,6 +163,8 @@ private:
     return makeError(path + ": " + n.label + ": unsupported: " + msg, true);
   }
   Error checkAttrs(Node &n, std::initializer_list<StringRef> known);
+  /// 2-D strides and dilations, each >= 1.
+  Error checkWindow(Node &n, ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations);
 
   // Values.
   Expected<Value> in(Node &n, int i);
@@ -203,13 +226,13 @@ private:
   Expected<Value> reshape(Node &n, Value v, ArrayRef<int64_t> shape) {
     if (typeOf(v).getShape() == shape)
       return v;
-    return make(n, "graph.reshape", v, {},
+    return make(n, graph::ReshapeOp::getOperationName(), v, {},
                 RankedTensorType::get(shape, typeOf(v).getElementType()));
   }
   Expected<Value> castTo(Node &n, Value v, Type elementType) {
     if (typeOf(v).getElementType() == elementType)
       return v;
-    return make(n, "graph.cast", v, {},
+    return make(n, graph::CastOp::getOperationName(), v, {},
                 RankedTensorType::get(typeOf(v).getShape(), elementType));
   }
 
@@ -263,6 +286,24 @@ Error Importer::checkAttrs(Node &n, std::initializer_list<StringRef> known) {
   for (const auto &a : n.proto.attribute())
     if (!llvm::is_contained(known, StringRef(a.name())))
       return unsupported(n, "attribute '" + a.name() + "'");
+  return Error::success();
+}
+
+/// "1, 2, 3" for messages.
+static std::string formatInts(ArrayRef<int64_t> values) {
+  return llvm::join(llvm::map_range(values, [](int64_t v) { return std::to_string(v); }),
+                    ", ");
+}
+
+Error Importer::checkWindow(Node &n, ArrayRef<int64_t> strides,
+                            ArrayRef<int64_t> dilations) {
+  auto valid = [](ArrayRef<int64_t> v) {
+    return v.size() == 2 && llvm::all_of(v, [](int64_t x) { return x >= 1; });
+  };
+  if (!valid(strides) || !valid(dilations))
+    return fail(n, "strides and dilations must be 2 values >= 1, got strides [" +
+                       formatInts(strides) + "] and dilations [" +
+                       formatInts(dilations) + "]");
   return Error::success();
 }
 
@@ -394,7 +435,7 @@ Error Importer::convertBinary(Node &n, StringRef op) {
   if (!b)
     return b.takeError();
   Value rhs = *b;
-  if (op == "graph.pow") { // the exponent may have another type
+  if (op == graph::PowOp::getOperationName()) { // the exponent may have another type
     Expected<Value> c = castTo(n, rhs, typeOf(*a).getElementType());
     if (!c)
       return c.takeError();
@@ -428,7 +469,7 @@ Error Importer::convertReciprocal(Node &n) {
   if (!x)
     return x.takeError();
   std::optional<DType> dt = dtypeOf(typeOf(*x).getElementType());
-  return result(n, make(n, "graph.div", {scalar(*dt, 1.0), *x}));
+  return result(n, make(n, graph::DivOp::getOperationName(), {scalar(*dt, 1.0), *x}));
 }
 
 Error Importer::convertDropout(Node &n) {
@@ -456,7 +497,7 @@ Error Importer::convertDropout(Node &n) {
     rate = r->data.at(0);
   }
   // Kept as graph.dropout (the identity at inference) for SimplifyInference.
-  return result(n, make(n, "graph.dropout", *x, {f64("rate", rate)}));
+  return result(n, make(n, graph::DropoutOp::getOperationName(), *x, {f64("rate", rate)}));
 }
 
 /// Explicit pads for auto_pad = SAME_UPPER / SAME_LOWER / VALID.
@@ -494,6 +535,8 @@ Error Importer::convertConv(Node &n) {
       SmallVector<int64_t>{1, 1});
   SmallVector<int64_t> pads = n.getInts("pads").value_or(
       SmallVector<int64_t>{0, 0, 0, 0});
+  if (Error e = checkWindow(n, strides, dil))
+    return e;
   std::string mode = n.getString("auto_pad", "NOTSET");
   ArrayRef<int64_t> ws = typeOf(*w).getShape();
   if (mode != "NOTSET") {
@@ -515,7 +558,7 @@ Error Importer::convertConv(Node &n) {
     operands.push_back(*b);
   }
   Expected<Value> y =
-      make(n, "graph.conv2d", operands,
+      make(n, graph::Conv2DOp::getOperationName(), operands,
            {ints("strides", strides), ints("padding", pads),
             ints("dilations", dil), i64("groups", n.getInt("group", 1))});
   if (!y)
@@ -539,7 +582,7 @@ Error Importer::convertBatchNorm(Node &n) {
       return v.takeError();
     operands.push_back(*v);
   }
-  return result(n, make(n, "graph.batch_norm", operands,
+  return result(n, make(n, graph::BatchNormOp::getOperationName(), operands,
                            {f64("epsilon", n.getFloat("epsilon", 1e-5f))}));
 }
 
@@ -551,7 +594,7 @@ Error Importer::convertMatMul(Node &n) {
     return a.takeError();
   if (!b)
     return b.takeError();
-  return result(n, make(n, "graph.matmul", {*a, *b}));
+  return result(n, make(n, graph::MatmulOp::getOperationName(), {*a, *b}));
 }
 
 Error Importer::convertGemm(Node &n) {
@@ -566,14 +609,14 @@ Error Importer::convertGemm(Node &n) {
     return fail(n, "Gemm operands must be matrices");
   Value lhs = *a, weight = *b;
   if (n.getInt("transA", 0)) {
-    Expected<Value> t = make(n, "graph.transpose", lhs, {ints("perm", {1, 0})});
+    Expected<Value> t = make(n, graph::TransposeOp::getOperationName(), lhs, {ints("perm", {1, 0})});
     if (!t)
       return t.takeError();
     lhs = *t;
   }
   // graph.dense takes the weight as [out, in], i.e. B transposed.
   if (!n.getInt("transB", 0)) {
-    Expected<Value> t = make(n, "graph.transpose", weight, {ints("perm", {1, 0})});
+    Expected<Value> t = make(n, graph::TransposeOp::getOperationName(), weight, {ints("perm", {1, 0})});
     if (!t)
       return t.takeError();
     weight = *t;
@@ -586,19 +629,19 @@ Error Importer::convertGemm(Node &n) {
     if (!c)
       return c.takeError();
     if (typeOf(*c).getShape() == ArrayRef<int64_t>{outFeatures}) {
-      Expected<Value> y = make(n, "graph.dense", {lhs, weight, *c});
+      Expected<Value> y = make(n, graph::DenseOp::getOperationName(), {lhs, weight, *c});
       if (!y)
         return y.takeError();
       define(n, 0, *y);
       return Error::success();
     }
   }
-  Expected<Value> y = make(n, "graph.dense", {lhs, weight});
+  Expected<Value> y = make(n, graph::DenseOp::getOperationName(), {lhs, weight});
   if (!y)
     return y.takeError();
   DType dt = *dtypeOf(typeOf(*y).getElementType());
   if (alpha != 1.0f) {
-    y = make(n, "graph.mul", {*y, scalar(dt, alpha)});
+    y = make(n, graph::MulOp::getOperationName(), {*y, scalar(dt, alpha)});
     if (!y)
       return y.takeError();
   }
@@ -608,12 +651,12 @@ Error Importer::convertGemm(Node &n) {
       return c.takeError();
     Value bias = *c;
     if (beta != 1.0f) {
-      Expected<Value> scaled = make(n, "graph.mul", {bias, scalar(dt, beta)});
+      Expected<Value> scaled = make(n, graph::MulOp::getOperationName(), {bias, scalar(dt, beta)});
       if (!scaled)
         return scaled.takeError();
       bias = *scaled;
     }
-    y = make(n, "graph.add", {*y, bias});
+    y = make(n, graph::AddOp::getOperationName(), {*y, bias});
     if (!y)
       return y.takeError();
   }
@@ -644,6 +687,8 @@ Error Importer::convertPool(Node &n, bool isMax) {
       SmallVector<int64_t>{1, 1});
   SmallVector<int64_t> pads = n.getInts("pads").value_or(
       SmallVector<int64_t>{0, 0, 0, 0});
+  if (Error e = checkWindow(n, strides, dil))
+    return e;
   std::string mode = n.getString("auto_pad", "NOTSET");
   if (mode != "NOTSET") {
     if (mode != "SAME_UPPER" && mode != "SAME_LOWER" && mode != "VALID")
@@ -658,7 +703,7 @@ Error Importer::convertPool(Node &n, bool isMax) {
     attrs.push_back(named("count_include_pad",
                           builder.getBoolAttr(n.getInt("count_include_pad", 0))));
   Expected<Value> y =
-      make(n, isMax ? "graph.max_pool2d" : "graph.avg_pool2d", *x, attrs);
+      make(n, isMax ? graph::MaxPool2DOp::getOperationName() : graph::AvgPool2DOp::getOperationName(), *x, attrs);
   if (!y)
     return y.takeError();
   define(n, 0, *y);
@@ -674,9 +719,9 @@ Error Importer::convertGlobalPool(Node &n, bool isMax) {
   if (typeOf(*x).getRank() != 4)
     return unsupported(n, "global pooling that is not 2-D");
   Expected<Value> y =
-      isMax ? make(n, "graph.reduce_max", *x,
+      isMax ? make(n, graph::ReduceMaxOp::getOperationName(), *x,
                    {ints("axes", {2, 3}), named("keepdims", builder.getBoolAttr(true))})
-            : make(n, "graph.global_avg_pool2d", *x);
+            : make(n, graph::GlobalAvgPool2DOp::getOperationName(), *x);
   if (!y)
     return y.takeError();
   define(n, 0, *y);
@@ -752,7 +797,7 @@ Error Importer::convertTranspose(Node &n) {
     perm.push_back(i);
   if (auto p = n.getInts("perm"))
     perm = *p;
-  return result(n, make(n, "graph.transpose", *x, {ints("perm", perm)}));
+  return result(n, make(n, graph::TransposeOp::getOperationName(), *x, {ints("perm", perm)}));
 }
 
 Error Importer::convertConcat(Node &n) {
@@ -768,7 +813,7 @@ Error Importer::convertConcat(Node &n) {
     inputs.push_back(*v);
   }
   Expected<Value> y =
-      make(n, "graph.concat", inputs, {i64("axis", n.getInt("axis", 0))});
+      make(n, graph::ConcatOp::getOperationName(), inputs, {i64("axis", n.getInt("axis", 0))});
   if (!y)
     return y.takeError();
   define(n, 0, *y);
@@ -803,6 +848,8 @@ Error Importer::convertSplit(Node &n) {
   if (static_cast<int64_t>(sizes.size()) != outputs)
     return fail(n, "split has " + llvm::Twine(sizes.size()) + " sizes for " +
                        llvm::Twine(outputs) + " outputs");
+  if (llvm::any_of(sizes, [](int64_t s) { return s < 0; }))
+    return fail(n, "split sizes [" + formatInts(sizes) + "] include a negative size");
   SmallVector<Type> types;
   for (int64_t s : sizes) {
     SmallVector<int64_t> shape(type.getShape());
@@ -810,7 +857,7 @@ Error Importer::convertSplit(Node &n) {
     types.push_back(RankedTensorType::get(shape, type.getElementType()));
   }
   Expected<SmallVector<Value>> ys =
-      makeOp(n, "graph.split", *x, {i64("axis", *axis)}, types);
+      makeOp(n, graph::SplitOp::getOperationName(), *x, {i64("axis", *axis)}, types);
   if (!ys)
     return ys.takeError();
   for (int64_t i = 0; i < outputs; ++i)
@@ -886,7 +933,7 @@ Error Importer::convertSlice(Node &n) {
     e[*a] = en;
     s[*a] = step;
   }
-  return result(n, make(n, "graph.slice", *x,
+  return result(n, make(n, graph::SliceOp::getOperationName(), *x,
                            {ints("starts", b), ints("ends", e), ints("steps", s)}));
 }
 
@@ -901,7 +948,7 @@ Error Importer::convertSqueeze(Node &n, bool unsqueeze) {
   Expected<SmallVector<int64_t>> axes = intsAttrOrIn(n, "axes", 1);
   if (!axes)
     return axes.takeError();
-  return result(n, make(n, unsqueeze ? "graph.expand_dims" : "graph.squeeze",
+  return result(n, make(n, unsqueeze ? graph::ExpandDimsOp::getOperationName() : graph::SqueezeOp::getOperationName(),
                            *x, {ints("axes", *axes)}));
 }
 
@@ -958,7 +1005,7 @@ Error Importer::convertPad(Node &n) {
   std::string mode = n.getString("mode", "constant");
   if (mode != "constant" && mode != "reflect" && mode != "edge")
     return unsupported(n, "mode '" + mode + "'");
-  return result(n, make(n, "graph.pad", *x,
+  return result(n, make(n, graph::PadOp::getOperationName(), *x,
                            {ints("pad_before", before), ints("pad_after", after),
                             str("mode", mode), f64("value", value)}));
 }
@@ -976,7 +1023,7 @@ Error Importer::convertSoftmax(Node &n) {
   if (!axis)
     return fail(n, "axis out of range");
   if (n.opset >= 13 || *axis == rank - 1) {
-    Expected<Value> y = make(n, "graph.softmax", *x, {i64("axis", *axis)});
+    Expected<Value> y = make(n, graph::SoftmaxOp::getOperationName(), *x, {i64("axis", *axis)});
     if (!y)
       return y.takeError();
     define(n, 0, *y);
@@ -987,7 +1034,7 @@ Error Importer::convertSoftmax(Node &n) {
                                          numElements(shape.drop_front(*axis))});
   if (!flat)
     return flat.takeError();
-  Expected<Value> y = make(n, "graph.softmax", *flat, {i64("axis", 1)});
+  Expected<Value> y = make(n, graph::SoftmaxOp::getOperationName(), *flat, {i64("axis", 1)});
   if (!y)
     return y.takeError();
   return result(n, reshape(n, *y, shape));
@@ -1026,7 +1073,7 @@ Error Importer::convertGather(Node &n) {
   if (!i)
     return i.takeError();
   Expected<Value> y =
-      make(n, "graph.gather", {*d, *i}, {i64("axis", n.getInt("axis", 0))});
+      make(n, graph::GatherOp::getOperationName(), {*d, *i}, {i64("axis", n.getInt("axis", 0))});
   if (!y)
     return y.takeError();
   define(n, 0, *y);
@@ -1084,9 +1131,15 @@ Error Importer::convertConstantOfShape(Node &n) {
   SmallVector<int64_t> shape;
   for (double d : s->data)
     shape.push_back(static_cast<int64_t>(d));
-  Tensor t(fill.dtype, shape);
-  std::fill(t.data.begin(), t.data.end(), fill.data[0]);
-  define(n, 0, constant(t, "constant_of_shape"));
+  if (!checkedNumElements(shape))
+    return fail(n, "shape [" + formatInts(shape) +
+                       "] has a negative dimension or more than 2^48 elements");
+  // A splat: its size costs nothing until something computes with it.
+  auto type = RankedTensorType::get(shape, mlirElementType(fill.dtype, &ctx));
+  Tensor one(fill.dtype, {});
+  one.data[0] = fill.data[0];
+  auto value = cast<DenseElementsAttr>(elementsAttrFromTensor(one, &ctx, "fill"));
+  define(n, 0, graph::ConstantOp::create(builder, n.loc, value.resizeSplat(type)));
   return Error::success();
 }
 
@@ -1142,7 +1195,7 @@ Error Importer::convertLayerNorm(Node &n) {
     bias = constant(Tensor(*dtypeOf(st.getElementType()), st.getShape()), "zero");
   }
   Expected<Value> y =
-      make(n, "graph.layer_norm", {*x, *scale, bias},
+      make(n, graph::LayerNormOp::getOperationName(), {*x, *scale, bias},
            {i64("axis", n.getInt("axis", -1)),
             f64("epsilon", n.getFloat("epsilon", 1e-5f))});
   if (!y)
@@ -1157,7 +1210,7 @@ Error Importer::convertGelu(Node &n) {
   Expected<Value> x = in(n, 0);
   if (!x)
     return x.takeError();
-  return result(n, make(n, "graph.gelu", *x,
+  return result(n, make(n, graph::GeluOp::getOperationName(), *x,
                            {str("approximate", n.getString("approximate", "none"))}));
 }
 
@@ -1181,35 +1234,35 @@ Error Importer::convertClip(Node &n) {
       return t.takeError();
     (i == 1 ? lo : hi) = t->data.at(0);
   }
-  return result(n, make(n, "graph.clip", *x, {f64("min", lo), f64("max", hi)}));
+  return result(n, make(n, graph::ClipOp::getOperationName(), *x, {f64("min", lo), f64("max", hi)}));
 }
 
 const std::map<std::string, Importer::Converter> &Importer::converters() {
   static const std::map<std::string, Converter> table = [] {
     std::map<std::string, Converter> t;
-    auto unary = [&](const char *onnx, const char *op) {
+    auto unary = [&](const char *onnx, StringRef op) {
       t[onnx] = [op](Importer &im, Node &n) { return im.convertUnary(n, op); };
     };
-    unary("Relu", "graph.relu");
-    unary("Sigmoid", "graph.sigmoid");
-    unary("Tanh", "graph.tanh");
-    unary("Erf", "graph.erf");
-    unary("Exp", "graph.exp");
-    unary("Log", "graph.log");
-    unary("Sqrt", "graph.sqrt");
-    unary("Neg", "graph.neg");
-    unary("Abs", "graph.abs");
-    auto binary = [&](const char *onnx, const char *op) {
+    unary("Relu", graph::ReluOp::getOperationName());
+    unary("Sigmoid", graph::SigmoidOp::getOperationName());
+    unary("Tanh", graph::TanhOp::getOperationName());
+    unary("Erf", graph::ErfOp::getOperationName());
+    unary("Exp", graph::ExpOp::getOperationName());
+    unary("Log", graph::LogOp::getOperationName());
+    unary("Sqrt", graph::SqrtOp::getOperationName());
+    unary("Neg", graph::NegOp::getOperationName());
+    unary("Abs", graph::AbsOp::getOperationName());
+    auto binary = [&](const char *onnx, StringRef op) {
       t[onnx] = [op](Importer &im, Node &n) { return im.convertBinary(n, op); };
     };
-    binary("Add", "graph.add");
-    binary("Sub", "graph.sub");
-    binary("Mul", "graph.mul");
-    binary("Div", "graph.div");
-    binary("Pow", "graph.pow");
-    t["Max"] = [](Importer &im, Node &n) { return im.convertVariadic(n, "graph.maximum"); };
-    t["Min"] = [](Importer &im, Node &n) { return im.convertVariadic(n, "graph.minimum"); };
-    t["Sum"] = [](Importer &im, Node &n) { return im.convertVariadic(n, "graph.add"); };
+    binary("Add", graph::AddOp::getOperationName());
+    binary("Sub", graph::SubOp::getOperationName());
+    binary("Mul", graph::MulOp::getOperationName());
+    binary("Div", graph::DivOp::getOperationName());
+    binary("Pow", graph::PowOp::getOperationName());
+    t["Max"] = [](Importer &im, Node &n) { return im.convertVariadic(n, graph::MaximumOp::getOperationName()); };
+    t["Min"] = [](Importer &im, Node &n) { return im.convertVariadic(n, graph::MinimumOp::getOperationName()); };
+    t["Sum"] = [](Importer &im, Node &n) { return im.convertVariadic(n, graph::AddOp::getOperationName()); };
     t["Reciprocal"] = &Importer::convertReciprocal;
     t["Identity"] = [](Importer &im, Node &n) -> Error {
       Expected<Value> x = im.in(n, 0);
@@ -1237,9 +1290,9 @@ const std::map<std::string, Importer::Converter> &Importer::converters() {
     t["Unsqueeze"] = [](Importer &im, Node &n) { return im.convertSqueeze(n, true); };
     t["Pad"] = &Importer::convertPad;
     t["Softmax"] = &Importer::convertSoftmax;
-    t["ReduceMean"] = [](Importer &im, Node &n) { return im.convertReduce(n, "graph.reduce_mean"); };
-    t["ReduceSum"] = [](Importer &im, Node &n) { return im.convertReduce(n, "graph.reduce_sum"); };
-    t["ReduceMax"] = [](Importer &im, Node &n) { return im.convertReduce(n, "graph.reduce_max"); };
+    t["ReduceMean"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceMeanOp::getOperationName()); };
+    t["ReduceSum"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceSumOp::getOperationName()); };
+    t["ReduceMax"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceMaxOp::getOperationName()); };
     t["Gather"] = &Importer::convertGather;
     t["Cast"] = &Importer::convertCast;
     t["Shape"] = &Importer::convertShape;
@@ -1303,6 +1356,10 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
         shape.push_back(d.dim_value());
       }
     }
+    if (!checkedNumElements(shape))
+      return makeError(what + " has shape " + formatShape(shape) +
+                           ": a negative dimension or more than 2^48 elements",
+                       false);
     argTypes.push_back(RankedTensorType::get(shape, mlirElementType(*dt, &ctx)));
     argNames.push_back(input.name());
   }
@@ -1357,8 +1414,23 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
         return fail(n, "input '" + nodeProto.input(i) +
                            "' is not produced by any earlier node, input or "
                            "initializer");
+    if (!n.hasOutput(0))
+      return fail(n, "has no output 0 (every operator produces it)");
+    for (int i = 0; i < nodeProto.output_size(); ++i) {
+      const std::string &out = nodeProto.output(i);
+      if (out.empty())
+        continue;
+      if (values.count(out) ||
+          llvm::count(llvm::make_range(nodeProto.output().begin(),
+                                       nodeProto.output().begin() + i), out))
+        return fail(n, "output '" + out +
+                           "' is already defined by an earlier node, graph "
+                           "input, initializer or output of this node");
+    }
     if (Error e = it->second(*this, n))
       return e;
+    if (!n.attrError.empty())
+      return fail(n, n.attrError);
     for (int i = 0; i < nodeProto.output_size(); ++i)
       if (!nodeProto.output(i).empty() && !values.count(nodeProto.output(i)))
         return fail(n, "output '" + nodeProto.output(i) + "' was not produced");
@@ -1405,6 +1477,18 @@ Expected<OwningOpRef<ModuleOp>> Importer::run() {
   if (!hasDefault)
     return makeError(path + ": unsupported: the model imports no opset of the "
                             "default ONNX domain",
+                     true);
+  // Opset 1 models are read too: an operator whose opset-1 form differs
+  // (legacy attributes such as `broadcast` or `consumed_inputs`) is refused
+  // by its converter's attribute check.
+  if (opset < 1)
+    return makeError(path + ": opset " + llvm::Twine(opset) +
+                         " of the default ONNX domain is not a valid opset",
+                     false);
+  if (opset > kMaxOpset)
+    return makeError(path + ": unsupported: opset " + llvm::Twine(opset) +
+                         " of the default ONNX domain (this importer knows "
+                         "opsets 1 to " + llvm::Twine(kMaxOpset) + ")",
                      true);
   OwningOpRef<ModuleOp> module = ModuleOp::create(FileLineColLoc::get(&ctx, path, 0, 0));
   builder.setInsertionPointToStart(module->getBody());

@@ -30,7 +30,7 @@ func.func @conv_strides(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
 // -----
 
 func.func @conv_dilation_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+2 {{conv2d: dilations values must be >= 1, got 0}}
+  // expected-error @+2 {{conv2d: dilations values must be in [1, 2^48], got 0}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.conv2d %x, %w {dilations = array<i64: 0, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return
@@ -39,7 +39,7 @@ func.func @conv_dilation_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) 
 // -----
 
 func.func @conv_negative_padding(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+2 {{conv2d: padding values must be >= 0, got -1}}
+  // expected-error @+2 {{conv2d: padding values must be in [0, 2^48], got -1}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.conv2d %x, %w {padding = array<i64: 0, -1, 0, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return
@@ -623,7 +623,7 @@ func.func @pad_sizes(%x: tensor<4x8xf32>) {
 // -----
 
 func.func @pad_negative(%x: tensor<4x8xf32>) {
-  // expected-error @+2 {{pad: pad_after values must be >= 0, got -1}}
+  // expected-error @+2 {{pad: pad_after values must be in [0, 2^48], got -1}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.pad %x {pad_before = array<i64: 0, 0>, pad_after = array<i64: 0, -1>} : (tensor<4x8xf32>) -> tensor<4x7xf32>
   return

@@ -68,3 +68,39 @@ save("bad_shapes", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv_g", g
 save("double", [helper.make_node("Relu", ["x"], ["y"], name="relu")],
      [helper.make_tensor_value_info("x", TensorProto.DOUBLE, [2])],
      [helper.make_tensor_value_info("y", TensorProto.DOUBLE, [2])])
+
+# Malformed models a mutation probe produced: each must be one diagnostic.
+x4 = [helper.make_tensor_value_info("x", f32, [1, 1, 4, 4])]
+y4 = [helper.make_tensor_value_info("y", f32, [1, 1, 4, 4])]
+save("no_outputs", [helper.make_node("Relu", ["x"], [], name="relu")], x4, y4)
+save("conv_stride0", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                                       auto_pad="SAME_UPPER", strides=[0, 1])],
+     x4, y4, [init("w", np.ones((1, 1, 3, 3), dtype=np.float32))])
+save("pool_scalar_strides", [helper.make_node("AveragePool", ["x"], ["y"], name="pool",
+                                              auto_pad="SAME_UPPER", kernel_shape=[3, 3],
+                                              strides=[2])], x4, y4)
+save("constant_of_shape_negative",
+     [helper.make_node("ConstantOfShape", ["s"], ["y"], name="fill")], [],
+     [helper.make_tensor_value_info("y", f32, [2, 3])],
+     [init("s", np.array([-1, 3], dtype=np.int64))])
+save("constant_of_shape_huge",
+     [helper.make_node("ConstantOfShape", ["s"], ["y"], name="fill")], [],
+     [helper.make_tensor_value_info("y", f32, [1])],
+     [init("s", np.array([1 << 32, 1 << 32], dtype=np.int64))])
+save("split_negative", [helper.make_node("Split", ["x", "sizes"], ["a", "b"], name="split",
+                                         axis=2)], x4,
+     [helper.make_tensor_value_info("a", f32, None), helper.make_tensor_value_info("b", f32, None)],
+     [init("sizes", np.array([-1, 5], dtype=np.int64))])
+save("huge_input", [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+     [helper.make_tensor_value_info("x", f32, [1 << 32, 1 << 32])],
+     [helper.make_tensor_value_info("y", f32, [1 << 32, 1 << 32])])
+save("huge_pad", [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad")], x4, y4,
+     [init("pads", np.array([0, 0, 0, 0, 0, 0, 1 << 50, 0], dtype=np.int64))])
+# Valid, but 16 TiB: refused when run, by what would allocate it.
+save("pad_beyond_memory", [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad")], x4, y4,
+     [init("pads", np.array([0, 0, 0, 0, 0, 0, 1 << 40, 0], dtype=np.int64))])
+save("attr_type", [helper.make_node("Softmax", ["x"], ["y"], name="softmax", axis=1.5)], x4, y4)
+save("duplicate_output", [helper.make_node("Relu", ["x"], ["y"], name="relu"),
+                          helper.make_node("Neg", ["x"], ["y"], name="neg")], x4, y4)
+save("opset0", [helper.make_node("Relu", ["x"], ["y"], name="relu")], x4, y4, opset=0)
+save("opset999", [helper.make_node("Relu", ["x"], ["y"], name="relu")], x4, y4, opset=999)

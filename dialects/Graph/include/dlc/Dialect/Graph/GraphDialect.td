@@ -25,10 +25,18 @@ class Graph_Op<string mnemonic, list<Trait> traits = []>
     : Op<Graph_Dialect, mnemonic, traits>;
 
 def Graph_ElemType : AnyTypeOf<[F32, F16, BF16, I8, I32, I64, I1]>;
-def Graph_Tensor : StaticShapeTensorOf<[F32, F16, BF16, I8, I32, I64, I1]>;
-def Graph_FloatTensor : StaticShapeTensorOf<[F32, F16, BF16]>;
-def Graph_NumericTensor : StaticShapeTensorOf<[F32, F16, BF16, I8, I32, I64]>;
-def Graph_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
-def Graph_QuantTensor : StaticShapeTensorOf<[I8, I32]>;
+// Every graph tensor has a size dlc can count and address (Support/Shape.h:
+// no negative dimension, at most 2^48 elements), so that no shape
+// arithmetic downstream overflows.
+class Graph_TensorOf<list<Type> types> : ConfinedType<StaticShapeTensorOf<types>,
+    [CPred<"::dlc::checkedNumElements(::llvm::cast<::mlir::ShapedType>($_self)"
+           ".getShape()).has_value()">],
+    StaticShapeTensorOf<types>.summary # " with at most 2^48 elements">;
+
+def Graph_Tensor : Graph_TensorOf<[F32, F16, BF16, I8, I32, I64, I1]>;
+def Graph_FloatTensor : Graph_TensorOf<[F32, F16, BF16]>;
+def Graph_NumericTensor : Graph_TensorOf<[F32, F16, BF16, I8, I32, I64]>;
+def Graph_IndexTensor : Graph_TensorOf<[I32, I64]>;
+def Graph_QuantTensor : Graph_TensorOf<[I8, I32]>;
 
 #endif // DLC_DIALECT_GRAPH_DIALECT_TD

@@ -295,10 +295,18 @@ class Graph_BinaryOp<string mnemonic, string formula>
   }];
 }
 
-def Graph_AddOp : Graph_BinaryOp<"add", "x + y">;
-def Graph_SubOp : Graph_BinaryOp<"sub", "x - y">;
-def Graph_MulOp : Graph_BinaryOp<"mul", "x * y">;
-def Graph_DivOp : Graph_BinaryOp<"div", "x / y">;
+def Graph_AddOp : Graph_BinaryOp<"add", "x + y"> {
+  let hasFolder = 1;
+}
+def Graph_SubOp : Graph_BinaryOp<"sub", "x - y"> {
+  let hasFolder = 1;
+}
+def Graph_MulOp : Graph_BinaryOp<"mul", "x * y"> {
+  let hasFolder = 1;
+}
+def Graph_DivOp : Graph_BinaryOp<"div", "x / y"> {
+  let hasFolder = 1;
+}
 def Graph_PowOp : Graph_BinaryOp<"pow", "x ^ y">;
 def Graph_MaximumOp : Graph_BinaryOp<"maximum", "max(x, y)">;
 def Graph_MinimumOp : Graph_BinaryOp<"minimum", "min(x, y)">;
@@ -466,6 +474,8 @@ def Graph_TransposeOp : Graph_Op<"transpose", [Pure, Graph_Pattern<"Injective">,
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Graph_Tensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Graph_ReshapeOp : Graph_Op<"reshape", [Pure, Graph_Pattern<"Injective">, SameOperandsAndResultElementType]> {
@@ -480,6 +490,8 @@ def Graph_ReshapeOp : Graph_Op<"reshape", [Pure, Graph_Pattern<"Injective">, Sam
   let arguments = (ins Graph_Tensor:$input);
   let results = (outs Graph_Tensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let hasVerifier = 1;
 }
 
@@ -591,6 +603,7 @@ def Graph_CastOp : Graph_Op<"cast", [Pure, Graph_Pattern<"ElemWise">, SameOperan
   let arguments = (ins Graph_Tensor:$input);
   let results = (outs Graph_Tensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Graph_GatherOp : Graph_Op<"gather", [Pure, Graph_Pattern<"Injective">, InferTypeOpAdaptor,
@@ -598,8 +611,11 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure, Graph_Pattern<"Injective">, Infer
   let summary = "Gather slices of `data` along `axis` (embedding lookup)";
   let description = [{
     ONNX Gather: the output shape is data.shape[:axis] + indices.shape +
-    data.shape[axis+1:]. Negative indices count from the end; an index out
-    of range is a run-time error.
+    data.shape[axis+1:]. Negative indices count from the end. An index
+    still out of range after that is clamped to [0, size - 1] (as XLA and
+    TVM's `take` do): every target computes that, with no run-time check in
+    the compiled code (ONNX leaves out-of-range indices undefined in effect:
+    they are an error it does not require implementations to detect).
 
     ```mlir
     %e = graph.gather %table, %ids {axis = 0 : i64}
@@ -629,6 +645,8 @@ def Graph_ExpandDimsOp : Graph_Op<"expand_dims", [Pure, Graph_Pattern<"Injective
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$axes);
   let results = (outs Graph_Tensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Graph_SqueezeOp : Graph_Op<"squeeze", [Pure, Graph_Pattern<"Injective">, InferTypeOpAdaptor,
@@ -644,6 +662,8 @@ def Graph_SqueezeOp : Graph_Op<"squeeze", [Pure, Graph_Pattern<"Injective">, Inf
       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$axes);
   let results = (outs Graph_Tensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Graph_LayoutTransformOp : Graph_Op<"layout_transform", [Pure, Graph_Pattern<"Injective">,
