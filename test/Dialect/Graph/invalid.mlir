@@ -898,3 +898,32 @@ func.func @dropout_rate(%x: tensor<4xf32>) {
   %0 = graph.dropout %x {rate = 1.0 : f64} : tensor<4xf32>
   return
 }
+
+// -----
+
+// Element counts that overflow 64 bits (2^32 x 2^32) or dimensions that are
+// negative: every graph tensor has at most 2^48 elements.
+func.func @too_many_elements(%x: tensor<4294967296x4294967296xf32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 8-bit signless integer or 32-bit signless integer or 64-bit signless integer values with at most 2^48 elements, but got 'tensor<4294967296x4294967296xf32>'}}
+  %0 = graph.relu %x : tensor<4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+// A padding that would wrap around 64 bits.
+func.func @pad_overflow(%x: tensor<4xf32>) {
+  // expected-error @+2 {{pad: pad_before values must be in [0, 2^48], got 9223372036854775807}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.pad %x {pad_before = array<i64: 9223372036854775807>, pad_after = array<i64: 9223372036854775807>} : (tensor<4xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dilation_overflow(%x: tensor<1x1x8x8xf32>, %w: tensor<1x1x3x3xf32>) {
+  // expected-error @+2 {{conv2d: dilations values must be in [1, 2^48], got 4611686018427387904}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d %x, %w {dilations = array<i64: 4611686018427387904, 1>} : (tensor<1x1x8x8xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x6x6xf32>
+  return
+}
