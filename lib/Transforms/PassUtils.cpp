@@ -212,7 +212,7 @@ Value StagedOps::scalar(Location loc, Type elementType, double v) {
 
 void StagedOps::commit() {
   for (Operation *op : ops)
-    rewriter.insert(op);
+    builder.insert(op);
   ops.clear();
 }
 

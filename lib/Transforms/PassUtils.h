@@ -38,16 +38,16 @@ std::optional<Tensor> constantValue(mlir::Value v);
 /// `v` is a constant whose elements all equal `x`.
 bool isConstantSplat(mlir::Value v, double x);
 
-/// A rewrite pattern's new ops, built off the IR so that the pattern can
+/// A rewrite's new ops, built off the IR so that a pattern (or pass) can
 /// still give up half way with the IR untouched (the greedy driver's
 /// contract): each create<OpTy> builds a detached op (result type inferred
 /// unless given, then verified) and returns its result, or null when the op
 /// is not valid or an operand is null, so that chains need one check at the
-/// end. commit() inserts them, in creation order, at the rewriter's
-/// insertion point; ops never committed are destroyed with the builder.
+/// end. commit() inserts them, in creation order, at the builder's (or
+/// rewriter's) insertion point; ops never committed are destroyed with it.
 class StagedOps {
 public:
-  explicit StagedOps(mlir::PatternRewriter &rewriter) : rewriter(rewriter) {}
+  explicit StagedOps(mlir::OpBuilder &builder) : builder(builder) {}
   StagedOps(const StagedOps &) = delete;
   StagedOps &operator=(const StagedOps &) = delete;
   ~StagedOps();
@@ -80,7 +80,7 @@ private:
                      llvm::ArrayRef<mlir::NamedAttribute> attrs,
                      mlir::Type resultType);
 
-  mlir::PatternRewriter &rewriter;
+  mlir::OpBuilder &builder;
   llvm::SmallVector<mlir::Operation *> ops;
 };
 

@@ -41,6 +41,7 @@ static const CatalogueEntry kCatalogue[] = {
     {"MergeCompilerRegions", "graph-merge-compiler-regions", 0, false},
     {"PartitionGraph", "graph-partition-graph", 0, true},
     {"ToMixedPrecision", "graph-to-mixed-precision", 0, false},
+    {"FakeQuantizationToInteger", "graph-fake-quantization-to-integer", 0, false},
     // TVM passes between let-binding (A-normal) and dataflow (graph normal)
     // form, and training gradients: dlc's graph is SSA dataflow for
     // inference, so they have nothing to do; accepted so that published

@@ -677,4 +677,39 @@ def ToMixedPrecisionPass : Pass<"graph-to-mixed-precision", "mlir::func::FuncOp"
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }
 
+def FakeQuantizationToIntegerPass
+    : Pass<"graph-fake-quantization-to-integer", "mlir::func::FuncOp"> {
+  let summary = "Quantized regions between dequantize and quantize to integer ops "
+                "(TVM FakeQuantizationToInteger)";
+  let description = [{
+    TVM name: `FakeQuantizationToInteger`. From each `graph.quantize`, the
+    float ops back to the `graph.dequantize` ops that feed them are rewritten
+    into integer ops. Each value keeps its affine map to reals,
+    `real = (q - zero_point) * scale`, per tensor or per index of one axis:
+
+    - conv2d, dense, matmul, batch_matmul: the i8 operands widened to i32
+      with their zero points subtracted (constants at compile time), an i32
+      product with scale `s_x * s_w` (weights may be quantized per output
+      channel) and zero point 0; a bias (a float constant, or the
+      dequantization of an i32 constant, as ONNX QLinearConv has it) is
+      quantized to that scale.
+    - bias_add and add of a constant, add of two values with one scale and
+      zero point 0: in i32.
+    - relu: `max(q, zero_point)`; clip: its bounds quantized; max_pool2d,
+      reshape, expand_dims, squeeze, transpose, concat (one scale and zero
+      point) and pad (with zeros, which become the zero point) keep the map.
+    - The quantize at the end requantizes: `round((q - z_in) * s_in / s_out)
+      + z_out`, saturated to its type (f32 arithmetic), or takes the integer
+      value as it is when the parameters already agree.
+
+    Scales and zero points must be constants. A region with an op outside
+    these rules (TVM's rule list restricted to the ops dlc has) stays float,
+    with a remark saying why, as TVM does with `hard_fail=false`.
+
+    Counters (`--dlc-pass-stats`): `regions` (converted), `integer-ops`
+    (float ops they replaced), `skipped` (regions kept in float).
+  }];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}
+
 #endif // DLC_TRANSFORMS_PASSES_TD

@@ -5,7 +5,8 @@ Checked on small zoo models (alone, and after SimplifyInference + FoldConstant
 so that scale folding has work) and on every function of the pass's own lit
 file. Passes that only move or remove work must be exact; passes that
 reassociate floating-point arithmetic get rtol 1e-4, atol 1e-5 (f32 rounding);
-ToMixedPrecision, which computes in f16, gets rtol 5e-2, atol 1e-1.
+ToMixedPrecision, which computes in f16, gets rtol 5e-2, atol 1e-1;
+FakeQuantizationToInteger one quantization step.
 Prints one line per check and a closing 'N passed, N failed' line.
 """
 import os
@@ -38,7 +39,10 @@ def run(*args):
 
 # Passes that change precision: f16 rounding (11-bit significands) compounded
 # over a network's depth; MobileNetV2 at 32x32 is off by up to 0.056 here.
-REDUCED = {"ToMixedPrecision": ("1e-1", "5e-2")}
+# FakeQuantizationToInteger rounds biases to the accumulator's scale and
+# requantizes in f32: an output may land one quantization step away (1 for
+# an i8 result; the lit file's dequantized outputs have steps below 1).
+REDUCED = {"ToMixedPrecision": ("1e-1", "5e-2"), "FakeQuantizationToInteger": ("1", "0")}
 
 
 def tolerance(name):

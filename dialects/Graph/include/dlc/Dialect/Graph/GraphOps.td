@@ -56,15 +56,15 @@ def Graph_Conv2DOp : Graph_Op<"conv2d", [Pure, Graph_Pattern<"OutEWiseFusable">,
       -> tensor<1x64x112x112xf32>
     ```
   }];
-  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
-      Optional<Graph_FloatTensor>:$bias,
+  let arguments = (ins Graph_NumericTensor:$input, Graph_NumericTensor:$weight,
+      Optional<Graph_NumericTensor>:$bias,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
       DefaultValuedAttr<I64Attr, "1">:$groups,
       DefaultValuedStrAttr<StrAttr, "NCHW">:$data_layout,
       DefaultValuedStrAttr<StrAttr, "OIHW">:$kernel_layout);
-  let results = (outs Graph_FloatTensor:$output);
+  let results = (outs Graph_NumericTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
@@ -135,9 +135,9 @@ def Graph_DenseOp : Graph_Op<"dense", [Pure, Graph_Pattern<"OutEWiseFusable">, I
       -> tensor<1x1000xf32>
     ```
   }];
-  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
-      Optional<Graph_FloatTensor>:$bias);
-  let results = (outs Graph_FloatTensor:$output);
+  let arguments = (ins Graph_NumericTensor:$input, Graph_NumericTensor:$weight,
+      Optional<Graph_NumericTensor>:$bias);
+  let results = (outs Graph_NumericTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
@@ -155,8 +155,8 @@ def Graph_MatmulOp : Graph_Op<"matmul", [Pure, Graph_Pattern<"OutEWiseFusable">,
                               -> tensor<2x3x4x5xf32>
     ```
   }];
-  let arguments = (ins Graph_FloatTensor:$lhs, Graph_FloatTensor:$rhs);
-  let results = (outs Graph_FloatTensor:$output);
+  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs);
+  let results = (outs Graph_NumericTensor:$output);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
@@ -175,10 +175,10 @@ def Graph_BatchMatmulOp : Graph_Op<"batch_matmul", [Pure, Graph_Pattern<"OutEWis
        : (tensor<12x128x64xf32>, tensor<12x128x64xf32>) -> tensor<12x128x128xf32>
     ```
   }];
-  let arguments = (ins Graph_FloatTensor:$lhs, Graph_FloatTensor:$rhs,
+  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs,
       DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
       DefaultValuedAttr<BoolAttr, "false">:$transpose_b);
-  let results = (outs Graph_FloatTensor:$output);
+  let results = (outs Graph_NumericTensor:$output);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
