@@ -80,12 +80,20 @@ TEST(TensorProto, ParsesRawInt64Data) {
   EXPECT_EQ(t->data, (std::vector<double>{-1, 0, 42}));
 }
 
+TEST(TensorProto, ReadsUint8AsI32) {
+  std::string u8("\x08\x02\x10\x02\x4a\x02\x05\xff", 8); // UINT8 [5, 255]
+  llvm::Expected<Tensor> t = parseTensorProto(u8);
+  ASSERT_TRUE(static_cast<bool>(t)) << llvm::toString(t.takeError());
+  EXPECT_EQ(t->dtype, DType::I32);
+  EXPECT_EQ(t->data, (std::vector<double>{5, 255}));
+}
+
 TEST(TensorProto, RejectsTruncatedAndUnsupported) {
   std::string p = floatProto();
   EXPECT_NE(errorOf(parseTensorProto(p.substr(0, 7))).find("truncated"),
             std::string::npos);
-  std::string u8 = "\x08\x01\x10\x02\x4a\x01\x05"; // UINT8
-  EXPECT_NE(errorOf(parseTensorProto(u8)).find("UINT8"), std::string::npos);
+  std::string u16("\x08\x01\x10\x04\x4a\x02\x05\x00", 8); // UINT16
+  EXPECT_NE(errorOf(parseTensorProto(u16)).find("UINT16"), std::string::npos);
   std::string short_("\x08\x04\x10\x01\x22\x04\x00\x00\x80\x3f", 10);
   EXPECT_NE(errorOf(parseTensorProto(short_)).find("need 4"), std::string::npos);
 }

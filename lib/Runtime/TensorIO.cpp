@@ -249,6 +249,7 @@ static bool readRepeated(WireReader &r, unsigned wireType, unsigned width,
 static std::optional<DType> dtypeFromOnnx(uint64_t code) {
   switch (code) {
   case 1: return DType::F32;
+  case 2: return DType::I32; // UINT8: no unsigned types, values held in i32
   case 3: return DType::I8;
   case 6: return DType::I32;
   case 7: return DType::I64;
@@ -331,7 +332,8 @@ llvm::Expected<Tensor> dlc::parseTensorProto(StringRef bytes,
                      " values but its dims " + formatShape(shape) + " need " +
                      llvm::Twine(n));
   };
-  int64_t width = dtypeBytes(*dtype);
+  bool uint8 = dataType == 2;
+  int64_t width = uint8 ? 1 : dtypeBytes(*dtype);
   size_t have = hasRaw ? raw.size() / width
                 : *dtype == DType::F32 ? floatBits.size()
                 : *dtype == DType::F64 ? doubleBits.size()
@@ -342,7 +344,8 @@ llvm::Expected<Tensor> dlc::parseTensorProto(StringRef bytes,
   Tensor tensor(*dtype, shape);
   if (hasRaw) {
     for (size_t i = 0; i < n; ++i)
-      tensor.data[i] = decodeElement(*dtype, raw.data() + i * width);
+      tensor.data[i] = uint8 ? static_cast<uint8_t>(raw[i])
+                             : decodeElement(*dtype, raw.data() + i * width);
     return tensor;
   }
   switch (*dtype) {

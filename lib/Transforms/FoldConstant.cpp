@@ -18,9 +18,9 @@ using namespace dlc::graph;
 namespace {
 
 struct FoldConstantOp : RewritePattern {
-  FoldConstantOp(MLIRContext *ctx, int64_t sizeLimit, int64_t *skippedLarge)
+  FoldConstantOp(MLIRContext *ctx, int64_t sizeLimit, int64_t *skippedLarge, bool foldQnn)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
-        sizeLimit(sizeLimit), skippedLarge(skippedLarge) {}
+        sizeLimit(sizeLimit), skippedLarge(skippedLarge), foldQnn(foldQnn) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
@@ -29,6 +29,8 @@ struct FoldConstantOp : RewritePattern {
       return failure();
     if (op->getParentOfType<FusedOp>() || op->getParentOfType<CompositeOp>())
       return rewriter.notifyMatchFailure(op, "inside a fused region");
+    if (!foldQnn && isa<QuantizeOp, DequantizeOp>(op))
+      return rewriter.notifyMatchFailure(op, "quantization is kept (fold-qnn)");
     if (!llvm::all_of(op->getOperands(), [](Value v) {
           return v.getDefiningOp<ConstantOp>();
         }))
@@ -73,6 +75,7 @@ struct FoldConstantOp : RewritePattern {
 
   int64_t sizeLimit;
   int64_t *skippedLarge;
+  bool foldQnn;
 };
 
 struct FoldConstantPass : dlc::impl::FoldConstantPassBase<FoldConstantPass> {
@@ -80,7 +83,7 @@ struct FoldConstantPass : dlc::impl::FoldConstantPassBase<FoldConstantPass> {
   void runOnOperation() override {
     int64_t skipped = 0;
     RewritePatternSet patterns(&getContext());
-    populateFoldConstantPatterns(patterns, sizeLimit, &skipped);
+    populateFoldConstantPatterns(patterns, sizeLimit, &skipped, foldQnn);
     FailureOr<int64_t> n = applyCountedPatterns(getOperation(), std::move(patterns));
     if (failed(n))
       return signalPassFailure();
@@ -98,6 +101,6 @@ struct FoldConstantPass : dlc::impl::FoldConstantPassBase<FoldConstantPass> {
 
 void dlc::populateFoldConstantPatterns(RewritePatternSet &patterns,
                                        int64_t sizeLimit,
-                                       int64_t *skippedLarge) {
-  patterns.add<FoldConstantOp>(patterns.getContext(), sizeLimit, skippedLarge);
+                                       int64_t *skippedLarge, bool foldQnn) {
+  patterns.add<FoldConstantOp>(patterns.getContext(), sizeLimit, skippedLarge, foldQnn);
 }

@@ -1,4 +1,5 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-fold-constant))" | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-fold-constant{fold-qnn=true}))" | FileCheck %s --check-prefix=QNN
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-fold-constant{size-limit=2}))" | FileCheck %s --check-prefix=LIMIT
 
 // CHECK-LABEL: func @fold_chain
@@ -124,4 +125,21 @@ func.func @nan_propagates() -> (tensor<3xf32>, tensor<f32>) {
   %0 = graph.relu %x : tensor<3xf32>
   %1 = graph.reduce_max %x {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
   return %0, %1 : tensor<3xf32>, tensor<f32>
+}
+
+// -----
+
+// Quantization is kept (TVM's fold_qnn=false) for FakeQuantizationToInteger,
+// unless fold-qnn is set.
+// CHECK-LABEL: func @negative_dequantize
+// CHECK: graph.dequantize
+// QNN-LABEL: func @negative_dequantize
+// QNN: graph.constant dense<[5.000000e-01, -1.000000e+00]> : tensor<2xf32>
+// QNN-NOT: graph.dequantize
+func.func @negative_dequantize() -> tensor<2xf32> {
+  %q = graph.constant dense<[5, -10]> : tensor<2xi8>
+  %s = graph.constant dense<0.1> : tensor<f32>
+  %z = graph.constant dense<0> : tensor<i8>
+  %0 = graph.dequantize %q, %s, %z : (tensor<2xi8>, tensor<f32>, tensor<i8>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
 }

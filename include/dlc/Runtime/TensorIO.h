@@ -19,7 +19,8 @@ llvm::Expected<Tensor> parseNpy(llvm::StringRef bytes);
 std::string serializeNpy(const Tensor &tensor);
 
 /// Parses a serialized ONNX TensorProto (dims, data_type and any of the
-/// typed data fields or raw_data). `name` receives the tensor's name.
+/// typed data fields or raw_data). `name` receives the tensor's name. UINT8
+/// data is read as i32 holding the same values (dlc has no unsigned types).
 llvm::Expected<Tensor> parseTensorProto(llvm::StringRef bytes,
                                         std::string *name = nullptr);
 

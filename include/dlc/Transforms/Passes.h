@@ -24,7 +24,8 @@ void populateSimplifyInferencePatterns(mlir::RewritePatternSet &patterns);
 /// `skippedLarge`, when given, counts folds refused for size.
 void populateFoldConstantPatterns(mlir::RewritePatternSet &patterns,
                                   int64_t sizeLimit = 1 << 16,
-                                  int64_t *skippedLarge = nullptr);
+                                  int64_t *skippedLarge = nullptr,
+                                  bool foldQnn = false);
 void populateBackwardFoldScaleAxisPatterns(mlir::RewritePatternSet &patterns);
 void populateForwardFoldScaleAxisPatterns(mlir::RewritePatternSet &patterns);
 void populateFoldExplicitPaddingPatterns(mlir::RewritePatternSet &patterns);

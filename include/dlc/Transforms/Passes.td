@@ -45,13 +45,18 @@ def FoldConstantPass : Pass<"graph-fold-constant", "mlir::func::FuncOp"> {
       functions) and the region ops themselves;
     - a result with more than `size-limit` elements, unless every constant
       operand has no other use (so a large constant is never materialized
-      twice, e.g. a transposed copy of weights that are still used).
+      twice, e.g. a transposed copy of weights that are still used);
+    - `graph.quantize` and `graph.dequantize`, unless `fold-qnn` (TVM's
+      `fold_qnn=false`): quantized weights stay quantized for
+      FakeQuantizationToInteger.
 
     Counters (`--dlc-pass-stats`): `folded`, ops folded into constants; `skipped-large`, ops not folded because the result is large and operands live on.
   }];
   let options = [
     Option<"sizeLimit", "size-limit", "int64_t", /*default=*/"1 << 16",
            "Largest result (elements) folded while its operands stay alive">,
+    Option<"foldQnn", "fold-qnn", "bool", /*default=*/"false",
+           "Also fold quantize and dequantize ops">,
   ];
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }

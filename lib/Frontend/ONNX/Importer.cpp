@@ -176,6 +176,19 @@ private:
   /// as constant input `i`; empty when neither is given.
   Expected<SmallVector<int64_t>> intsAttrOrIn(Node &n, StringRef attr, int i);
   Value constant(const Tensor &t, StringRef name);
+  /// ONNX UINT8 values are held as i8 = value - 128 (quantized arithmetic
+  /// does not see the shift: zero points shift with the values); these are
+  /// their names. They enter as i32 (inputs, test data) and leave as i32.
+  std::set<std::string> uint8Values;
+  bool isUint8(Node &n, int i) const {
+    return n.hasInput(i) && uint8Values.count(n.proto.input(i));
+  }
+  static Tensor shiftedUint8(const Tensor &t) {
+    Tensor s(DType::I8, t.shape);
+    for (int64_t i = 0; i < t.size(); ++i)
+      s.data[i] = t.data[i] - 128;
+    return s;
+  }
   Value scalar(DType type, double v) {
     Tensor t(type, {});
     t.data[0] = roundToDType(type, v);
@@ -237,13 +250,36 @@ private:
   }
 
   Error importGraph(const onnx::GraphProto &graph, func::FuncOp &func);
+  /// A TensorProto's data; UINT8 data (shifted, see uint8Values) only where
+  /// `uint8` is given, which says whether it was.
   Expected<Tensor> tensorFromProto(const onnx::TensorProto &proto,
-                                   StringRef what);
+                                   StringRef what, bool *uint8 = nullptr);
 
   // Converters by family.
   Error convertUnary(Node &n, StringRef op);
   Error convertBinary(Node &n, StringRef op);
   Error convertConv(Node &n);
+  /// Conv's attributes applied to x, w and an optional bias.
+  Expected<Value> conv(Node &n, Value x, Value w, Value bias);
+  // Quantization (QDQ and the QLinear/Integer operators).
+  Error convertQuantizeLinear(Node &n);
+  Error convertDequantizeLinear(Node &n);
+  Error convertQLinearConv(Node &n);
+  Error convertQLinearMatMul(Node &n);
+  Error convertConvInteger(Node &n);
+  Error convertMatMulInteger(Node &n);
+  /// Input `i` (the quantized value) and inputs `i + 1`, `i + 2` (its scale
+  /// and optional zero point) dequantized along `axis`.
+  Expected<Value> dequantized(Node &n, int i, int64_t axis);
+  /// `x` quantized with scale input `i` and zero point input `i + 1`; an
+  /// absent zero point means a uint8 result with zero point 0.
+  Expected<Value> quantized(Node &n, Value x, int i, int64_t axis, StringRef output);
+  /// The zero point of quantized input `i` at input `zi` (0 of its type when
+  /// absent), shaped like the scale `scaleType`.
+  Expected<Value> zeroPointOf(Node &n, int i, int zi, RankedTensorType scaleType);
+  /// (input i - zero point input zi) in i32, the zero point along `axis` of
+  /// the input when it has one value per index.
+  Expected<Value> centeredI32(Node &n, int i, int zi, int64_t axis);
   Error convertBatchNorm(Node &n);
   Error convertGemm(Node &n);
   Error convertPool(Node &n, bool isMax);
@@ -384,7 +420,9 @@ Importer::makeOp(Node &n, StringRef name, ValueRange operands,
   for (Type t : op->getResultTypes())
     resultElements += cast<RankedTensorType>(t).getNumElements();
   SmallVector<Value> results(op->getResults());
-  if (allConstant && resultElements <= kFoldLimit && op->getNumOperands()) {
+  // Quantization stays visible (FakeQuantizationToInteger reads it).
+  bool quantization = isa<graph::QuantizeOp, graph::DequantizeOp>(op);
+  if (allConstant && resultElements <= kFoldLimit && op->getNumOperands() && !quantization) {
     std::vector<Tensor> ins;
     for (Value v : op->getOperands())
       ins.push_back(*constantOf(v));
@@ -399,8 +437,11 @@ Importer::makeOp(Node &n, StringRef name, ValueRange operands,
 }
 
 Expected<Tensor> Importer::tensorFromProto(const onnx::TensorProto &proto,
-                                           StringRef what) {
-  if (!dtypeFromOnnx(proto.data_type()))
+                                           StringRef what, bool *uint8) {
+  bool isUint8 = proto.data_type() == onnx::TensorProto::UINT8;
+  if (isUint8 && uint8)
+    *uint8 = true;
+  if (!dtypeFromOnnx(proto.data_type()) && !(isUint8 && uint8))
     return makeError(path + ": " + what + ": unsupported: data type " +
                          onnxTypeName(proto.data_type()),
                      true);
@@ -410,7 +451,7 @@ Expected<Tensor> Importer::tensorFromProto(const onnx::TensorProto &proto,
   if (!t)
     return makeError(path + ": " + what + ": " + llvm::toString(t.takeError()),
                      false);
-  return t;
+  return isUint8 ? shiftedUint8(*t) : std::move(*t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -526,8 +567,20 @@ Error Importer::convertConv(Node &n) {
     return x.takeError();
   if (!w)
     return w.takeError();
-  if (typeOf(*x).getRank() != 4)
-    return unsupported(n, "Conv on a rank-" + llvm::Twine(typeOf(*x).getRank()) +
+  Value bias;
+  if (n.hasInput(2)) {
+    Expected<Value> b = in(n, 2);
+    if (!b)
+      return b.takeError();
+    bias = *b;
+  }
+  return result(n, conv(n, *x, *w, bias));
+}
+
+Expected<Value> Importer::conv(Node &n, Value x, Value w, Value bias) {
+  if (typeOf(x).getRank() != 4)
+    return unsupported(n, n.proto.op_type() + " on a rank-" +
+                              llvm::Twine(typeOf(x).getRank()) +
                               " input (only 2-D convolutions)");
   SmallVector<int64_t> strides = n.getInts("strides").value_or(
       SmallVector<int64_t>{1, 1});
@@ -536,35 +589,246 @@ Error Importer::convertConv(Node &n) {
   SmallVector<int64_t> pads = n.getInts("pads").value_or(
       SmallVector<int64_t>{0, 0, 0, 0});
   if (Error e = checkWindow(n, strides, dil))
-    return e;
+    return std::move(e);
   std::string mode = n.getString("auto_pad", "NOTSET");
-  ArrayRef<int64_t> ws = typeOf(*w).getShape();
+  ArrayRef<int64_t> ws = typeOf(w).getShape();
   if (mode != "NOTSET") {
     if (mode != "SAME_UPPER" && mode != "SAME_LOWER" && mode != "VALID")
       return fail(n, "bad auto_pad '" + mode + "'");
-    if (strides.size() != 2 || dil.size() != 2 || ws.size() != 4)
-      return fail(n, "strides, dilations and the kernel must be 2-D");
-    autoPad(mode, typeOf(*x).getShape().drop_front(2), ws.drop_front(2),
+    if (ws.size() != 4)
+      return fail(n, "the kernel must be 2-D");
+    autoPad(mode, typeOf(x).getShape().drop_front(2), ws.drop_front(2),
             strides, dil, pads);
   }
   if (auto ks = n.getInts("kernel_shape"))
     if (ws.size() == 4 && ArrayRef<int64_t>(*ks) != ws.drop_front(2))
       return fail(n, "kernel_shape does not match the weight's shape");
-  SmallVector<Value> operands{*x, *w};
-  if (n.hasInput(2)) {
-    Expected<Value> b = in(n, 2);
+  SmallVector<Value> operands{x, w};
+  if (bias)
+    operands.push_back(bias);
+  return make(n, graph::Conv2DOp::getOperationName(), operands,
+              {ints("strides", strides), ints("padding", pads),
+               ints("dilations", dil), i64("groups", n.getInt("group", 1))});
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization: QuantizeLinear and DequantizeLinear become graph ops;
+// QLinearConv and QLinearMatMul their QDQ form (dequantize, the float op,
+// quantize), which FakeQuantizationToInteger turns into integer ops;
+// ConvInteger and MatMulInteger integer ops on zero-point-centered i32.
+//===----------------------------------------------------------------------===//
+
+/// "i16", "f32", ... for messages.
+static std::string elementTypeName(Value v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << cast<RankedTensorType>(v.getType()).getElementType();
+  return s;
+}
+
+/// A constant shaped like `like` holding `v` in `dtype`.
+static Tensor filledLike(RankedTensorType like, DType dtype, double v) {
+  Tensor t(dtype, like.getShape());
+  std::fill(t.data.begin(), t.data.end(), v);
+  return t;
+}
+
+Expected<Value> Importer::dequantized(Node &n, int i, int64_t axis) {
+  Expected<Value> x = in(n, i), scale = in(n, i + 1);
+  if (!x)
+    return x.takeError();
+  if (!scale)
+    return scale.takeError();
+  Type et = typeOf(*x).getElementType();
+  if (!et.isInteger(8) && !et.isInteger(32))
+    return unsupported(n, "dequantizing " + elementTypeName(*x));
+  Value zero;
+  if (n.hasInput(i + 2)) {
+    Expected<Value> z = in(n, i + 2);
+    if (!z)
+      return z.takeError();
+    if (typeOf(*z).getElementType() != et || isUint8(n, i) != isUint8(n, i + 2))
+      return fail(n, "the zero point's type differs from the quantized input's");
+    zero = *z;
+  } else {
+    // 0 of the input's type; a uint8 0 is held as -128.
+    zero = constant(filledLike(typeOf(*scale), *dtypeOf(et), isUint8(n, i) ? -128 : 0),
+                    "zero_point");
+  }
+  auto type = typeOf(*x).clone(typeOf(*scale).getElementType());
+  return make(n, graph::DequantizeOp::getOperationName(), {*x, *scale, zero},
+              {i64("axis", axis)}, type);
+}
+
+Expected<Value> Importer::quantized(Node &n, Value x, int i, int64_t axis,
+                                    StringRef output) {
+  Expected<Value> scale = in(n, i);
+  if (!scale)
+    return scale.takeError();
+  Value zero;
+  if (n.hasInput(i + 1)) {
+    Expected<Value> z = in(n, i + 1);
+    if (!z)
+      return z.takeError();
+    Type zt = typeOf(*z).getElementType();
+    if (!zt.isInteger(8) && !zt.isInteger(32))
+      return unsupported(n, "quantizing to " + elementTypeName(*z));
+    zero = *z;
+    if (isUint8(n, i + 1))
+      uint8Values.insert(output.str());
+  } else {
+    // No zero point: uint8 with zero point 0, held as -128.
+    zero = constant(filledLike(typeOf(*scale), DType::I8, -128), "zero_point");
+    uint8Values.insert(output.str());
+  }
+  auto type = typeOf(x).clone(typeOf(zero).getElementType());
+  return make(n, graph::QuantizeOp::getOperationName(), {x, *scale, zero},
+              {i64("axis", axis)}, type);
+}
+
+Error Importer::convertQuantizeLinear(Node &n) {
+  if (Error e = checkAttrs(n, {"axis", "saturate", "block_size"}))
+    return e;
+  if (n.getInt("block_size", 0) != 0)
+    return unsupported(n, "blocked quantization (block_size)");
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  return result(n, quantized(n, *x, 1, n.getInt("axis", 1), n.proto.output(0)));
+}
+
+Error Importer::convertDequantizeLinear(Node &n) {
+  if (Error e = checkAttrs(n, {"axis", "block_size"}))
+    return e;
+  if (n.getInt("block_size", 0) != 0)
+    return unsupported(n, "blocked quantization (block_size)");
+  return result(n, dequantized(n, 0, n.getInt("axis", 1)));
+}
+
+Error Importer::convertQLinearConv(Node &n) {
+  if (Error e = checkAttrs(n, {"auto_pad", "dilations", "group", "kernel_shape",
+                               "pads", "strides"}))
+    return e;
+  Expected<Value> x = dequantized(n, 0, 1);
+  if (!x)
+    return x.takeError();
+  Expected<Value> w = dequantized(n, 3, 0); // per output channel
+  if (!w)
+    return w.takeError();
+  Value bias;
+  if (n.hasInput(8)) {
+    // An i32 bias at scale x_scale * w_scale, zero point 0.
+    Expected<Value> b = in(n, 8), xs = in(n, 1), ws = in(n, 4);
     if (!b)
       return b.takeError();
-    operands.push_back(*b);
+    if (!xs || !ws)
+      return fail(n, "missing scale");
+    std::optional<Tensor> xsv = constantOf(*xs), wsv = constantOf(*ws);
+    if (!xsv || !wsv || xsv->size() != 1)
+      return unsupported(n, "a bias with scales that are not constants");
+    Tensor bs(DType::F32, {wsv->size()});
+    for (int64_t o = 0; o < wsv->size(); ++o)
+      bs.data[o] = roundToDType(DType::F32, xsv->data[0] * wsv->data[o]);
+    Tensor bz(DType::I32, {wsv->size()});
+    Expected<Value> bd = make(n, graph::DequantizeOp::getOperationName(),
+                              {*b, constant(bs, "bias_scale"), constant(bz, "bias_zero")},
+                              {i64("axis", 0)}, typeOf(*b).clone(builder.getF32Type()));
+    if (!bd)
+      return bd.takeError();
+    bias = *bd;
   }
-  Expected<Value> y =
-      make(n, graph::Conv2DOp::getOperationName(), operands,
-           {ints("strides", strides), ints("padding", pads),
-            ints("dilations", dil), i64("groups", n.getInt("group", 1))});
+  Expected<Value> y = conv(n, *x, *w, bias);
   if (!y)
     return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
+  return result(n, quantized(n, *y, 6, 1, n.proto.output(0)));
+}
+
+Error Importer::convertQLinearMatMul(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> a = dequantized(n, 0, 1);
+  if (!a)
+    return a.takeError();
+  Expected<Value> b0 = in(n, 3);
+  if (!b0)
+    return b0.takeError();
+  // b may be quantized per column (its last axis).
+  Expected<Value> b = dequantized(n, 3, typeOf(*b0).getRank() - 1);
+  if (!b)
+    return b.takeError();
+  Expected<Value> y = make(n, graph::MatmulOp::getOperationName(), {*a, *b});
+  if (!y)
+    return y.takeError();
+  return result(n, quantized(n, *y, 6, 1, n.proto.output(0)));
+}
+
+Expected<Value> Importer::centeredI32(Node &n, int i, int zi, int64_t axis) {
+  Expected<Value> v = in(n, i);
+  if (!v)
+    return v.takeError();
+  auto i32 = builder.getI32Type();
+  Expected<Value> wide = castTo(n, *v, i32);
+  if (!wide)
+    return wide.takeError();
+  Value zero;
+  if (n.hasInput(zi)) {
+    Expected<Value> z = in(n, zi);
+    if (!z)
+      return z.takeError();
+    if (isUint8(n, zi) != isUint8(n, i))
+      return fail(n, "the zero point's type differs from the input's");
+    Expected<Value> zw = castTo(n, *z, i32);
+    if (!zw)
+      return zw.takeError();
+    zero = *zw;
+    // One zero point per index of `axis`: [C, 1, ..., 1] to broadcast.
+    RankedTensorType zt = typeOf(zero);
+    if (zt.getNumElements() > 1) {
+      SmallVector<int64_t> shape{zt.getNumElements()};
+      shape.append(typeOf(*v).getRank() - axis - 1, 1);
+      Expected<Value> r = make(n, graph::ReshapeOp::getOperationName(), zero, {},
+                               RankedTensorType::get(shape, i32));
+      if (!r)
+        return r.takeError();
+      zero = *r;
+    }
+  } else if (isUint8(n, i)) {
+    zero = scalar(DType::I32, -128); // a uint8 0, held shifted
+  } else {
+    return *wide;
+  }
+  return make(n, graph::SubOp::getOperationName(), {*wide, zero});
+}
+
+Error Importer::convertConvInteger(Node &n) {
+  if (Error e = checkAttrs(n, {"auto_pad", "dilations", "group", "kernel_shape",
+                               "pads", "strides"}))
+    return e;
+  Expected<Value> x = centeredI32(n, 0, 2, 1);
+  if (!x)
+    return x.takeError();
+  Expected<Value> w = centeredI32(n, 1, 3, 0);
+  if (!w)
+    return w.takeError();
+  return result(n, conv(n, *x, *w, {}));
+}
+
+Error Importer::convertMatMulInteger(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> a0 = in(n, 0), b0 = in(n, 1);
+  if (!a0)
+    return a0.takeError();
+  if (!b0)
+    return b0.takeError();
+  // a's zero point may be per row, b's per column.
+  Expected<Value> a = centeredI32(n, 0, 2, typeOf(*a0).getRank() - 2);
+  if (!a)
+    return a.takeError();
+  Expected<Value> b = centeredI32(n, 1, 3, typeOf(*b0).getRank() - 1);
+  if (!b)
+    return b.takeError();
+  return result(n, make(n, graph::MatmulOp::getOperationName(), {*a, *b}));
 }
 
 Error Importer::convertBatchNorm(Node &n) {
@@ -1149,10 +1413,13 @@ Error Importer::convertConstant(Node &n) {
   const onnx::AttributeProto &a = n.proto.attribute(0);
   Tensor t;
   if (a.name() == "value") {
-    Expected<Tensor> v = tensorFromProto(a.t(), n.label);
+    bool uint8 = false;
+    Expected<Tensor> v = tensorFromProto(a.t(), n.label, &uint8);
     if (!v)
       return v.takeError();
     t = std::move(*v);
+    if (uint8)
+      uint8Values.insert(n.proto.output(0));
   } else if (a.name() == "value_float") {
     t = Tensor(DType::F32, {});
     t.data[0] = a.f();
@@ -1291,6 +1558,12 @@ const std::map<std::string, Importer::Converter> &Importer::converters() {
     t["Pad"] = &Importer::convertPad;
     t["Softmax"] = &Importer::convertSoftmax;
     t["ReduceMean"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceMeanOp::getOperationName()); };
+    t["QuantizeLinear"] = &Importer::convertQuantizeLinear;
+    t["DequantizeLinear"] = &Importer::convertDequantizeLinear;
+    t["QLinearConv"] = &Importer::convertQLinearConv;
+    t["QLinearMatMul"] = &Importer::convertQLinearMatMul;
+    t["ConvInteger"] = &Importer::convertConvInteger;
+    t["MatMulInteger"] = &Importer::convertMatMulInteger;
     t["ReduceSum"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceSumOp::getOperationName()); };
     t["ReduceMax"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceMaxOp::getOperationName()); };
     t["Gather"] = &Importer::convertGather;
@@ -1326,7 +1599,11 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
     if (!input.type().has_tensor_type())
       return makeError(what + ": unsupported: not a tensor", true);
     const auto &tt = input.type().tensor_type();
-    std::optional<DType> dt = dtypeFromOnnx(tt.elem_type());
+    // UINT8 inputs arrive as i32 holding their values (see uint8Values).
+    bool uint8 = tt.elem_type() == onnx::TensorProto::UINT8;
+    std::optional<DType> dt = uint8 ? DType::I32 : dtypeFromOnnx(tt.elem_type());
+    if (uint8)
+      uint8Values.insert(input.name());
     if (!dt)
       return makeError(what + ": unsupported: data type " +
                            onnxTypeName(tt.elem_type()),
@@ -1373,15 +1650,24 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
     values[name] = arg;
     func.setArgAttr(arg.getArgNumber(), "onnx.name",
                     builder.getStringAttr(name));
+    if (uint8Values.count(name)) {
+      Location loc = NameLoc::get(builder.getStringAttr(name), fileLoc);
+      auto i8 = typeOf(arg).clone(builder.getI8Type());
+      Value shifted = graph::AddOp::create(builder, loc, arg, scalar(DType::I32, -128));
+      values[name] = graph::CastOp::create(builder, loc, i8, shifted);
+    }
   }
 
   for (const auto &[name, t] : boundInputs)
-    values[name] = constant(t, name);
+    values[name] = constant(uint8Values.count(name) ? shiftedUint8(t) : t, name);
   for (const auto &init : graph.initializer()) {
+    bool uint8 = false;
     Expected<Tensor> t =
-        tensorFromProto(init, "initializer '" + init.name() + "'");
+        tensorFromProto(init, "initializer '" + init.name() + "'", &uint8);
     if (!t)
       return t.takeError();
+    if (uint8)
+      uint8Values.insert(init.name());
     values[init.name()] = constant(*t, init.name());
   }
 
@@ -1416,6 +1702,15 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
                            "initializer");
     if (!n.hasOutput(0))
       return fail(n, "has no output 0 (every operator produces it)");
+    static const std::set<std::string> kQuantizationOps = {
+        "QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul",
+        "ConvInteger", "MatMulInteger"};
+    if (!kQuantizationOps.count(nodeProto.op_type()))
+      for (const std::string &input : nodeProto.input())
+        if (uint8Values.count(input))
+          return unsupported(n, "the uint8 tensor '" + input +
+                                    "' outside quantization operators (dlc has no "
+                                    "unsigned types; it holds uint8 as quantized values)");
     for (int i = 0; i < nodeProto.output_size(); ++i) {
       const std::string &out = nodeProto.output(i);
       if (out.empty())
@@ -1443,7 +1738,14 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
       return makeError(path + ": graph output '" + output.name() +
                            "' is not produced by any node",
                        false);
-    results.push_back(it->second);
+    Value v = it->second;
+    if (uint8Values.count(output.name())) { // leaves as i32 holding the values
+      Location loc = NameLoc::get(builder.getStringAttr(output.name()), fileLoc);
+      Value wide = graph::CastOp::create(builder, loc,
+                                         typeOf(v).clone(builder.getI32Type()), v);
+      v = graph::AddOp::create(builder, loc, wide, scalar(DType::I32, 128));
+    }
+    results.push_back(v);
   }
   func::ReturnOp::create(builder, fileLoc, results);
   // Constants left without users by folding (shape computations).

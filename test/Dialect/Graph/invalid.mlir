@@ -136,9 +136,9 @@ func.func @conv_element_types(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf16>) 
 
 // -----
 
-func.func @conv_integer(%x: tensor<1x3x8x8xi32>, %w: tensor<4x3x3x3xi32>) {
-  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values}}
-  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xi32>, tensor<4x3x3x3xi32>) -> tensor<1x4x6x6xi32>
+func.func @conv_bool(%x: tensor<1x3x8x8xi1>, %w: tensor<4x3x3x3xi1>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 8-bit signless integer or 32-bit signless integer or 64-bit signless integer values with at most 2^48 elements}}
+  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xi1>, tensor<4x3x3x3xi1>) -> tensor<1x4x6x6xi1>
   return
 }
 

@@ -1,0 +1,93 @@
+"""A small QDQ-quantized CNN as ONNX quantization tools write it, its input,
+and the expected output computed independently with PyTorch (float64) and
+numpy (round half to even, saturation), into the given directory.
+
+x -> QuantizeLinear(uint8) -> DequantizeLinear -> Conv(DequantizeLinear(int8
+weights per output channel), float bias) -> Relu -> QuantizeLinear(uint8) ->
+DequantizeLinear -> MaxPool -> QuantizeLinear(int8) -> DequantizeLinear -> y
+"""
+import sys
+
+import numpy as np
+import onnx
+import torch
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+rng = np.random.default_rng(7)
+
+sx, zx = np.float32(0.02), np.uint8(128)
+w = rng.integers(-100, 100, (4, 3, 3, 3)).astype(np.int8)
+sw = rng.uniform(0.002, 0.01, 4).astype(np.float32)
+zw = np.zeros(4, np.int8)
+b = rng.uniform(-0.3, 0.3, 4).astype(np.float32)
+sy, zy = np.float32(0.03), np.uint8(10)
+sp, zp = np.float32(0.05), np.int8(-3)
+
+
+def init(name, a):
+    return numpy_helper.from_array(np.asarray(a), name)
+
+
+nodes = [
+    helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"], name="quant_x"),
+    helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"], name="dequant_x"),
+    helper.make_node("DequantizeLinear", ["w", "sw", "zw"], ["wd"], name="dequant_w", axis=0),
+    helper.make_node("Conv", ["xd", "wd", "b"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+    helper.make_node("Relu", ["c"], ["r"], name="relu"),
+    helper.make_node("QuantizeLinear", ["r", "sy", "zy"], ["rq"], name="quant_r"),
+    helper.make_node("DequantizeLinear", ["rq", "sy", "zy"], ["rd"], name="dequant_r"),
+    helper.make_node("MaxPool", ["rd"], ["p"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+    helper.make_node("QuantizeLinear", ["p", "sp", "zp"], ["pq"], name="quant_p"),
+    helper.make_node("DequantizeLinear", ["pq", "sp", "zp"], ["y"], name="dequant_p"),
+]
+graph = helper.make_graph(
+    nodes, "qdq_cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 4, 4])],
+    [init("sx", sx), init("zx", zx), init("w", w), init("sw", sw), init("zw", zw), init("b", b),
+     init("sy", sy), init("zy", zy), init("sp", sp), init("zp", zp)])
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+onnx.checker.check_model(model)
+onnx.save(model, f"{out}/qdq_cnn.onnx")
+
+x = rng.uniform(-2, 2, (1, 3, 8, 8)).astype(np.float32)
+np.save(f"{out}/qdq_input.npy", x)
+
+
+def quantize(v, s, z, lo, hi):
+    return np.clip(np.rint(np.asarray(v, np.float64) / float(s)) + int(z), lo, hi)
+
+
+def dequantize(q, s, z):
+    return (np.asarray(q, np.float64) - float(z)) * float(s)
+
+
+xd = dequantize(quantize(x, sx, zx, 0, 255), sx, zx)
+wd = (w.astype(np.float64) - zw.reshape(4, 1, 1, 1)) * sw.astype(np.float64).reshape(4, 1, 1, 1)
+c = torch.nn.functional.conv2d(torch.from_numpy(xd), torch.from_numpy(wd),
+                               torch.from_numpy(b.astype(np.float64)), padding=1).numpy()
+rd = dequantize(quantize(np.maximum(c, 0), sy, zy, 0, 255), sy, zy)
+p = torch.nn.functional.max_pool2d(torch.from_numpy(rd), 2).numpy()
+y = dequantize(quantize(p, sp, zp, -128, 127), sp, zp)
+np.save(f"{out}/qdq_expected.npy", y.astype(np.float32))
+
+# uint8 in and out: dlc holds them as i32 at the boundaries.
+u8 = TensorProto.UINT8
+io = helper.make_graph([
+    helper.make_node("DequantizeLinear", ["q", "s", "z"], ["x"], name="dq"),
+    helper.make_node("Relu", ["x"], ["r"], name="relu"),
+    helper.make_node("QuantizeLinear", ["r", "s", "z"], ["y"], name="q"),
+], "uint8_io", [helper.make_tensor_value_info("q", u8, [4])],
+   [helper.make_tensor_value_info("y", u8, [4])],
+   [init("s", np.float32(0.5)), init("z", np.uint8(100))])
+onnx.save(helper.make_model(io, opset_imports=[helper.make_opsetid("", 13)]),
+          f"{out}/uint8_io.onnx")
+with open(f"{out}/uint8_in.pb", "wb") as f:
+    f.write(numpy_helper.from_array(np.array([0, 99, 100, 255], np.uint8), "q").SerializeToString())
+
+# A uint8 tensor used as a number (not through quantization operators).
+bad = helper.make_graph([helper.make_node("Cast", ["q"], ["y"], name="cast", to=TensorProto.FLOAT)],
+                        "uint8_cast", [helper.make_tensor_value_info("q", u8, [4])],
+                        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+onnx.save(helper.make_model(bad, opset_imports=[helper.make_opsetid("", 13)]),
+          f"{out}/uint8_cast.onnx")
