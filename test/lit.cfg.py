@@ -24,6 +24,8 @@ config.substitutions.append(
     ("%onnx_node_tests", "/usr/share/libonnx-testdata/data/node"))
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# The compile cache of every test run is the build tree's, never the user's.
+config.environment["DLC_CACHE_DIR"] = os.path.join(config.test_exec_root, "compile-cache")
 tool_dirs = [config.dlc_tools_dir, config.llvm_tools_dir]
 tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-zoo", "dlc-onnx-conformance", "FileCheck",
          "not", "count", "split-file"]

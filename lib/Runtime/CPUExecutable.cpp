@@ -8,6 +8,9 @@
 #include "dlc/Transforms/TargetDescription.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "dlc/Analysis/Fingerprint.h"
+#include "dlc/Transforms/PassLedger.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Builders.h"
@@ -15,13 +18,24 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
@@ -217,11 +231,176 @@ static llvm::Expected<func::FuncOp> entryOf(ModuleOp copy, StringRef entry) {
   return func;
 }
 
+/// memref.copy between strided views calls memrefCopy from MLIR's C runner
+/// utilities (part of libmlir-22-dev); OpenMP's runtime (libomp-22-dev)
+/// runs thread-split loops.
+static const llvm::StringRef kRuntimeLibs[] = {
+    "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so", "/usr/lib/llvm-22/lib/libomp.so"};
+
+/// For every C entry point `_mlir_ciface_NAME`, `_mlir__mlir_ciface_NAME(void
+/// **args)`: calls it with `*args[i]` as argument i (what MLIR's
+/// ExecutionEngine calls packed arguments).
+static void addPackedEntryPoints(llvm::Module &m) {
+  SmallVector<llvm::Function *> entries;
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration() && f.getName().starts_with("_mlir_ciface_"))
+      entries.push_back(&f);
+  llvm::IRBuilder<> b(m.getContext());
+  llvm::Type *ptr = b.getPtrTy();
+  for (llvm::Function *f : entries) {
+    auto *wrapper = llvm::Function::Create(
+        llvm::FunctionType::get(b.getVoidTy(), {ptr}, /*isVarArg=*/false),
+        llvm::GlobalValue::ExternalLinkage, "_mlir_" + f->getName(), m);
+    b.SetInsertPoint(llvm::BasicBlock::Create(m.getContext(), "entry", wrapper));
+    SmallVector<llvm::Value *> args;
+    for (auto [i, arg] : llvm::enumerate(f->args())) {
+      llvm::Value *slot = b.CreateGEP(ptr, wrapper->getArg(0), b.getInt64(i));
+      args.push_back(b.CreateLoad(arg.getType(), b.CreateLoad(ptr, slot)));
+    }
+    llvm::Value *result = b.CreateCall(f, args);
+    if (!result->getType()->isVoidTy()) {
+      llvm::Value *slot = b.CreateGEP(ptr, wrapper->getArg(0), b.getInt64(f->arg_size()));
+      b.CreateStore(result, b.CreateLoad(ptr, slot));
+    }
+    b.CreateRetVoid();
+  }
+}
+
+/// Machine code for a module lowered to the LLVM dialect: relocatable
+/// objects (with packed entry points, addPackedEntryPoints) made on up to
+/// `threads` threads, the functions split round robin between them, each
+/// part optimized and compiled in an LLVM context of its own.
+static llvm::Expected<std::vector<std::string>> generateObjects(ModuleOp module,
+                                                                unsigned threads) {
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return tmBuilder.takeError();
+  tmBuilder->setRelocationModel(llvm::Reloc::PIC_);
+  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> whole = translateModuleToLLVMIR(module, context, "dlc");
+  if (!whole)
+    return llvm::createStringError("translation to LLVM IR failed");
+  whole->setDataLayout((*tm)->createDataLayout());
+  whole->setTargetTriple((*tm)->getTargetTriple());
+  addPackedEntryPoints(*whole);
+
+  // The parts travel as bitcode: an LLVM context is one thread's.
+  std::vector<llvm::SmallString<0>> parts;
+  auto keep = [&](const llvm::Module &part) {
+    llvm::raw_svector_ostream os(parts.emplace_back());
+    llvm::WriteBitcodeToFile(part, os);
+  };
+  int64_t functions = llvm::count_if(*whole, [](llvm::Function &f) { return !f.isDeclaration(); });
+  unsigned n = std::max<int64_t>(1, std::min<int64_t>(threads, functions));
+  if (n == 1)
+    keep(*whole);
+  else
+    llvm::SplitModule(*whole, n, [&](std::unique_ptr<llvm::Module> part) { keep(*part); },
+                      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+
+  std::vector<std::string> objects(parts.size());
+  std::vector<std::string> errors(parts.size());
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(n));
+  for (size_t i = 0; i < parts.size(); ++i)
+    pool.async([&, i] {
+      llvm::LLVMContext partContext;
+      auto part = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(parts[i].str(), "part"), partContext);
+      auto partTM = tmBuilder->createTargetMachine();
+      if (!part || !partTM) {
+        errors[i] = !part ? llvm::toString(part.takeError()) : llvm::toString(partTM.takeError());
+        return;
+      }
+      if (llvm::Error e = optimizer(partTM->get())(part->get())) {
+        errors[i] = llvm::toString(std::move(e));
+        return;
+      }
+      llvm::raw_string_ostream os(objects[i]);
+      llvm::buffer_ostream out(os);
+      llvm::legacy::PassManager codegen;
+      if ((*partTM)->addPassesToEmitFile(codegen, out, nullptr,
+                                         llvm::CodeGenFileType::ObjectFile)) {
+        errors[i] = "the target cannot emit object files";
+        return;
+      }
+      codegen.run(**part);
+    });
+  pool.wait();
+  for (const std::string &e : errors)
+    if (!e.empty())
+      return llvm::createStringError("code generation: " + e);
+  return objects;
+}
+
+/// Objects in one cache entry: their count, then each one's size and bytes.
+static std::string packObjects(ArrayRef<std::string> objects) {
+  std::string out = std::to_string(objects.size()) + "\n";
+  for (const std::string &o : objects)
+    out += std::to_string(o.size()) + "\n" + o;
+  return out;
+}
+
+static std::optional<std::vector<std::string>> unpackObjects(StringRef bytes) {
+  auto number = [&](uint64_t &n) {
+    auto [digits, rest] = bytes.split('\n');
+    bytes = rest;
+    return !digits.getAsInteger(10, n);
+  };
+  uint64_t count;
+  if (!number(count))
+    return std::nullopt;
+  std::vector<std::string> objects;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t size;
+    if (!number(size) || bytes.size() < size)
+      return std::nullopt;
+    objects.push_back(bytes.take_front(size).str());
+    bytes = bytes.drop_front(size);
+  }
+  return objects;
+}
+
+/// A JIT of its own holding `objects`, with the runtime libraries and the
+/// checked malloc to link against.
+static llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>>
+loadObjects(ArrayRef<std::string> objects) {
+  static std::once_flag librariesLoaded;
+  std::call_once(librariesLoaded, [] {
+    for (StringRef lib : kRuntimeLibs)
+      llvm::sys::DynamicLibrary::LoadLibraryPermanently(lib.str().c_str());
+  });
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+  // The compiled code's buffers come from this malloc: an allocation the
+  // host cannot serve is a message, not a null pointer written through.
+  if (llvm::Error e = main.define(llvm::orc::absoluteSymbols(
+          {{(*jit)->mangleAndIntern("malloc"),
+            {llvm::orc::ExecutorAddr::fromPtr(&checkedMalloc),
+             llvm::JITSymbolFlags::Exported}}})))
+    return std::move(e);
+  for (const std::string &object : objects)
+    if (llvm::Error e = (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(object)))
+      return std::move(e);
+  return jit;
+}
+
 CPUExecutable::~CPUExecutable() = default;
 
 llvm::Expected<std::unique_ptr<CPUExecutable>>
 CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline,
-                       int64_t threads) {
+                       int64_t threads, const CacheOptions *cache,
+                       unsigned compileThreads) {
   static std::once_flag targetsInitialized;
   std::call_once(targetsInitialized, [] {
     llvm::InitializeNativeTarget();
@@ -258,43 +437,59 @@ CPUExecutable::compile(ModuleOp module, StringRef entry, StringRef pipeline,
   }
   func.setType(FunctionType::get(copy->getContext(), func.getBody().getArgumentTypes(),
                                  func.getFunctionType().getResults()));
-  if (llvm::Error e = runLowering(*copy, Phase::LLVM, &exe->times, threads))
-    return e;
 
+  // The machine code depends on the graph as it is now (large weights are
+  // arguments: models that differ only in them share code), the host, the
+  // compiler and the thread count.
+  std::optional<CompileCache> store;
+  std::string key;
+  std::optional<std::vector<std::string>> objects;
+  if (cache && cache->enabled) {
+    auto start = std::chrono::steady_clock::now();
+    store.emplace(*cache);
+    std::string features;
+    for (const auto &f : llvm::sys::getHostCPUFeatures())
+      if (f.second)
+        features += f.first().str() + ",";
+    key = cacheKey({structuralFingerprint(*copy), llvm::sys::getHostCPUName().str(), features,
+                    compilerIdentity(), "threads=" + std::to_string(threads)});
+    if (std::optional<std::string> entry = store->load(key))
+      objects = unpackObjects(*entry);
+    exe->times.cache = objects ? CompileTimes::Cache::Hit : CompileTimes::Cache::Miss;
+    exe->times.cacheMs += msSince(start);
+  }
+  if (!objects) {
+    PassCounts before = passStats();
+    if (llvm::Error e = runLowering(*copy, Phase::LLVM, &exe->times, threads))
+      return e;
+    PassCounts after = passStats();
+    auto delta = [&](StringRef counter) {
+      return after["dlc-outline-kernels"][counter.str()] -
+             before["dlc-outline-kernels"][counter.str()];
+    };
+    exe->times.kernels = delta("kernels");
+    exe->times.distinctKernels = delta("distinct");
+    auto start = std::chrono::steady_clock::now();
+    unsigned parallel = compileThreads ? compileThreads : llvm::hardware_concurrency().compute_thread_count();
+    llvm::Expected<std::vector<std::string>> compiled = generateObjects(*copy, parallel);
+    if (!compiled)
+      return compiled.takeError();
+    objects = std::move(*compiled);
+    exe->times.codegenMs = msSince(start);
+    if (store)
+      if (llvm::Error e = store->store(key, packObjects(*objects)))
+        llvm::WithColor::warning(llvm::errs(), "dlc") << llvm::toString(std::move(e)) << "\n";
+  }
   auto start = std::chrono::steady_clock::now();
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    return tmBuilder.takeError();
-  auto tm = tmBuilder->createTargetMachine();
-  if (!tm)
-    return tm.takeError();
-  auto transformer = optimizer(tm->get());
-  // memref.copy between strided views calls memrefCopy from MLIR's C runner
-  // utilities (part of libmlir-22-dev).
-  // OpenMP's runtime (libomp-22-dev) for thread-split loops.
-  static const llvm::StringRef runtimeLibs[] = {
-      "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so",
-      "/usr/lib/llvm-22/lib/libomp.so"};
-  ExecutionEngineOptions options;
-  options.transformer = transformer;
-  options.sharedLibPaths = runtimeLibs;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(*copy, options, std::move(*tm));
-  if (!engine)
-    return engine.takeError();
-  exe->engine = std::move(*engine);
-  // The compiled code's buffers come from this malloc: an allocation the
-  // host cannot serve is a message, not a null pointer written through.
-  exe->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner("malloc")] = {llvm::orc::ExecutorAddr::fromPtr(&checkedMalloc),
-                                   llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-  // Look the entry up now, so that code generation happens here.
-  if (auto fn = exe->engine->lookupPacked("_mlir_ciface_" + exe->symbol); !fn)
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = loadObjects(*objects);
+  if (!jit)
+    return jit.takeError();
+  exe->jit = std::move(*jit);
+  auto fn = exe->jit->lookup("_mlir__mlir_ciface_" + exe->symbol);
+  if (!fn)
     return fn.takeError();
-  exe->times.codegenMs = msSince(start);
+  exe->entryFn = fn->toPtr<void (*)(void **)>();
+  exe->times.cacheMs += msSince(start);
   return exe;
 }
 
@@ -337,7 +532,8 @@ CPUExecutable::prepare(ArrayRef<Tensor> inputs) {
 }
 
 llvm::Error CPUExecutable::invoke(Call &call) {
-  return engine->invokePacked("_mlir_ciface_" + symbol, call.args);
+  entryFn(call.args.data());
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::vector<Tensor>> CPUExecutable::run(ArrayRef<Tensor> inputs) {
@@ -401,31 +597,15 @@ llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
     return llvm::createStringError("cannot rename @" + entry.str());
   if (llvm::Error e = lower(*copy, pipeline, Phase::LLVM, nullptr, threads))
     return e;
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*copy, llvmContext, "dlc");
-  if (!llvmModule)
-    return llvm::createStringError("translation to LLVM IR failed");
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    return tmBuilder.takeError();
-  tmBuilder->setRelocationModel(llvm::Reloc::PIC_);
-  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto tm = tmBuilder->createTargetMachine();
-  if (!tm)
-    return tm.takeError();
-  llvmModule->setDataLayout((*tm)->createDataLayout());
-  llvmModule->setTargetTriple((*tm)->getTargetTriple());
-  if (llvm::Error e = optimizer(tm->get())(llvmModule.get()))
-    return e;
+  // One object: the program links it whole.
+  llvm::Expected<std::vector<std::string>> objects = generateObjects(*copy, 1);
+  if (!objects)
+    return objects.takeError();
   std::error_code ec;
   llvm::raw_fd_ostream obj(objectPath, ec, llvm::sys::fs::OF_None);
   if (ec)
     return llvm::createStringError(objectPath.str() + ": cannot write: " + ec.message());
-  llvm::legacy::PassManager codegen;
-  if ((*tm)->addPassesToEmitFile(codegen, obj, nullptr, llvm::CodeGenFileType::ObjectFile))
-    return llvm::createStringError("the target cannot emit object files");
-  codegen.run(*llvmModule);
+  obj << objects->front();
   obj.close();
 
   // The C header: descriptors built from plain buffers.

@@ -1,7 +1,7 @@
 // RUN: dlc-opt %s -split-input-file --dlc-outline-kernels | FileCheck %s
 // RUN: dlc-opt %s -split-input-file --dlc-outline-kernels --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 
-// STATS: dlc-outline-kernels: kernels 4, views 1
+// STATS: dlc-outline-kernels: distinct 7, kernels 9, views 1
 
 // A fused region becomes a private function called in its place; an op
 // outside every region is a kernel of its own; small constants are copied
@@ -36,19 +36,16 @@ func.func @main(%x: tensor<1x2x4x4xf32>) -> tensor<2x16xf32> {
 // -----
 
 // A region's trailing views move to the caller (a kernel never returns a
-// view of its own buffer); a region of views only is inlined; a constant
-// larger than max-constant-elements is passed.
+// view of its own buffer); a region of views only is inlined.
 // CHECK-LABEL: func.func @views
-// CHECK: %[[W:.*]] = graph.constant dense<5.000000e-01> : tensor<128x64xf32>
-// CHECK: %[[T:.*]] = call @views_kernel(%arg0, %[[W]])
+// CHECK: %[[T:.*]] = call @views_kernel(%arg0, %arg1)
 // CHECK-NEXT: %[[R:.*]] = graph.reshape %[[T]] : (tensor<128x64xf32>) -> tensor<8192xf32>
 // CHECK-NEXT: %[[S:.*]] = graph.reshape %[[R]] : (tensor<8192xf32>) -> tensor<128x64xf32>
 // CHECK-NEXT: return %[[S]]
 // CHECK: func.func private @views_kernel(%{{.*}}: tensor<128x64xf32>, %{{.*}}: tensor<128x64xf32>) -> tensor<128x64xf32>
 // CHECK-NEXT: graph.add
 // CHECK-NEXT: return
-func.func @views(%x: tensor<128x64xf32>) -> tensor<128x64xf32> {
-  %w = graph.constant dense<0.5> : tensor<128x64xf32>
+func.func @views(%x: tensor<128x64xf32>, %w: tensor<128x64xf32>) -> tensor<128x64xf32> {
   %f = graph.fused %x, %w {pattern = "injective"} : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<8192xf32> {
   ^bb0(%a: tensor<128x64xf32>, %b: tensor<128x64xf32>):
     %s = graph.add %a, %b : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x64xf32>
@@ -79,4 +76,34 @@ func.func @multi(%x: tensor<4x8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
 func.func private @done(%x: tensor<4xf32>) -> tensor<4xf32> attributes {dlc.kernel = "elemwise"} {
   %e = graph.exp %x : tensor<4xf32>
   return %e : tensor<4xf32>
+}
+
+// -----
+
+// Kernels that differ only in the buffers they read are one kernel (the
+// same ops on the same types and attributes): the two dense layers share
+// one, their relus another; a dense of another shape is a kernel of its
+// own. Constants of more than max-constant-elements (16) that are not
+// splats are passed, so that they do not make kernels differ; the 2x8
+// weight is copied in.
+// CHECK-LABEL: func.func @repeated
+// CHECK: %[[W1:[0-9]+]] = graph.constant {{.*}} : tensor<8x8xf32>
+// CHECK: %[[W2:[0-9]+]] = graph.constant {{.*}} : tensor<8x8xf32>
+// CHECK: %[[D1:.*]] = call @repeated_kernel(%arg0, %[[W1]])
+// CHECK: %[[R1:.*]] = call @repeated_kernel_0(%[[D1]])
+// CHECK: %[[D2:.*]] = call @repeated_kernel(%[[R1]], %[[W2]])
+// CHECK: %[[R2:.*]] = call @repeated_kernel_0(%[[D2]])
+// CHECK: call @repeated_kernel_3(%[[R2]])
+// CHECK-COUNT-3: func.func private @repeated_kernel
+// CHECK-NOT: func.func private @repeated_kernel
+func.func @repeated(%x: tensor<1x8xf32>) -> tensor<1x2xf32> {
+  %w1 = graph.constant dense<[[-0.73, 0.69, 0.53, -0.49, -0.01, -0.10, 0.30, 0.58], [-0.81, -0.94, 0.67, -0.13, 0.52, -1.00, -0.11, 0.44], [-0.54, 0.89, 0.80, -0.94, -0.95, 0.08, 0.88, -0.24], [-0.57, -0.16, -0.94, -0.56, -0.12, -0.01, -0.53, -0.54], [-0.56, -0.08, -0.42, -0.96, 0.68, 0.11, 0.28, -0.63], [0.99, 0.72, -0.76, -0.33, 0.44, 0.42, 0.87, -0.16], [0.66, 0.34, -0.39, 0.18, 0.76, 0.69, 0.01, 0.18], [-0.93, -0.51, 0.59, -0.17, -0.65, 0.10, 0.41, 0.35]]> : tensor<8x8xf32>
+  %w2 = graph.constant dense<[[-0.25, -0.12, 0.02, 0.56, 0.04, -0.21, -0.02, -0.94], [-0.91, 0.41, 0.97, 0.19, -0.21, -0.66, 0.00, 0.96], [0.54, 0.08, 0.72, -0.54, 0.03, 0.90, 0.16, -0.08], [-0.46, 0.10, 0.91, -0.99, 0.57, 0.64, 0.77, 0.48], [0.62, 0.04, 0.12, -0.15, -0.89, 0.74, 0.14, -0.60], [0.01, -0.03, -0.29, -0.31, 0.08, 0.25, 0.22, -0.08], [-0.94, -0.54, -0.65, 0.17, 0.72, 0.60, 0.59, 0.63], [-0.49, 0.68, 0.35, -0.83, -0.97, -0.97, 0.51, -0.50]]> : tensor<8x8xf32>
+  %w3 = graph.constant dense<[[-0.78, 0.25, -0.31, -0.86, -0.68, 0.05, -0.66, -0.45], [0.42, -0.09, -0.36, -0.05, -0.95, -0.23, -0.16, -0.62]]> : tensor<2x8xf32>
+  %d1 = graph.dense %x, %w1 : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
+  %r1 = graph.relu %d1 : tensor<1x8xf32>
+  %d2 = graph.dense %r1, %w2 : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
+  %r2 = graph.relu %d2 : tensor<1x8xf32>
+  %d3 = graph.dense %r2, %w3 : (tensor<1x8xf32>, tensor<2x8xf32>) -> tensor<1x2xf32>
+  return %d3 : tensor<1x2xf32>
 }

@@ -85,6 +85,15 @@ static constexpr int64_t kMaxRuns = 10'000'000;
 static cl::opt<std::string> jsonPath("json", cl::desc("write a JSON report here"));
 static cl::opt<bool> printStats("op-stats",
                                 cl::desc("print op counts, parameters and MACs"));
+static cl::opt<std::string>
+    cacheDir("cache-dir", cl::desc("compile cache directory (default: $DLC_CACHE_DIR, "
+                                   "$XDG_CACHE_HOME/dlc or ~/.cache/dlc)"));
+static cl::opt<bool> noCache("no-cache", cl::desc("compile without the compile cache"));
+static cl::opt<unsigned> compileThreads(
+    "compile-threads", cl::init(0),
+    cl::desc("threads for code generation (default 0: the machine's cores)"));
+static cl::opt<bool> cacheStats("cache-stats",
+                                cl::desc("print the compile cache's hit or miss and size"));
 
 static int fail(const Twine &message) {
   outs().flush(); // keep results and the error in order
@@ -126,6 +135,10 @@ static void printSummary(raw_ostream &os, const Tensor &t) {
   os << (t.size() > 6 ? ", ...]" : "]");
 }
 
+static const char *cacheName(CompileTimes::Cache c) {
+  return c == CompileTimes::Cache::Hit ? "hit" : c == CompileTimes::Cache::Miss ? "miss" : "off";
+}
+
 /// The JSON report: provenance, compile times, latency statistics with every
 /// raw sample, and output digests.
 static Error writeReport(StringRef path, int argc, char **argv,
@@ -160,7 +173,10 @@ static Error writeReport(StringRef path, int argc, char **argv,
     j["compile_ms"] = {{"graph_passes", times.graphPassesMs},
                        {"lowering", times.loweringMs},
                        {"codegen", times.codegenMs},
-                       {"total", times.graphPassesMs + times.loweringMs + times.codegenMs}};
+                       {"cache", times.cacheMs},
+                       {"total", times.totalMs()}};
+    j["kernels"] = {{"outlined", times.kernels}, {"distinct", times.distinctKernels}};
+    j["compile_cache"] = cacheName(times.cache);
   }
   j["peak_rss_mib"] = prov.maxRssKiB / 1024.0;
   j["outputs"] = json::array();
@@ -279,13 +295,28 @@ int main(int argc, char **argv) {
   std::optional<LatencyStats> stats;
   CompileTimes times;
   if (target == "cpu") {
-    auto exe = CPUExecutable::compile(*module, func->getSymName(), pipeline, threads);
+    CacheOptions cache;
+    cache.enabled = !noCache;
+    cache.dir = cacheDir;
+    auto exe = CPUExecutable::compile(*module, func->getSymName(), pipeline, threads, &cache,
+                                      compileThreads);
     if (!exe)
       return fail(toString(exe.takeError()));
     times = (*exe)->compileTimes();
     errs() << format("compile: graph passes %.1f ms, lowering %.1f ms, "
-                     "code generation %.1f ms\n",
-                     times.graphPassesMs, times.loweringMs, times.codegenMs);
+                     "code generation %.1f ms, cache %.1f ms (%s); total %.1f ms",
+                     times.graphPassesMs, times.loweringMs, times.codegenMs,
+                     times.cacheMs, cacheName(times.cache), times.totalMs());
+    if (times.cache != CompileTimes::Cache::Hit)
+      errs() << format("; %lld kernels, %lld distinct", (long long)times.kernels,
+                       (long long)times.distinctKernels);
+    errs() << "\n";
+    if (cacheStats) {
+      CompileCache store(cache);
+      CacheStats st = store.stats();
+      outs() << "compile cache: " << cacheName(times.cache) << "; " << st.entries
+             << " entries, " << st.bytes << " bytes in " << store.directory() << "\n";
+    }
     Expected<std::vector<Tensor>> results = (*exe)->run(*inputs);
     if (!results)
       return fail(toString(results.takeError()));

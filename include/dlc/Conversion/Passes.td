@@ -37,15 +37,22 @@ def OutlineKernelsPass : Pass<"dlc-outline-kernels", "mlir::ModuleOp"> {
     Views (`reshape`, `expand_dims`, `squeeze`) are not kernels: alone they
     stay in the caller, and at the end of a region they move out of it, so a
     kernel never returns a view of its own buffer (which would be copied). A
-    region that computes nothing but views is inlined. Constants of at most
-    `max-constant-elements` elements are copied into the kernels that read
-    them; larger ones are passed.
+    region that computes nothing but views is inlined. Splat constants and
+    constants of at most `max-constant-elements` elements are copied into
+    the kernels that read them; others (weights, biases) are passed.
 
-    Counters (`--dlc-pass-stats`): `kernels`, functions made; `views`, view-only regions inlined.
+    Kernels with the same structural fingerprint (`lib/Analysis`: the same
+    ops on the same types and attributes, whatever buffers they read) are
+    one kernel: every call goes to the first, so each distinct kernel is
+    lowered and compiled once (ResNet-50's repeated bottleneck blocks,
+    BERT's identical layers).
+
+    Counters (`--dlc-pass-stats`): `kernels`, kernels outlined; `distinct`,
+    functions left after deduplication; `views`, view-only regions inlined.
   }];
   let options = [
-    Option<"maxConstantElements", "max-constant-elements", "int64_t", /*default=*/"4096",
-           "Largest constant copied into a kernel rather than passed">,
+    Option<"maxConstantElements", "max-constant-elements", "int64_t", /*default=*/"16",
+           "Largest non-splat constant copied into a kernel rather than passed">,
   ];
   let dependentDialects = ["mlir::func::FuncDialect"];
 }

@@ -9,6 +9,7 @@
 #define DLC_RUNTIME_CPUEXECUTABLE_H
 
 #include "dlc/Conversion/CPUPipeline.h"
+#include "dlc/Driver/CompileCache.h"
 #include "dlc/Runtime/Bench.h"
 #include "dlc/Runtime/Tensor.h"
 
@@ -18,9 +19,9 @@
 #include <memory>
 #include <vector>
 
-namespace mlir {
-class ExecutionEngine;
-} // namespace mlir
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
 
 namespace dlc {
 
@@ -30,6 +31,11 @@ struct CompileTimes {
   double graphPassesMs = 0; ///< the graph pipeline
   double loweringMs = 0;    ///< graph to the LLVM dialect
   double codegenMs = 0;     ///< LLVM IR, optimization, machine code
+  double cacheMs = 0;       ///< fingerprint, cache look-up and loading the code
+  int64_t kernels = 0;      ///< kernels outlined
+  int64_t distinctKernels = 0; ///< kernels compiled (after deduplication)
+  enum class Cache { Off, Hit, Miss } cache = Cache::Off;
+  double totalMs() const { return graphPassesMs + loweringMs + codegenMs + cacheMs; }
 };
 
 class CPUExecutable {
@@ -39,10 +45,16 @@ public:
   /// Compiles `entry` of a copy of `module` (the module is not changed) with
   /// the graph pipeline `pipeline` (see Pipelines.h). Errors say which phase
   /// failed; diagnostics go to the context's handler.
-  /// `threads` > 1 splits large ops across OpenMP threads.
+  /// `threads` > 1 splits large ops across OpenMP threads. With `cache`, the
+  /// machine code is looked up there (keyed by the graph after the pipeline,
+  /// with large weights as arguments, the host CPU, the compiler build and
+  /// `threads`) and stored there when compiled. Code generation runs on
+  /// `compileThreads` threads (0: the machine's cores), the functions split
+  /// between them.
   static llvm::Expected<std::unique_ptr<CPUExecutable>>
   compile(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
-          int64_t threads = 1);
+          int64_t threads = 1, const CacheOptions *cache = nullptr,
+          unsigned compileThreads = 0);
 
   /// Runs on `inputs` (checked against the entry's signature).
   llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs);
@@ -59,7 +71,8 @@ private:
   CPUExecutable() = default;
   llvm::Expected<std::unique_ptr<Call>> prepare(llvm::ArrayRef<Tensor> inputs);
   llvm::Error invoke(Call &call);
-  std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> jit; ///< holds the loaded machine code
+  void (*entryFn)(void **) = nullptr;     ///< the packed entry point
   std::vector<Buffer> weights; ///< hoisted constants, native bytes
   std::vector<llvm::SmallVector<int64_t>> weightShapes;
   mlir::FunctionType signature;

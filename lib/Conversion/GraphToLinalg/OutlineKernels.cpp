@@ -7,12 +7,14 @@
 // kernels and everything within one may be.
 //
 //===----------------------------------------------------------------------===//
+#include "dlc/Analysis/Fingerprint.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Transforms/PassLedger.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_OUTLINEKERNELSPASS
@@ -27,10 +29,14 @@ namespace {
 bool isView(Operation *op) { return isa<ReshapeOp, ExpandDimsOp, SqueezeOp>(op); }
 
 /// A constant copied into the kernels that read it rather than passed:
-/// small ones (large weights stay arguments, as the executables feed them).
+/// splats and tiny ones. Others (weights, biases) are arguments, so that
+/// kernels differing only in the data they read are one kernel.
 bool sinks(Value v, int64_t maxElements) {
   auto c = v.getDefiningOp<ConstantOp>();
-  return c && c.getType().getNumElements() <= maxElements;
+  if (!c)
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  return (dense && dense.isSplat()) || c.getType().getNumElements() <= maxElements;
 }
 
 struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
@@ -40,6 +46,7 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     int64_t kernels = 0, views = 0;
+    SmallVector<func::FuncOp> outlined;
     for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (func.isExternal() || func->hasAttr("dlc.kernel"))
         continue;
@@ -48,19 +55,41 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
         if (isa<GraphDialect>(op.getDialect()) && !isa<ConstantOp>(op) && !isView(&op))
           ops.push_back(&op);
       for (Operation *op : ops) {
-        if (outline(op, func, symbols))
+        if (func::FuncOp kernel = outline(op, func, symbols)) {
           ++kernels;
-        else
+          outlined.push_back(kernel);
+        } else {
           ++views;
+        }
       }
     }
+    int64_t distinct = deduplicate(outlined, module);
     dlc::recordPassStat(getArgument(), "kernels", kernels);
+    dlc::recordPassStat(getArgument(), "distinct", distinct);
     dlc::recordPassStat(getArgument(), "views", views);
   }
 
+  /// Kernels with one fingerprint (the same computation on the same types,
+  /// reading different buffers) become one: calls go to the first, the
+  /// others are erased. Returns the number of distinct kernels.
+  int64_t deduplicate(ArrayRef<func::FuncOp> kernels, ModuleOp module) {
+    llvm::StringMap<func::FuncOp> first;
+    for (func::FuncOp kernel : kernels) {
+      auto [it, inserted] = first.try_emplace(dlc::structuralFingerprint(kernel), kernel);
+      if (inserted)
+        continue;
+      if (failed(SymbolTable::replaceAllSymbolUses(kernel, it->second.getSymNameAttr(),
+                                                   module)))
+        continue; // keep the duplicate: correct, only not shared
+      kernel.erase();
+    }
+    return first.size();
+  }
+
+
   /// Outlines `op` (a region op or a single op) into a kernel; inlines a
-  /// region that computes nothing (only views) instead and returns false.
-  bool outline(Operation *op, func::FuncOp parent, SymbolTable &symbols) {
+  /// region that computes nothing (only views) instead and returns null.
+  func::FuncOp outline(Operation *op, func::FuncOp parent, SymbolTable &symbols) {
     MLIRContext *ctx = op->getContext();
     bool region = isa<FusedOp, CompositeOp>(op);
     // The kernel's operands: the op's, less the constants it copies.
@@ -118,7 +147,7 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
       kernel.erase();
       if (region)
         inlineRegionOp(op);
-      return false;
+      return {};
     }
     auto ret = func::ReturnOp::create(b, op->getLoc(), results);
     kernel.setFunctionType(
@@ -141,7 +170,7 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
     for (auto &views : trailing) // now unused in the kernel
       for (Operation *view : views)
         view->erase();
-    return true;
+    return kernel;
   }
 };
 } // namespace

@@ -1,0 +1,27 @@
+//===- Fingerprint.h - structural fingerprints of ops -----------*- C++ -*-===//
+//
+// The one identity of a piece of computation: two ops (kernels, functions,
+// regions) with the same fingerprint compute the same thing on the same
+// types. Kernel deduplication, the compile cache, the pass ledger and the
+// tuning database key on it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_ANALYSIS_FINGERPRINT_H
+#define DLC_ANALYSIS_FINGERPRINT_H
+
+#include "mlir/IR/Operation.h"
+
+#include <string>
+
+namespace dlc {
+
+/// SHA-256 (hex) of `op`'s structure: op names, operand and result types,
+/// attributes, regions and the dataflow between the ops, with the payloads
+/// of constants written in the IR (dense and dense_resource alike: they are
+/// part of the computation). Locations, and a function's symbol name and
+/// visibility, are not part of it. Stable across processes and machines.
+std::string structuralFingerprint(mlir::Operation *op);
+
+} // namespace dlc
+
+#endif // DLC_ANALYSIS_FINGERPRINT_H
