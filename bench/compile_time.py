@@ -41,7 +41,7 @@ def dlc_compile(bin_dir, model, cache_dir):
         args += [f"--cache-dir={cache_dir}"] if cache_dir else []
         r = subprocess.run(args, capture_output=True, text=True)
         if r.returncode != 0:
-            raise SystemExit(f"{' '.join(args)} failed:\n{r.stderr[-800:]}")
+            raise RuntimeError(r.stderr.strip().splitlines()[-1])
         j = json.load(open(report.name))
     return j["compile_ms"]["total"], j.get("kernels", {}), j.get("compile_cache")
 
@@ -100,27 +100,11 @@ def main():
 
     results = {}
     for label, path, onnx_path in models:
-        samples = {"before": [], "cold": [], "warm": [], "onnxruntime": []}
-        kernels = {}
-        for _ in range(args.rounds):  # alternate the systems
-            if args.before_bin:
-                samples["before"].append(dlc_compile(args.before_bin, path, None)[0])
-            cache = os.path.join(work, "cache")
-            shutil.rmtree(cache, ignore_errors=True)
-            ms, kernels, state = dlc_compile(args.bin_dir, path, cache)
-            assert state == "miss", state
-            samples["cold"].append(ms)
-            ms, _, state = dlc_compile(args.bin_dir, path, cache)
-            assert state == "hit", state
-            samples["warm"].append(ms)
-            if onnx_path:
-                t = ort_session_ms(onnx_path)
-                if t is not None:
-                    samples["onnxruntime"].append(t)
-        row = {k: statistics.median(v) / 1e3 for k, v in samples.items() if v}
-        row["kernels"] = kernels
-        results[label] = row
-        print(label, row, flush=True)
+        try:
+            results[label] = measure(args, work, path, onnx_path)
+        except RuntimeError as e:  # e.g. an op the CPU cannot compile yet
+            results[label] = {"error": str(e)}
+        print(label, results[label], flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
@@ -128,10 +112,37 @@ def main():
     print("| model | before (s) | cold (s) | warm (s) | kernels / distinct | ONNX Runtime session (s) |")
     print("|---|---|---|---|---|---|")
     for label, r in results.items():
+        if "error" in r:
+            print(f"| {label} | {r['error']} |")
+            continue
         k = r["kernels"]
         fmt = lambda key: f"{r[key]:.2f}" if key in r else "-"
         print(f"| {label} | {fmt('before')} | {fmt('cold')} | {fmt('warm')} | "
               f"{k.get('outlined', '-')} / {k.get('distinct', '-')} | {fmt('onnxruntime')} |")
+
+
+def measure(args, work, path, onnx_path):
+    """Median seconds per system and the kernel counts of one model."""
+    samples = {"before": [], "cold": [], "warm": [], "onnxruntime": []}
+    kernels = {}
+    for _ in range(args.rounds):  # alternate the systems
+        if args.before_bin:
+            samples["before"].append(dlc_compile(args.before_bin, path, None)[0])
+        cache = os.path.join(work, "cache")
+        shutil.rmtree(cache, ignore_errors=True)
+        ms, kernels, state = dlc_compile(args.bin_dir, path, cache)
+        assert state == "miss", state
+        samples["cold"].append(ms)
+        ms, _, state = dlc_compile(args.bin_dir, path, cache)
+        assert state == "hit", state
+        samples["warm"].append(ms)
+        if onnx_path:
+            t = ort_session_ms(onnx_path)
+            if t is not None:
+                samples["onnxruntime"].append(t)
+    row = {k: statistics.median(v) / 1e3 for k, v in samples.items() if v}
+    row["kernels"] = kernels
+    return row
 
 
 if __name__ == "__main__":

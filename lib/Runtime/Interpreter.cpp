@@ -16,6 +16,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cstring>
+
 #include <cmath>
 #include <limits>
 
@@ -79,8 +81,15 @@ ElementsAttr dlc::elementsAttrFromTensor(const Tensor &t, MLIRContext *ctx,
   }
   int64_t width = dtypeBytes(t.dtype);
   std::vector<char> bytes(t.size() * width);
-  for (int64_t i = 0; i < t.size(); ++i)
-    encodeElement(t.dtype, t.data[i], bytes.data() + i * width);
+  if (t.dtype == DType::F32) { // weights: no per-element dispatch
+    for (int64_t i = 0; i < t.size(); ++i) {
+      float f = static_cast<float>(t.data[i]);
+      std::memcpy(bytes.data() + i * 4, &f, 4);
+    }
+  } else {
+    for (int64_t i = 0; i < t.size(); ++i)
+      encodeElement(t.dtype, t.data[i], bytes.data() + i * width);
+  }
   AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
       ArrayRef<char>(bytes), alignof(uint64_t));
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
@@ -121,6 +130,14 @@ FailureOr<Tensor> dlc::tensorFromAttr(ElementsAttr attr, Location loc) {
       return emitError(loc, "constant: dense_resource payload '")
              << resource.getRawHandle().getKey() << "' has " << bytes.size()
              << " bytes, type " << type << " needs " << t.size() * width;
+    if (*dtype == DType::F32) { // weights: no per-element dispatch
+      for (int64_t i = 0; i < t.size(); ++i) {
+        float f;
+        std::memcpy(&f, bytes.data() + i * 4, 4);
+        t.data[i] = f;
+      }
+      return t;
+    }
     for (int64_t i = 0; i < t.size(); ++i)
       t.data[i] = decodeElement(*dtype, bytes.data() + i * width);
     return t;

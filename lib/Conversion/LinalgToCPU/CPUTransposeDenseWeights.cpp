@@ -3,6 +3,10 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
+
 namespace dlc {
 #define GEN_PASS_DEF_CPUTRANSPOSEDENSEWEIGHTSPASS
 #include "dlc/Conversion/Passes.h.inc"
@@ -34,12 +38,48 @@ graph::ConstantOp weightConstant(Value weight) {
   return region->getOperand(arg.getArgNumber()).getDefiningOp<graph::ConstantOp>();
 }
 
+/// The f32 payload [n, k] of `c` transposed to [k, n], moved word by word
+/// (no conversion: BERT-base's weights take 1 s through doubles).
+std::optional<ElementsAttr> transposedF32(graph::ConstantOp c) {
+  ArrayRef<char> bytes;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    bytes = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()); dense && !dense.isSplat()) {
+    bytes = dense.getRawData();
+  }
+  auto type = cast<RankedTensorType>(c.getType());
+  int64_t n = type.getDimSize(0), k = type.getDimSize(1);
+  // Small weights take the general path (and stay readable dense literals).
+  if (static_cast<int64_t>(bytes.size()) != n * k * 4 || n * k < 4096)
+    return std::nullopt;
+  std::vector<uint32_t> out(n * k);
+  const char *in = bytes.data();
+  // Blocks of 32 x 32 words: rows and columns both stay in cache.
+  constexpr int64_t kBlock = 32;
+  for (int64_t i0 = 0; i0 < n; i0 += kBlock)
+    for (int64_t j0 = 0; j0 < k; j0 += kBlock)
+      for (int64_t i = i0; i < std::min(n, i0 + kBlock); ++i)
+        for (int64_t j = j0; j < std::min(k, j0 + kBlock); ++j)
+          std::memcpy(&out[j * n + i], in + (i * k + j) * 4, 4);
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      ArrayRef<char>(reinterpret_cast<const char *>(out.data()), out.size() * 4),
+      alignof(uint64_t));
+  return DenseResourceElementsAttr::get(RankedTensorType::get({k, n}, type.getElementType()),
+                                        "transposed_weight", std::move(blob));
+}
+
 /// The transposed weight as a value usable at `op`: a new constant beside
 /// `c`, passed into `op`'s region when `c` is outside it.
 Value transposedWeight(OpBuilder &b, graph::DenseOp op, graph::ConstantOp c) {
-  std::optional<Tensor> w = constantValue(c);
   b.setInsertionPoint(c);
-  Value wt = createConstant(b, c.getLoc(), transposed(*w), "transposed_weight");
+  Value wt;
+  if (std::optional<ElementsAttr> fast = transposedF32(c))
+    wt = graph::ConstantOp::create(b, c.getLoc(), *fast);
+  else
+    wt = createConstant(b, c.getLoc(), transposed(*constantValue(c)), "transposed_weight");
   auto arg = dyn_cast<BlockArgument>(op.getWeight());
   if (!arg)
     return wt;
