@@ -104,18 +104,6 @@ func.func @gather_clamps() -> tensor<2xf32> {
 
 // -----
 
-// A result of more than 2^28 elements is not computed at compile time, even
-// when its operands are splats that cost nothing.
-// CHECK-LABEL: func @negative_too_large
-// CHECK: graph.add
-func.func @negative_too_large() -> tensor<16384x16385xf32> {
-  %c = graph.constant dense<1.0> : tensor<16384x16385xf32>
-  %0 = graph.add %c, %c : (tensor<16384x16385xf32>, tensor<16384x16385xf32>) -> tensor<16384x16385xf32>
-  return %0 : tensor<16384x16385xf32>
-}
-
-// -----
-
 // NaN propagates through max and relu (ONNX, and what the CPU computes).
 // CHECK-LABEL: func @nan_propagates
 // CHECK: graph.constant dense<[0x7FC00000, 1.000000e+00, 0.000000e+00]>

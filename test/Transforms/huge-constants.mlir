@@ -25,3 +25,14 @@ func.func @relu_of_constant() -> tensor<8589934592xf32> {
   %y = graph.relu %c : tensor<8589934592xf32>
   return %y : tensor<8589934592xf32>
 }
+
+// A result of more than 2^28 elements is not computed at compile time, even
+// when its operands are splats that cost nothing (kept out of
+// graph-fold-constant.mlir, whose functions the equivalence test evaluates).
+// FOLD-LABEL: func @negative_too_large
+// FOLD: graph.add
+func.func @negative_too_large() -> tensor<16384x16385xf32> {
+  %c = graph.constant dense<1.0> : tensor<16384x16385xf32>
+  %0 = graph.add %c, %c : (tensor<16384x16385xf32>, tensor<16384x16385xf32>) -> tensor<16384x16385xf32>
+  return %0 : tensor<16384x16385xf32>
+}

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Frontend/ONNX.h"
-#include "dlc/Runtime/CPUExecutable.h"
+#include "dlc/Driver/CPUCompiler.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
 #include "dlc/Runtime/TensorIO.h"
@@ -146,7 +146,7 @@ static Outcome runTest(StringRef dir, std::string &why) {
     }
     std::vector<dlc::Tensor> results;
     if (target == "cpu") {
-      auto exe = dlc::CPUExecutable::compile(**module, "main", "default");
+      auto exe = dlc::compileForCPU(**module, "main", "default");
       if (!exe) {
         why = "cpu: " + toString(exe.takeError()) + ": " + diagnostics;
         // Ops with no CPU lowering yet are unsupported on this target.

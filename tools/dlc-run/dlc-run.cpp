@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "dlc/Analysis/OpStats.h"
 #include "dlc/Runtime/Bench.h"
-#include "dlc/Runtime/CPUExecutable.h"
+#include "dlc/Driver/CPUCompiler.h"
 #include "dlc/Transforms/Pipelines.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
@@ -177,6 +177,7 @@ static Error writeReport(StringRef path, int argc, char **argv,
                        {"total", times.totalMs()}};
     j["kernels"] = {{"outlined", times.kernels}, {"distinct", times.distinctKernels}};
     j["compile_cache"] = cacheName(times.cache);
+    j["compile_peak_rss_mib"] = times.peakMemoryMiB;
   }
   j["peak_rss_mib"] = prov.maxRssKiB / 1024.0;
   j["outputs"] = json::array();
@@ -298,8 +299,8 @@ int main(int argc, char **argv) {
     CacheOptions cache;
     cache.enabled = !noCache;
     cache.dir = cacheDir;
-    auto exe = CPUExecutable::compile(*module, func->getSymName(), pipeline, threads, &cache,
-                                      compileThreads);
+    auto exe = compileForCPU(*module, func->getSymName(), pipeline, threads, &cache,
+                             compileThreads);
     if (!exe)
       return fail(toString(exe.takeError()));
     times = (*exe)->compileTimes();
@@ -310,6 +311,7 @@ int main(int argc, char **argv) {
     if (times.cache != CompileTimes::Cache::Hit)
       errs() << format("; %lld kernels, %lld distinct", (long long)times.kernels,
                        (long long)times.distinctKernels);
+    errs() << format("; peak memory %.0f MiB", times.peakMemoryMiB);
     errs() << "\n";
     if (cacheStats) {
       CompileCache store(cache);

@@ -1,19 +1,18 @@
-//===- CPUExecutable.h - compile a model for the host CPU and run it -*- C++ -*-===//
+//===- CPUExecutable.h - run machine code compiled for the host CPU -*- C++ -*-===//
 //
-// The C++ API behind `dlc-run --target=cpu`: graph passes, lowering through
-// linalg to LLVM, JIT code generation for the host (ORC, host CPU features),
-// and calls with host tensors.
+// A compiled model, ready to run: its objects loaded into a JIT of its own
+// (ORC), its weights in host buffers, calls and benchmarks with host
+// tensors. dlc::compileForCPU (dlc/Driver/CPUCompiler.h) makes one; nothing
+// here compiles, so programs that only run models need none of the passes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_RUNTIME_CPUEXECUTABLE_H
 #define DLC_RUNTIME_CPUEXECUTABLE_H
 
-#include "dlc/Conversion/CPUPipeline.h"
-#include "dlc/Driver/CompileCache.h"
 #include "dlc/Runtime/Bench.h"
 #include "dlc/Runtime/Tensor.h"
 
-#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -35,6 +34,7 @@ struct CompileTimes {
   int64_t kernels = 0;      ///< kernels outlined
   int64_t distinctKernels = 0; ///< kernels compiled (after deduplication)
   enum class Cache { Off, Hit, Miss } cache = Cache::Off;
+  double peakMemoryMiB = 0; ///< the process's peak resident memory after compiling
   double totalMs() const { return graphPassesMs + loweringMs + codegenMs + cacheMs; }
 };
 
@@ -42,19 +42,20 @@ class CPUExecutable {
 public:
   ~CPUExecutable();
 
-  /// Compiles `entry` of a copy of `module` (the module is not changed) with
-  /// the graph pipeline `pipeline` (see Pipelines.h). Errors say which phase
-  /// failed; diagnostics go to the context's handler.
-  /// `threads` > 1 splits large ops across OpenMP threads. With `cache`, the
-  /// machine code is looked up there (keyed by the graph after the pipeline,
-  /// with large weights as arguments, the host CPU, the compiler build and
-  /// `threads`) and stored there when compiled. Code generation runs on
-  /// `compileThreads` threads (0: the machine's cores), the functions split
-  /// between them.
+  /// A large constant fed to the compiled code as an argument.
+  struct Weight {
+    llvm::ArrayRef<char> bytes; ///< native element encoding, copied
+    llvm::SmallVector<int64_t> shape;
+  };
+
+  /// Loads `objects` (relocatable, for this host, with the packed entry
+  /// point `_mlir__mlir_ciface_<symbol>`) into a JIT of their own with the
+  /// runtime libraries. `signature` is the model's (inputs, then results);
+  /// `weights` are appended to the inputs on every call.
   static llvm::Expected<std::unique_ptr<CPUExecutable>>
-  compile(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
-          int64_t threads = 1, const CacheOptions *cache = nullptr,
-          unsigned compileThreads = 0);
+  load(llvm::ArrayRef<std::string> objects, llvm::StringRef symbol,
+       mlir::FunctionType signature, llvm::ArrayRef<Weight> weights,
+       const CompileTimes &times);
 
   /// Runs on `inputs` (checked against the entry's signature).
   llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs);
@@ -79,22 +80,6 @@ private:
   std::string symbol;
   CompileTimes times;
 };
-
-/// Ahead-of-time output: compiles `entry` to an object file at `objectPath`
-/// (for the host CPU, relocatable as PIC) and writes `headerPath`, a C header
-/// declaring `int <entry>_run(void *const inputs[], void *const outputs[])`
-/// over plain contiguous buffers (row-major, native element types). With
-/// `shared`, links `objectPath` into a shared library at `sharedPath` (with
-/// the system C compiler and MLIR's C runner utilities).
-llvm::Error emitAOT(mlir::ModuleOp module, llvm::StringRef entry,
-                    llvm::StringRef pipeline, llvm::StringRef objectPath,
-                    llvm::StringRef headerPath, llvm::StringRef sharedPath = "",
-                    int64_t threads = 1);
-
-/// Prints `entry`'s module after the graph pipeline and the CPU lowering up
-/// to `phase` (`--compile-to`).
-llvm::Error printLowered(mlir::ModuleOp module, llvm::StringRef pipeline,
-                         Phase phase, llvm::raw_ostream &os, int64_t threads = 1);
 
 } // namespace dlc
 

@@ -1,0 +1,55 @@
+//===- CPUCompiler.h - compile a model for the host CPU ---------*- C++ -*-===//
+//
+// The compiler driver behind `dlc-run --target=cpu`: graph passes, lowering
+// through linalg to LLVM (one function per distinct kernel), code generation
+// for the host in parallel, the compile cache, and the result loaded as a
+// dlc::CPUExecutable. Also ahead-of-time output and printing a phase's IR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_DRIVER_CPUCOMPILER_H
+#define DLC_DRIVER_CPUCOMPILER_H
+
+#include "dlc/Conversion/CPUPipeline.h"
+#include "dlc/Driver/CompileCache.h"
+#include "dlc/Runtime/CPUExecutable.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+namespace dlc {
+
+/// Compiles `entry` of a copy of `module` (the module is not changed) with
+/// the graph pipeline `pipeline` (see Pipelines.h). Errors say which phase
+/// failed; diagnostics go to the context's handler. `threads` > 1 splits
+/// large ops across OpenMP threads. With `cache`, the machine code is looked
+/// up there (keyed by the graph after the pipeline, with large weights as
+/// arguments, the host CPU, the compiler build and `threads`) and stored
+/// there when compiled. Code generation runs on `compileThreads` threads (0:
+/// the machine's cores), the functions split between them.
+llvm::Expected<std::unique_ptr<CPUExecutable>>
+compileForCPU(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
+              int64_t threads = 1, const CacheOptions *cache = nullptr,
+              unsigned compileThreads = 0);
+
+/// Ahead-of-time output: compiles `entry` to an object file at `objectPath`
+/// (for the host CPU, relocatable as PIC) and writes `headerPath`, a C header
+/// declaring `int <entry>_run(void *const inputs[], void *const outputs[])`
+/// over plain contiguous buffers (row-major, native element types). With
+/// `shared`, links `objectPath` into a shared library at `sharedPath` (with
+/// the system C compiler and MLIR's C runner utilities).
+llvm::Error emitAOT(mlir::ModuleOp module, llvm::StringRef entry,
+                    llvm::StringRef pipeline, llvm::StringRef objectPath,
+                    llvm::StringRef headerPath, llvm::StringRef sharedPath = "",
+                    int64_t threads = 1);
+
+/// Prints `entry`'s module after the graph pipeline and the CPU lowering up
+/// to `phase` (`--compile-to`).
+llvm::Error printLowered(mlir::ModuleOp module, llvm::StringRef pipeline,
+                         Phase phase, llvm::raw_ostream &os, int64_t threads = 1);
+
+} // namespace dlc
+
+#endif // DLC_DRIVER_CPUCOMPILER_H
