@@ -39,22 +39,25 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
-#include <sys/resource.h>
-#include <limits>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <sys/resource.h>
 
 using namespace mlir;
 using namespace dlc;
 
 static double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
+}
+
+/// The host target's code generators, once per process.
+static void initializeHostTarget() {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
 }
 
 /// LLVM's optimizer at O3 for `tm`, with full-width vectors: x86 tunings
@@ -310,11 +313,7 @@ static std::optional<std::vector<std::string>> unpackObjects(StringRef bytes) {
 llvm::Expected<std::unique_ptr<CPUExecutable>>
 dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t threads,
                    const CacheOptions *cache, unsigned compileThreads) {
-  static std::once_flag targetsInitialized;
-  std::call_once(targetsInitialized, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
+  initializeHostTarget();
   CompileTimes times;
   OwningOpRef<ModuleOp> copy = module.clone();
   llvm::Expected<func::FuncOp> entryFunc = entryOf(*copy, entry);
@@ -409,11 +408,7 @@ static const char *cType(DType t) {
 llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
                          StringRef objectPath, StringRef headerPath,
                          StringRef sharedPath, int64_t threads) {
-  static std::once_flag targetsInitialized;
-  std::call_once(targetsInitialized, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
+  initializeHostTarget();
   OwningOpRef<ModuleOp> copy = module.clone();
   llvm::Expected<func::FuncOp> entryFunc = entryOf(*copy, entry);
   if (!entryFunc)
