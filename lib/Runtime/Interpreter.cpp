@@ -392,10 +392,6 @@ static void broadcastBinary(const Tensor &a, const Tensor &b, Tensor &y, Fn f) {
 }
 
 /// Index along `axis` of every element of a tensor with `shape`.
-static int64_t axisIndex(int64_t linear, ArrayRef<int64_t> shape, int64_t axis) {
-  return (linear / rowMajorStrides(shape)[axis]) % shape[axis];
-}
-
 static double gelu(double x, bool tanhApprox) {
   if (tanhApprox)
     return 0.5 * x *

@@ -51,6 +51,13 @@ Shape dlc::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
   return strides;
 }
 
+int64_t dlc::axisIndex(int64_t linear, llvm::ArrayRef<int64_t> shape, int64_t axis) {
+  int64_t inner = 1;
+  for (int64_t d : shape.drop_front(axis + 1))
+    inner *= d;
+  return (linear / inner) % shape[axis];
+}
+
 Shape dlc::broadcastStrides(llvm::ArrayRef<int64_t> shape,
                             llvm::ArrayRef<int64_t> target) {
   Shape own = rowMajorStrides(shape);

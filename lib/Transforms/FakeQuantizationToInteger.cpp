@@ -48,6 +48,10 @@ struct QParams {
   }
   double scaleAt(int64_t i) const { return scale[perTensor() ? 0 : i]; }
   double zeroAt(int64_t i) const { return zeroPoint[perTensor() ? 0 : i]; }
+  /// The parameters' index for element `linear` of the quantized tensor.
+  int64_t channel(int64_t linear, ArrayRef<int64_t> shape) const {
+    return perTensor() ? 0 : axisIndex(linear, shape, axis);
+  }
   bool operator==(const QParams &o) const {
     return scale == o.scale && zeroPoint == o.zeroPoint &&
            (perTensor() || axis == o.axis);
@@ -71,12 +75,6 @@ std::optional<QParams> paramsOf(OpTy op, RankedTensorType data) {
   if (!p.perTensor())
     p.axis = *normalizeAxis(op.getAxis(), data.getRank());
   return p;
-}
-
-/// Index along `axis` of each element of a row-major tensor of `shape`.
-int64_t indexAlong(int64_t linear, ArrayRef<int64_t> shape, int64_t axis) {
-  Shape strides = rowMajorStrides(shape);
-  return (linear / strides[axis]) % shape[axis];
 }
 
 /// Converts the float region that ends at one quantize op. Nothing is in the
@@ -108,8 +106,7 @@ public:
     if (std::optional<Tensor> t = constantValue(v.q)) {
       Tensor out(DType::I32, t->shape);
       for (int64_t i = 0; i < t->size(); ++i)
-        out.data[i] = t->data[i] - v.params.zeroAt(
-                                       v.params.perTensor() ? 0 : indexAlong(i, t->shape, v.params.axis));
+        out.data[i] = t->data[i] - v.params.zeroAt(v.params.channel(i, t->shape));
       return ops.constant(loc, out, "centered");
     }
     Value wide = type.getElementType().isInteger(32)
@@ -158,19 +155,19 @@ private:
   }
 
   /// The real values of a bias: a float constant or the dequantization of
-  /// an integer constant.
+  /// an integer constant (evaluated with the interpreter's semantics).
   std::optional<Tensor> realConstant(Value v) {
     if (auto dq = v.getDefiningOp<DequantizeOp>()) {
-      std::optional<Tensor> q = constantValue(dq.getInput());
-      std::optional<QParams> p = paramsOf(dq, dq.getInput().getType());
-      if (!q || !p)
-        return std::nullopt;
-      Tensor real(DType::F32, q->shape);
-      for (int64_t i = 0; i < q->size(); ++i) {
-        int64_t c = p->perTensor() ? 0 : indexAlong(i, q->shape, p->axis);
-        real.data[i] = (q->data[i] - p->zeroAt(c)) * p->scaleAt(c);
+      std::vector<Tensor> operands;
+      for (Value operand : dq->getOperands()) {
+        std::optional<Tensor> t = constantValue(operand);
+        if (!t)
+          return std::nullopt;
+        operands.push_back(std::move(*t));
       }
-      return real;
+      ScopedDiagnosticHandler quiet(dq.getContext(), [](Diagnostic &) { return success(); });
+      FailureOr<std::vector<Tensor>> real = evaluateOp(dq, operands);
+      return succeeded(real) ? std::optional<Tensor>(std::move(real->front())) : std::nullopt;
     }
     std::optional<Tensor> t = constantValue(v);
     if (!t || !isFloat(t->dtype))
@@ -186,7 +183,7 @@ private:
       return std::nullopt;
     Tensor out(DType::I32, real.shape);
     for (int64_t i = 0; i < real.size(); ++i) {
-      int64_t c = acc.perTensor() ? 0 : indexAlong(i, real.shape, *channelAxis);
+      int64_t c = acc.perTensor() ? 0 : axisIndex(i, real.shape, *channelAxis);
       double q = std::nearbyint(real.data[i] / acc.scaleAt(c));
       if (std::abs(q) > 2147483647.0)
         return std::nullopt;

@@ -41,6 +41,10 @@ std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape);
 /// Row-major strides of a shape, in elements.
 Shape rowMajorStrides(llvm::ArrayRef<int64_t> shape);
 
+/// Index along `axis` of the element at row-major position `linear` of a
+/// tensor of `shape`.
+int64_t axisIndex(int64_t linear, llvm::ArrayRef<int64_t> shape, int64_t axis);
+
 /// Strides to read a tensor of `shape` as if broadcast to `target`: 0 on
 /// broadcast dimensions. `shape` must broadcast to `target`.
 Shape broadcastStrides(llvm::ArrayRef<int64_t> shape,
