@@ -91,3 +91,35 @@ bad = helper.make_graph([helper.make_node("Cast", ["q"], ["y"], name="cast", to=
                         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
 onnx.save(helper.make_model(bad, opset_imports=[helper.make_opsetid("", 13)]),
           f"{out}/uint8_cast.onnx")
+
+# Quantization operators fed what they cannot take: one diagnostic each.
+def one_node(name, node, inputs, outputs, inits=()):
+    g = helper.make_graph([node], name, inputs, outputs, list(inits))
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]),
+              f"{out}/{name}.onnx")
+
+
+f4 = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])]
+one_node("dq_zero_type", helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"], name="dq"),
+         [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])],
+         [init("q", np.zeros(4, np.int8)), init("s", np.float32(0.5)), init("z", np.uint8(3))])
+one_node("q_zero_int64", helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], name="q"),
+         f4, [helper.make_tensor_value_info("y", TensorProto.INT64, [4])],
+         [init("s", np.float32(0.5)), init("z", np.int64(3))])
+one_node("conv_integer_zero_type",
+         helper.make_node("ConvInteger", ["x", "w", "xz"], ["y"], name="convint"),
+         [], [helper.make_tensor_value_info("y", TensorProto.INT32, [1, 1, 2, 2])],
+         [init("x", np.zeros((1, 1, 4, 4), np.uint8)), init("w", np.ones((1, 1, 3, 3), np.uint8)),
+          init("xz", np.int8(1))])
+one_node("qlinearconv_dynamic_scale",
+         helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"],
+                          ["y"], name="qconv"),
+         [helper.make_tensor_value_info("xs", TensorProto.FLOAT, [])],
+         [helper.make_tensor_value_info("y", u8, [1, 1, 2, 2])],
+         [init("x", np.zeros((1, 1, 4, 4), np.uint8)), init("xz", np.uint8(0)),
+          init("w", np.ones((1, 1, 3, 3), np.uint8)), init("ws", np.float32(0.1)),
+          init("wz", np.uint8(0)), init("ys", np.float32(0.2)), init("yz", np.uint8(0)),
+          init("b", np.zeros(1, np.int32))])
+one_node("q_blocked", helper.make_node("QuantizeLinear", ["x", "s"], ["y"], name="q",
+                                       block_size=2),
+         f4, [helper.make_tensor_value_info("y", u8, [4])], [init("s", np.float32(0.5))])
