@@ -16,18 +16,6 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Element count of a shape read from a file, or nullopt beyond 2^40 (so a
-/// corrupt header cannot make us allocate without bound).
-static std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) {
-    if (d < 0 || (d && n > (int64_t(1) << 40) / d))
-      return std::nullopt;
-    n *= d;
-  }
-  return n;
-}
-
 //===----------------------------------------------------------------------===//
 // .npy
 //===----------------------------------------------------------------------===//
