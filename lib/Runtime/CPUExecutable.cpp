@@ -13,6 +13,7 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
@@ -140,9 +141,13 @@ CPUExecutable::load(ArrayRef<std::string> objects, StringRef symbol, FunctionTyp
   exe->times = times;
   for (const Weight &w : weights) {
     exe->weights.emplace_back(w.bytes.size());
-    std::memcpy(exe->weights.back().data, w.bytes.data(), w.bytes.size());
     exe->weightShapes.push_back(w.shape);
   }
+  // Copied on all cores: the copy is memory-bound (page faults on fresh
+  // pages) and BERT-base's 420 MB took 0.26 s on one.
+  llvm::parallelFor(0, weights.size(), [&](size_t i) {
+    std::memcpy(exe->weights[i].data, weights[i].bytes.data(), weights[i].bytes.size());
+  });
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = loadObjects(objects);
   if (!jit)
     return jit.takeError();

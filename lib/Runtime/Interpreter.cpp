@@ -384,10 +384,24 @@ void Interpreter::evalPool(PoolOp op, const Tensor &x, Tensor &y, bool isMax) {
 /// y = f(a, b) with numpy broadcasting.
 template <typename Fn>
 static void broadcastBinary(const Tensor &a, const Tensor &b, Tensor &y, Fn f) {
+  if (y.shape.empty()) {
+    y.data[0] = f(a.data[0], b.data[0]);
+    return;
+  }
+  // Row by row along the innermost dimension: the offsets of a row's first
+  // element are computed once, then stepped by the innermost strides.
   Shape sa = broadcastStrides(a.shape, y.shape);
   Shape sb = broadcastStrides(b.shape, y.shape);
-  forEachIndex(y.shape, [&](ArrayRef<int64_t> idx, int64_t linear) {
-    y.data[linear] = f(a.data[dot(idx, sa)], b.data[dot(idx, sb)]);
+  int64_t inner = y.shape.back(), ia = sa.back(), ib = sb.back();
+  ArrayRef<int64_t> outer = ArrayRef<int64_t>(y.shape).drop_back();
+  if (inner == 0)
+    return;
+  forEachIndex(outer, [&](ArrayRef<int64_t> idx, int64_t row) {
+    const double *pa = a.data.data() + dot(idx, sa);
+    const double *pb = b.data.data() + dot(idx, sb);
+    double *py = y.data.data() + row * inner;
+    for (int64_t i = 0; i < inner; ++i)
+      py[i] = f(pa[i * ia], pb[i * ib]);
   });
 }
 

@@ -36,9 +36,13 @@ struct BackwardFoldScale : OpRewritePattern<MulOp> {
     Value y = mul.getLhs(), s = mul.getRhs();
     if (y.getDefiningOp<ConstantOp>())
       std::swap(y, s);
-    std::optional<Tensor> scale = constantValue(s);
-    if (!scale || y.getDefiningOp<ConstantOp>())
+    // Checked before reading the scale: the weight products this pattern
+    // creates are muls of two constants, and decoding a weight costs.
+    if (!s.getDefiningOp<ConstantOp>() || y.getDefiningOp<ConstantOp>())
       return rewriter.notifyMatchFailure(mul, "needs exactly one constant operand");
+    std::optional<Tensor> scale = constantValue(s);
+    if (!scale)
+      return rewriter.notifyMatchFailure(mul, "unreadable constant scale");
     if (mul.getType() != y.getType())
       return rewriter.notifyMatchFailure(mul, "the scale broadcasts the value");
 

@@ -13,13 +13,17 @@ def ConvertGraphToLinalgPass
     `linalg.generic` elsewhere (elementwise math with numpy broadcasting,
     contractions for dense/matmul/batch_matmul, reductions, normalizations,
     gathers), with `tensor` ops for shape changes. `graph.fused` and
-    `graph.composite` bodies are inlined first. An op that has no lowering
-    (e.g. `graph.nms`, or a `graph.dynamic_reshape` whose shape is not a
+    `graph.composite` bodies are inlined first. `graph.nms`, control flow
+    rather than a loop nest, becomes scf loops over buffers between
+    `bufferization.to_buffer` and `bufferization.to_tensor`. An op that has
+    no lowering (e.g. a `graph.dynamic_reshape` whose shape is not a
     constant) is reported and the pass fails.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect", "mlir::tensor::TensorDialect",
+    "mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
+    "mlir::bufferization::BufferizationDialect",
   ];
 }
 

@@ -7,11 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FastMath.h"
+#include "Lowerings.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Support/Layout.h"
 #include "dlc/Support/Shape.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -1089,7 +1091,8 @@ struct ConvertGraphToLinalgPass
     ConversionTarget target(getContext());
     target.addIllegalDialect<GraphDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
-                           tensor::TensorDialect, func::FuncDialect>();
+                           tensor::TensorDialect, func::FuncDialect, scf::SCFDialect,
+                           memref::MemRefDialect, bufferization::BufferizationDialect>();
     RewritePatternSet patterns(&getContext());
     populateGraphToLinalgConversionPatterns(patterns);
     if (failed(applyFullConversion(func, target, std::move(patterns))))
@@ -1147,6 +1150,7 @@ void dlc::populateGraphToLinalgConversionPatterns(RewritePatternSet &p) {
         ReshapeLowering<DynamicReshapeOp>, ConcatLowering, SplitLowering, SliceLowering,
         PadLowering, GatherLowering, LayoutTransformLowering, QuantLowering<QuantizeOp>,
         QuantLowering<DequantizeOp>>(ctx);
+  populateDetectionLoweringPatterns(p);
   addUnary<ReluOp>(p, [](OpBuilder &b, Location l, Value x, ReluOp) {
     return max(b, l, x, scalar(b, l, x.getType(), 0));
   });

@@ -4,6 +4,7 @@
 #include "dlc/Dialect/Graph/GraphOps.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Threading.h"
 
 #include <cstring>
 
@@ -38,9 +39,10 @@ graph::ConstantOp weightConstant(Value weight) {
   return region->getOperand(arg.getArgNumber()).getDefiningOp<graph::ConstantOp>();
 }
 
-/// The f32 payload [n, k] of `c` transposed to [k, n], moved word by word
-/// (no conversion: BERT-base's weights take 1 s through doubles).
-std::optional<ElementsAttr> transposedF32(graph::ConstantOp c) {
+/// The f32 payload [n, k] of `c` if it has one worth moving word by word
+/// (no conversion: BERT-base's weights take 1 s through doubles); small
+/// weights take the general path and stay readable dense literals.
+std::optional<ArrayRef<char>> f32Payload(graph::ConstantOp c) {
   ArrayRef<char> bytes;
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
@@ -52,10 +54,15 @@ std::optional<ElementsAttr> transposedF32(graph::ConstantOp c) {
   }
   auto type = cast<RankedTensorType>(c.getType());
   int64_t n = type.getDimSize(0), k = type.getDimSize(1);
-  // Small weights take the general path (and stay readable dense literals).
   if (static_cast<int64_t>(bytes.size()) != n * k * 4 || n * k < 4096)
     return std::nullopt;
-  std::vector<uint32_t> out(n * k);
+  return bytes;
+}
+
+/// `bytes`, f32 [n, k], transposed to [k, n] in a new blob.
+AsmResourceBlob transposedBlob(ArrayRef<char> bytes, int64_t n, int64_t k) {
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(bytes.size(), /*align=*/64);
+  char *out = blob.getMutableData().data();
   const char *in = bytes.data();
   // Blocks of 32 x 32 words: rows and columns both stay in cache.
   constexpr int64_t kBlock = 32;
@@ -63,23 +70,26 @@ std::optional<ElementsAttr> transposedF32(graph::ConstantOp c) {
     for (int64_t j0 = 0; j0 < k; j0 += kBlock)
       for (int64_t i = i0; i < std::min(n, i0 + kBlock); ++i)
         for (int64_t j = j0; j < std::min(k, j0 + kBlock); ++j)
-          std::memcpy(&out[j * n + i], in + (i * k + j) * 4, 4);
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      ArrayRef<char>(reinterpret_cast<const char *>(out.data()), out.size() * 4),
-      alignof(uint64_t));
-  return DenseResourceElementsAttr::get(RankedTensorType::get({k, n}, type.getElementType()),
-                                        "transposed_weight", std::move(blob));
+          std::memcpy(out + (j * n + i) * 4, in + (i * k + j) * 4, 4);
+  return blob;
 }
 
 /// The transposed weight as a value usable at `op`: a new constant beside
-/// `c`, passed into `op`'s region when `c` is outside it.
-Value transposedWeight(OpBuilder &b, graph::DenseOp op, graph::ConstantOp c) {
+/// `c` (`blob` when the payload was moved word by word), passed into `op`'s
+/// region when `c` is outside it.
+Value transposedWeight(OpBuilder &b, graph::DenseOp op, graph::ConstantOp c,
+                       std::optional<AsmResourceBlob> blob) {
   b.setInsertionPoint(c);
   Value wt;
-  if (std::optional<ElementsAttr> fast = transposedF32(c))
-    wt = graph::ConstantOp::create(b, c.getLoc(), *fast);
-  else
+  if (blob) {
+    auto type = cast<RankedTensorType>(c.getType());
+    auto attr = DenseResourceElementsAttr::get(
+        RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)}, type.getElementType()),
+        "transposed_weight", std::move(*blob));
+    wt = graph::ConstantOp::create(b, c.getLoc(), attr);
+  } else {
     wt = createConstant(b, c.getLoc(), transposed(*constantValue(c)), "transposed_weight");
+  }
   auto arg = dyn_cast<BlockArgument>(op.getWeight());
   if (!arg)
     return wt;
@@ -96,11 +106,23 @@ struct CPUTransposeDenseWeightsPass
       if (weightConstant(op.getWeight()) && op.getType().getElementType().isF32())
         denses.push_back(op);
     });
+    // The payloads are moved on the context's threads (memory-bound: BERT-base
+    // has 340 MB of them), then the IR is rewritten in order.
+    std::vector<std::optional<AsmResourceBlob>> blobs(denses.size());
+    std::vector<std::optional<ArrayRef<char>>> payloads;
+    for (graph::DenseOp op : denses)
+      payloads.push_back(f32Payload(weightConstant(op.getWeight())));
+    mlir::parallelFor(&getContext(), 0, denses.size(), [&](size_t i) {
+      if (payloads[i]) {
+        ArrayRef<int64_t> shape = denses[i].getWeight().getType().getShape();
+        blobs[i] = transposedBlob(*payloads[i], shape[0], shape[1]);
+      }
+    });
     OpBuilder b(&getContext());
     int64_t rewritten = 0;
-    for (graph::DenseOp op : denses) {
+    for (auto [op, blob] : llvm::zip_equal(denses, blobs)) {
       graph::ConstantOp c = weightConstant(op.getWeight());
-      Value wt = transposedWeight(b, op, c);
+      Value wt = transposedWeight(b, op, c, std::move(blob));
       b.setInsertionPoint(op);
       Location loc = op.getLoc();
       Value y = graph::MatmulOp::create(b, loc, op.getInput(), wt);

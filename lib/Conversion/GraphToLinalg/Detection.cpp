@@ -1,0 +1,254 @@
+//===- Detection.cpp - detection heads' ops as loops on buffers -------------===//
+//
+// graph.nms is control flow, not a loop nest linalg can express: it becomes
+// scf loops over buffers (the operands read through bufferization.to_buffer,
+// the results written into fresh buffers handed back as tensors), with the
+// reference interpreter's semantics and arithmetic (scores and IoU in f64).
+//
+//===----------------------------------------------------------------------===//
+#include "Lowerings.h"
+#include "dlc/Dialect/Graph/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace dlc::graph;
+
+namespace {
+
+/// Scalar helpers on an implicit-location builder.
+struct Emitter {
+  ImplicitLocOpBuilder &b;
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value f64(double v) { return arith::ConstantOp::create(b, b.getF64FloatAttr(v)); }
+  Value wide(Value v) {
+    return v.getType().isF64() ? v : arith::ExtFOp::create(b, b.getF64Type(), v).getResult();
+  }
+  Value load(Value memref, ArrayRef<Value> idx) { return memref::LoadOp::create(b, memref, idx); }
+  void store(Value v, Value memref, ArrayRef<Value> idx) { memref::StoreOp::create(b, v, memref, idx); }
+  Value cmpf(arith::CmpFPredicate p, Value x, Value y) { return arith::CmpFOp::create(b, p, x, y); }
+  Value cmpi(arith::CmpIPredicate p, Value x, Value y) { return arith::CmpIOp::create(b, p, x, y); }
+  Value maxf(Value x, Value y) { return arith::MaxNumFOp::create(b, x, y); }
+  Value minf(Value x, Value y) { return arith::MinNumFOp::create(b, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
+  Value select(Value c, Value x, Value y) { return arith::SelectOp::create(b, c, x, y); }
+
+  /// for (i = 0; i < n; ++i) body(i), carrying `init`.
+  ValueRange loop(Value n, ValueRange init,
+                  function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+    auto op = scf::ForOp::create(b, index(0), n, index(1), init,
+                                 [&](OpBuilder &nested, Location loc, Value i, ValueRange carried) {
+                                   OpBuilder::InsertionGuard guard(b);
+                                   b.setInsertionPoint(nested.getInsertionBlock(),
+                                                       nested.getInsertionPoint());
+                                   scf::YieldOp::create(b, body(i, carried));
+                                 });
+    return op.getResults();
+  }
+
+  /// if (c) then(); no results.
+  void when(Value c, function_ref<void()> then) {
+    auto op = scf::IfOp::create(b, c, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(op.thenBlock());
+    then();
+  }
+
+  /// max(0, x2 - x1) * max(0, y2 - y1) of the corners `r`.
+  Value area(ArrayRef<Value> r) {
+    Value zero = f64(0);
+    return mul(maxf(zero, sub(r[2], r[0])), maxf(zero, sub(r[3], r[1])));
+  }
+
+  /// The four coordinates of `boxes[n, box]` in f64.
+  SmallVector<Value> corners(Value boxes, Value n, Value box) {
+    SmallVector<Value> r;
+    for (int64_t q = 0; q < 4; ++q)
+      r.push_back(wide(load(boxes, {n, box, index(q)})));
+    return r;
+  }
+
+  /// Intersection over union as the interpreter computes it (0 for empty
+  /// unions).
+  Value iou(ArrayRef<Value> a, ArrayRef<Value> c) {
+    Value zero = f64(0);
+    Value w = sub(minf(a[2], c[2]), maxf(a[0], c[0]));
+    Value h = sub(minf(a[3], c[3]), maxf(a[1], c[1]));
+    Value inter = mul(maxf(zero, w), maxf(zero, h));
+    Value uni = sub(arith::AddFOp::create(b, area(a), area(c)), inter);
+    return select(cmpf(arith::CmpFPredicate::OGT, uni, zero),
+                  arith::DivFOp::create(b, inter, uni), zero);
+  }
+
+  /// The first index of the largest `score(i)` over [0, n) among those
+  /// where it is ordered-greater than -inf (NaN and -inf never win), or -1.
+  Value argmax(Value n, function_ref<Value(Value)> score) {
+    Value none = arith::ConstantIntOp::create(b, b.getI64Type(), -1);
+    ValueRange best = loop(n, {f64(-std::numeric_limits<double>::infinity()), none},
+                           [&](Value i, ValueRange carried) -> SmallVector<Value> {
+                             Value s = score(i);
+                             Value better = cmpf(arith::CmpFPredicate::OGT, s, carried[0]);
+                             Value i64 = arith::IndexCastOp::create(b, b.getI64Type(), i);
+                             return {select(better, s, carried[0]), select(better, i64, carried[1])};
+                           });
+    return best[1];
+  }
+};
+
+/// Greedy per-class NMS, then the best `max_detections` over all classes
+/// (GraphOps.td). Per class, the surviving box of highest score (first box
+/// on ties) is kept and the boxes it overlaps are suppressed, until none is
+/// left or `max_detections` are kept: the same boxes, in the same order, as
+/// visiting them by descending score, since a class's later boxes can never
+/// rank among the best `max_detections` overall.
+struct NmsLowering : OpConversionPattern<NmsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(NmsOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto boxesType = cast<RankedTensorType>(a.getBoxes().getType());
+    auto scoresType = cast<RankedTensorType>(a.getScores().getType());
+    if (!boxesType.hasStaticShape() || !scoresType.hasStaticShape())
+      return r.notifyMatchFailure(op, "dynamic shapes");
+    int64_t batch = boxesType.getDimSize(0), numBoxes = boxesType.getDimSize(1);
+    int64_t classes = scoresType.getDimSize(1), k = op.getMaxDetections();
+    int64_t background = op.getBackgroundClass();
+    ImplicitLocOpBuilder b(op.getLoc(), r);
+    Emitter e{b};
+    auto buffer = [&](Value tensor) {
+      auto t = cast<RankedTensorType>(tensor.getType());
+      return bufferization::ToBufferOp::create(
+          b, MemRefType::get(t.getShape(), t.getElementType()), tensor, /*readOnly=*/true);
+    };
+    Value boxes = buffer(a.getBoxes()), scores = buffer(a.getScores());
+    auto alloc = [&](ArrayRef<int64_t> shape, Type t) {
+      return memref::AllocOp::create(b, MemRefType::get(shape, t)).getResult();
+    };
+    SmallVector<Value> outs;
+    for (Value res : op.getResults()) {
+      auto t = cast<RankedTensorType>(res.getType());
+      outs.push_back(alloc(t.getShape(), t.getElementType()));
+    }
+    Type boxElem = boxesType.getElementType(), scoreElem = scoresType.getElementType();
+    Type i64 = b.getI64Type();
+    // Scratch: boxes still candidates in the current class; the detections
+    // kept so far (score, class, box), at most k per class.
+    int64_t capacity = std::max<int64_t>(1, classes * std::min(k, numBoxes));
+    Value alive = alloc({numBoxes}, b.getI1Type());
+    Value keptScore = alloc({capacity}, b.getF64Type());
+    Value keptClass = alloc({capacity}, i64), keptBox = alloc({capacity}, i64);
+    double iouMax = op.getIouThreshold().convertToDouble();
+    double minScore = op.getScoreThreshold().convertToDouble();
+    Value nb = e.index(numBoxes), kIdx = e.index(k);
+    Value yes = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
+    Value no = arith::ConstantIntOp::create(b, b.getI1Type(), 0);
+    Value nan = e.f64(std::numeric_limits<double>::quiet_NaN());
+    Value minusInf = e.f64(-std::numeric_limits<double>::infinity());
+
+    Value boxZero = arith::ConstantOp::create(b, b.getFloatAttr(boxElem, 0));
+    Value scoreZero = arith::ConstantOp::create(b, b.getFloatAttr(scoreElem, 0));
+    Value noClass = arith::ConstantIntOp::create(b, i64, -1);
+    e.loop(e.index(batch), {}, [&](Value n, ValueRange) -> SmallVector<Value> {
+      // Unused slots: box 0, score 0, class -1.
+      e.loop(kIdx, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
+        for (int64_t q = 0; q < 4; ++q)
+          e.store(boxZero, outs[0], {n, j, e.index(q)});
+        e.store(scoreZero, outs[1], {n, j});
+        e.store(noClass, outs[2], {n, j});
+        return {};
+      });
+      Value count = e.loop(e.index(classes), {e.index(0)}, [&](Value c, ValueRange carried) -> SmallVector<Value> {
+        Value total = carried[0];
+        Value isBackground = e.cmpi(arith::CmpIPredicate::eq, c, e.index(background));
+        auto skip = scf::IfOp::create(b, TypeRange{b.getIndexType()}, isBackground, true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(skip.thenBlock());
+          scf::YieldOp::create(b, total);
+          b.setInsertionPointToStart(skip.elseBlock());
+          auto score = [&](Value box) { return e.wide(e.load(scores, {n, c, box})); };
+          e.loop(nb, {}, [&](Value box, ValueRange) -> SmallVector<Value> {
+            e.store(e.cmpf(arith::CmpFPredicate::OGT, score(box), e.f64(minScore)), alive, {box});
+            return {};
+          });
+          // while (kept < k && some box is alive) keep the best, suppress.
+          // The before region finds the best box and hands it to the after
+          // region with the counts (kept in this class, kept in all).
+          Type idx = b.getIndexType();
+          auto loop = scf::WhileOp::create(b, TypeRange{idx, idx, i64}, ValueRange{e.index(0), total});
+          Block *before = b.createBlock(&loop.getBefore(), {}, {idx, idx}, {b.getLoc(), b.getLoc()});
+          Value kept = before->getArgument(0), at = before->getArgument(1);
+          Value best = e.argmax(nb, [&](Value box) {
+            return e.select(e.load(alive, {box}), score(box), minusInf);
+          });
+          Value found = e.cmpi(arith::CmpIPredicate::sge, best,
+                               arith::ConstantIntOp::create(b, i64, 0));
+          Value go = arith::AndIOp::create(b, found, e.cmpi(arith::CmpIPredicate::slt, kept, kIdx));
+          scf::ConditionOp::create(b, go, ValueRange{kept, at, best});
+          Block *after = b.createBlock(&loop.getAfter(), {}, {idx, idx, i64},
+                                       {b.getLoc(), b.getLoc(), b.getLoc()});
+          best = after->getArgument(2);
+          Value bestIdx = arith::IndexCastOp::create(b, idx, best);
+          e.store(no, alive, {bestIdx});
+          e.store(score(bestIdx), keptScore, {after->getArgument(1)});
+          e.store(arith::IndexCastOp::create(b, i64, c), keptClass, {after->getArgument(1)});
+          e.store(best, keptBox, {after->getArgument(1)});
+          SmallVector<Value> bestBox = e.corners(boxes, n, bestIdx);
+          e.loop(nb, {}, [&](Value box, ValueRange) -> SmallVector<Value> {
+            e.when(e.load(alive, {box}), [&] {
+              Value overlap = e.iou(e.corners(boxes, n, box), bestBox);
+              e.when(e.cmpf(arith::CmpFPredicate::OGT, overlap, e.f64(iouMax)),
+                     [&] { e.store(no, alive, {box}); });
+            });
+            return {};
+          });
+          Value one = e.index(1);
+          scf::YieldOp::create(b, ValueRange{arith::AddIOp::create(b, after->getArgument(0), one),
+                                             arith::AddIOp::create(b, after->getArgument(1), one)});
+          b.setInsertionPointAfter(loop);
+          scf::YieldOp::create(b, loop.getResult(1));
+        }
+        return {skip.getResult(0)};
+      })[0];
+      // The best k of all kept, by score, then class, then box: the first
+      // maximum of the list in the order it was filled. Taken ones become NaN.
+      Value slots = arith::MinUIOp::create(b, count, kIdx);
+      e.loop(slots, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
+        Value pick = arith::IndexCastOp::create(
+            b, b.getIndexType(), e.argmax(count, [&](Value i) { return e.load(keptScore, {i}); }));
+        e.store(nan, keptScore, {pick});
+        Value cls = e.load(keptClass, {pick});
+        auto asIndex = [&](Value v) { return arith::IndexCastOp::create(b, b.getIndexType(), v); };
+        Value box = asIndex(e.load(keptBox, {pick}));
+        for (int64_t q = 0; q < 4; ++q)
+          e.store(e.load(boxes, {n, box, e.index(q)}), outs[0], {n, j, e.index(q)});
+        e.store(e.load(scores, {n, asIndex(cls), box}), outs[1], {n, j});
+        e.store(cls, outs[2], {n, j});
+        return {};
+      });
+      return {};
+    });
+    // The scratch buffers are freed by the buffer deallocation pipeline.
+    SmallVector<Value> results;
+    for (auto [out, res] : llvm::zip_equal(outs, op.getResults()))
+      results.push_back(bufferization::ToTensorOp::create(b, res.getType(), out,
+                                                          /*restrict=*/true, /*writable=*/true));
+    r.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void dlc::populateDetectionLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<NmsLowering>(patterns.getContext());
+}
