@@ -140,9 +140,12 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
     }
     Type boxElem = boxesType.getElementType(), scoreElem = scoresType.getElementType();
     Type i64 = b.getI64Type();
-    // Scratch: boxes still candidates in the current class; the detections
-    // kept so far (score, class, box), at most k per class.
+    // Scratch: the current class's candidates (boxes scoring above the
+    // threshold, in box order) and whether each is still alive; the
+    // detections kept so far (score, class, box), at most k per class.
     int64_t capacity = std::max<int64_t>(1, classes * std::min(k, numBoxes));
+    Type idx = b.getIndexType();
+    Value candidates = alloc({numBoxes}, idx);
     Value alive = alloc({numBoxes}, b.getI1Type());
     Value keptScore = alloc({capacity}, b.getF64Type());
     Value keptClass = alloc({capacity}, i64), keptBox = alloc({capacity}, i64);
@@ -176,19 +179,27 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
           scf::YieldOp::create(b, total);
           b.setInsertionPointToStart(skip.elseBlock());
           auto score = [&](Value box) { return e.wide(e.load(scores, {n, c, box})); };
-          e.loop(nb, {}, [&](Value box, ValueRange) -> SmallVector<Value> {
-            e.store(e.cmpf(arith::CmpFPredicate::OGT, score(box), e.f64(minScore)), alive, {box});
+          // Compacted branch-free: every box is written at the next slot,
+          // which advances only past those above the threshold.
+          Value m = e.loop(nb, {e.index(0)}, [&](Value box, ValueRange at) -> SmallVector<Value> {
+            e.store(box, candidates, {at[0]});
+            Value above = e.cmpf(arith::CmpFPredicate::OGT, score(box), e.f64(minScore));
+            return {e.select(above, arith::AddIOp::create(b, at[0], e.index(1)), at[0])};
+          })[0];
+          e.loop(m, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
+            e.store(yes, alive, {j});
             return {};
           });
-          // while (kept < k && some box is alive) keep the best, suppress.
-          // The before region finds the best box and hands it to the after
-          // region with the counts (kept in this class, kept in all).
-          Type idx = b.getIndexType();
+          auto boxAt = [&](Value j) { return e.load(candidates, {j}); };
+          // while (kept < k && a candidate is alive) keep the best, suppress
+          // those it overlaps. The before region finds the best candidate and
+          // hands it to the after region with the counts (kept in this
+          // class, kept in all).
           auto loop = scf::WhileOp::create(b, TypeRange{idx, idx, i64}, ValueRange{e.index(0), total});
           Block *before = b.createBlock(&loop.getBefore(), {}, {idx, idx}, {b.getLoc(), b.getLoc()});
           Value kept = before->getArgument(0), at = before->getArgument(1);
-          Value best = e.argmax(nb, [&](Value box) {
-            return e.select(e.load(alive, {box}), score(box), minusInf);
+          Value best = e.argmax(m, [&](Value j) {
+            return e.select(e.load(alive, {j}), score(boxAt(j)), minusInf);
           });
           Value found = e.cmpi(arith::CmpIPredicate::sge, best,
                                arith::ConstantIntOp::create(b, i64, 0));
@@ -196,18 +207,18 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
           scf::ConditionOp::create(b, go, ValueRange{kept, at, best});
           Block *after = b.createBlock(&loop.getAfter(), {}, {idx, idx, i64},
                                        {b.getLoc(), b.getLoc(), b.getLoc()});
-          best = after->getArgument(2);
-          Value bestIdx = arith::IndexCastOp::create(b, idx, best);
-          e.store(no, alive, {bestIdx});
-          e.store(score(bestIdx), keptScore, {after->getArgument(1)});
+          Value bestPos = arith::IndexCastOp::create(b, idx, after->getArgument(2));
+          Value bestBoxIdx = boxAt(bestPos);
+          e.store(no, alive, {bestPos});
+          e.store(score(bestBoxIdx), keptScore, {after->getArgument(1)});
           e.store(arith::IndexCastOp::create(b, i64, c), keptClass, {after->getArgument(1)});
-          e.store(best, keptBox, {after->getArgument(1)});
-          SmallVector<Value> bestBox = e.corners(boxes, n, bestIdx);
-          e.loop(nb, {}, [&](Value box, ValueRange) -> SmallVector<Value> {
-            e.when(e.load(alive, {box}), [&] {
-              Value overlap = e.iou(e.corners(boxes, n, box), bestBox);
+          e.store(arith::IndexCastOp::create(b, i64, bestBoxIdx), keptBox, {after->getArgument(1)});
+          SmallVector<Value> bestBox = e.corners(boxes, n, bestBoxIdx);
+          e.loop(m, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
+            e.when(e.load(alive, {j}), [&] {
+              Value overlap = e.iou(e.corners(boxes, n, boxAt(j)), bestBox);
               e.when(e.cmpf(arith::CmpFPredicate::OGT, overlap, e.f64(iouMax)),
-                     [&] { e.store(no, alive, {box}); });
+                     [&] { e.store(no, alive, {j}); });
             });
             return {};
           });

@@ -21,9 +21,10 @@ struct CPUTileBuffersPass : dlc::impl::CPUTileBuffersPassBase<CPUTileBuffersPass
     SmallVector<memref::AllocOp> allocs;
     getOperation().walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
-      if (type.hasStaticShape() && type.getLayout().isIdentity() &&
-          type.getNumElements() * type.getElementTypeBitWidth() / 8 <= maxBytes &&
-          isa<scf::ForOp, scf::ForallOp>(alloc->getParentOp()))
+      // (Buffers of index have no bit width here: they stay on the heap.)
+      if (isa<scf::ForOp, scf::ForallOp>(alloc->getParentOp()) && type.hasStaticShape() &&
+          type.getLayout().isIdentity() && type.getElementType().isIntOrFloat() &&
+          type.getNumElements() * type.getElementTypeBitWidth() / 8 <= maxBytes)
         allocs.push_back(alloc);
     });
     IRRewriter rewriter(&getContext());
