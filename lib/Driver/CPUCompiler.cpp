@@ -1,47 +1,25 @@
 //===- CPUCompiler.cpp - compile a model for the host CPU and run it -----===//
 #include "dlc/Driver/CPUCompiler.h"
+#include "CodeGen.h"
+#include "dlc/Analysis/Fingerprint.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Support/Memory.h"
+#include "dlc/Transforms/PassLedger.h"
 #include "dlc/Transforms/Pipelines.h"
 #include "dlc/Transforms/TargetDescription.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "dlc/Analysis/Fingerprint.h"
-#include "dlc/Transforms/PassLedger.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/Passes/PassBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
-#include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/Bitcode/BitcodeWriter.h"
-#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
-#include "llvm/Support/ThreadPool.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/Transforms/Utils/SplitModule.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
-#include <cstring>
-#include <mutex>
 #include <sys/resource.h>
 
 using namespace mlir;
@@ -50,49 +28,6 @@ using namespace dlc;
 static double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
-}
-
-/// The host target's code generators, once per process.
-static void initializeHostTarget() {
-  static std::once_flag initialized;
-  std::call_once(initialized, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
-}
-
-/// LLVM's optimizer at O3 for `tm`, with full-width vectors (x86 tunings
-/// such as znver4/5 prefer 256-bit vectors, which splits the register tiles
-/// of the vectorized kernels in two and spills them) and without loop
-/// unrolling: dlc's kernels come out of MLIR already register-tiled and
-/// unrolled where it pays, and LLVM's unroller turned their loops into basic
-/// blocks so large that the machine scheduler's quadratic dependency graphs
-/// took most of the compile time (ResNet-50: 6.6 s -> 1.6 s cold, latency
-/// unchanged; bench/compile_time.py).
-static std::function<llvm::Error(llvm::Module *)>
-optimizer(llvm::TargetMachine *tm) {
-  return [tm](llvm::Module *m) {
-    for (llvm::Function &f : *m)
-      if (!f.isDeclaration()) {
-        f.addFnAttr("prefer-vector-width", "512");
-        f.addFnAttr("min-legal-vector-width", "512");
-      }
-    llvm::PipelineTuningOptions tuning;
-    tuning.LoopUnrolling = false;
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm, tuning);
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-    mpm.run(*m, mam);
-    return llvm::Error::success();
-  };
 }
 
 /// Runs the graph pipeline on `module`.
@@ -202,129 +137,23 @@ static llvm::Expected<func::FuncOp> entryOf(ModuleOp copy, StringRef entry) {
   return func;
 }
 
-/// For every C entry point `_mlir_ciface_NAME`, `_mlir__mlir_ciface_NAME(void
-/// **args)`: calls it with `*args[i]` as argument i (what MLIR's
-/// ExecutionEngine calls packed arguments).
-static void addPackedEntryPoints(llvm::Module &m) {
-  SmallVector<llvm::Function *> entries;
-  for (llvm::Function &f : m)
-    if (!f.isDeclaration() && f.getName().starts_with("_mlir_ciface_"))
-      entries.push_back(&f);
-  llvm::IRBuilder<> b(m.getContext());
-  llvm::Type *ptr = b.getPtrTy();
-  for (llvm::Function *f : entries) {
-    auto *wrapper = llvm::Function::Create(
-        llvm::FunctionType::get(b.getVoidTy(), {ptr}, /*isVarArg=*/false),
-        llvm::GlobalValue::ExternalLinkage, "_mlir_" + f->getName(), m);
-    b.SetInsertPoint(llvm::BasicBlock::Create(m.getContext(), "entry", wrapper));
-    SmallVector<llvm::Value *> args;
-    for (auto [i, arg] : llvm::enumerate(f->args())) {
-      llvm::Value *slot = b.CreateGEP(ptr, wrapper->getArg(0), b.getInt64(i));
-      args.push_back(b.CreateLoad(arg.getType(), b.CreateLoad(ptr, slot)));
-    }
-    llvm::Value *result = b.CreateCall(f, args);
-    if (!result->getType()->isVoidTy()) {
-      llvm::Value *slot = b.CreateGEP(ptr, wrapper->getArg(0), b.getInt64(f->arg_size()));
-      b.CreateStore(result, b.CreateLoad(ptr, slot));
-    }
-    b.CreateRetVoid();
-  }
+/// A model's cache entry: the keys of its objects, one per line (objects are
+/// entries of their own, shared by the models that contain them).
+static std::string objectKey(const ObjectPart &part) {
+  return cacheKey({"object", part.irDigest, hostTargetIdentity(), compilerIdentity()});
 }
 
-/// Machine code for a module lowered to the LLVM dialect: relocatable
-/// objects (with packed entry points, addPackedEntryPoints) made on up to
-/// `threads` threads, the functions split round robin between them, each
-/// part optimized and compiled in an LLVM context of its own.
-static llvm::Expected<std::vector<std::string>> generateObjects(ModuleOp module,
-                                                                unsigned threads) {
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    return tmBuilder.takeError();
-  tmBuilder->setRelocationModel(llvm::Reloc::PIC_);
-  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto tm = tmBuilder->createTargetMachine();
-  if (!tm)
-    return tm.takeError();
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> whole = translateModuleToLLVMIR(module, context, "dlc");
-  if (!whole)
-    return llvm::createStringError("translation to LLVM IR failed");
-  whole->setDataLayout((*tm)->createDataLayout());
-  whole->setTargetTriple((*tm)->getTargetTriple());
-  addPackedEntryPoints(*whole);
-
-  // The parts travel as bitcode: an LLVM context is one thread's.
-  std::vector<llvm::SmallString<0>> parts;
-  auto keep = [&](const llvm::Module &part) {
-    llvm::raw_svector_ostream os(parts.emplace_back());
-    llvm::WriteBitcodeToFile(part, os);
-  };
-  int64_t functions = llvm::count_if(*whole, [](llvm::Function &f) { return !f.isDeclaration(); });
-  unsigned n = std::max<int64_t>(1, std::min<int64_t>(threads, functions));
-  if (n == 1)
-    keep(*whole);
-  else
-    llvm::SplitModule(*whole, n, [&](std::unique_ptr<llvm::Module> part) { keep(*part); },
-                      /*PreserveLocals=*/false, /*RoundRobin=*/true);
-
-  std::vector<std::string> objects(parts.size());
-  std::vector<std::string> errors(parts.size());
-  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(n));
-  for (size_t i = 0; i < parts.size(); ++i)
-    pool.async([&, i] {
-      llvm::LLVMContext partContext;
-      auto part = llvm::parseBitcodeFile(
-          llvm::MemoryBufferRef(parts[i].str(), "part"), partContext);
-      auto partTM = tmBuilder->createTargetMachine();
-      if (!part || !partTM) {
-        errors[i] = !part ? llvm::toString(part.takeError()) : llvm::toString(partTM.takeError());
-        return;
-      }
-      if (llvm::Error e = optimizer(partTM->get())(part->get())) {
-        errors[i] = llvm::toString(std::move(e));
-        return;
-      }
-      llvm::raw_string_ostream os(objects[i]);
-      llvm::buffer_ostream out(os);
-      llvm::legacy::PassManager codegen;
-      if ((*partTM)->addPassesToEmitFile(codegen, out, nullptr,
-                                         llvm::CodeGenFileType::ObjectFile)) {
-        errors[i] = "the target cannot emit object files";
-        return;
-      }
-      codegen.run(**part);
-    });
-  pool.wait();
-  for (const std::string &e : errors)
-    if (!e.empty())
-      return llvm::createStringError("code generation: " + e);
-  return objects;
-}
-
-/// Objects in one cache entry: their count, then each one's size and bytes.
-static std::string packObjects(ArrayRef<std::string> objects) {
-  std::string out = std::to_string(objects.size()) + "\n";
-  for (const std::string &o : objects)
-    out += std::to_string(o.size()) + "\n" + o;
-  return out;
-}
-
-static std::optional<std::vector<std::string>> unpackObjects(StringRef bytes) {
-  auto number = [&](uint64_t &n) {
-    auto [digits, rest] = bytes.split('\n');
-    bytes = rest;
-    return !digits.getAsInteger(10, n);
-  };
-  uint64_t count;
-  if (!number(count))
-    return std::nullopt;
+/// The objects a model entry lists, if the cache still has all of them.
+static std::optional<std::vector<std::string>> loadObjects(CompileCache &store,
+                                                           StringRef manifest) {
+  SmallVector<StringRef> keys;
+  manifest.split(keys, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   std::vector<std::string> objects;
-  for (uint64_t i = 0; i < count; ++i) {
-    uint64_t size;
-    if (!number(size) || bytes.size() < size)
+  for (StringRef key : keys) {
+    std::optional<std::string> object = store.load(key);
+    if (!object)
       return std::nullopt;
-    objects.push_back(bytes.take_front(size).str());
-    bytes = bytes.drop_front(size);
+    objects.push_back(std::move(*object));
   }
   return objects;
 }
@@ -332,7 +161,6 @@ static std::optional<std::vector<std::string>> unpackObjects(StringRef bytes) {
 llvm::Expected<std::unique_ptr<CPUExecutable>>
 dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t threads,
                    const CacheOptions *cache, unsigned compileThreads) {
-  initializeHostTarget();
   CompileTimes times;
   OwningOpRef<ModuleOp> copy = module.clone();
   llvm::Expected<func::FuncOp> entryFunc = entryOf(*copy, entry);
@@ -364,21 +192,18 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
 
   // The machine code depends on the graph as it is now (large weights are
   // arguments: models that differ only in them share code), the host, the
-  // compiler and the thread count.
+  // compiler and the thread count: the model's entry, keyed by those, lists
+  // its objects, each an entry keyed by its own IR.
   std::optional<CompileCache> store;
   std::string key;
   std::optional<std::vector<std::string>> objects;
   if (cache && cache->enabled) {
     auto start = std::chrono::steady_clock::now();
     store.emplace(*cache);
-    std::string features;
-    for (const auto &f : llvm::sys::getHostCPUFeatures())
-      if (f.second)
-        features += f.first().str() + ",";
-    key = cacheKey({structuralFingerprint(*copy), llvm::sys::getHostCPUName().str(), features,
-                    compilerIdentity(), "threads=" + std::to_string(threads)});
-    if (std::optional<std::string> entry = store->load(key))
-      objects = unpackObjects(*entry);
+    key = cacheKey({structuralFingerprint(*copy), hostTargetIdentity(), compilerIdentity(),
+                    "threads=" + std::to_string(threads)});
+    if (std::optional<std::string> manifest = store->load(key))
+      objects = loadObjects(*store, *manifest);
     times.cache = objects ? CompileTimes::Cache::Hit : CompileTimes::Cache::Miss;
     times.cacheMs += msSince(start);
   }
@@ -394,14 +219,38 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
     times.kernels = delta("kernels");
     times.distinctKernels = delta("distinct");
     auto start = std::chrono::steady_clock::now();
-    unsigned parallel = compileThreads ? compileThreads : llvm::hardware_concurrency().compute_thread_count();
-    llvm::Expected<std::vector<std::string>> compiled = generateObjects(*copy, parallel);
-    if (!compiled)
-      return compiled.takeError();
-    objects = std::move(*compiled);
+    llvm::Expected<std::vector<ObjectPart>> parts = splitForCodegen(*copy, /*perKernel=*/true);
+    if (!parts)
+      return parts.takeError();
     times.codegenMs = msSince(start);
+    // Objects another model (or an earlier build of this one) compiled.
+    if (store) {
+      start = std::chrono::steady_clock::now();
+      for (ObjectPart &part : *parts)
+        if (std::optional<std::string> object = store->load(objectKey(part))) {
+          part.object = std::move(*object);
+          ++times.objectsFromCache;
+        }
+      times.cacheMs += msSince(start);
+    }
+    times.objects = parts->size();
+    start = std::chrono::steady_clock::now();
+    unsigned parallel = compileThreads ? compileThreads : llvm::hardware_concurrency().compute_thread_count();
+    if (llvm::Error e = compileParts(*parts, parallel))
+      return e;
+    times.codegenMs += msSince(start);
+    objects.emplace();
+    std::string manifest;
+    for (ObjectPart &part : *parts) {
+      std::string partKey = objectKey(part);
+      manifest += partKey + "\n";
+      if (store)
+        if (llvm::Error e = store->store(partKey, part.object))
+          llvm::WithColor::warning(llvm::errs(), "dlc") << llvm::toString(std::move(e)) << "\n";
+      objects->push_back(std::move(part.object));
+    }
     if (store)
-      if (llvm::Error e = store->store(key, packObjects(*objects)))
+      if (llvm::Error e = store->store(key, manifest))
         llvm::WithColor::warning(llvm::errs(), "dlc") << llvm::toString(std::move(e)) << "\n";
   }
   struct rusage usage;
@@ -427,7 +276,6 @@ static const char *cType(DType t) {
 llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
                          StringRef objectPath, StringRef headerPath,
                          StringRef sharedPath, int64_t threads) {
-  initializeHostTarget();
   OwningOpRef<ModuleOp> copy = module.clone();
   llvm::Expected<func::FuncOp> entryFunc = entryOf(*copy, entry);
   if (!entryFunc)
@@ -443,14 +291,16 @@ llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
   if (llvm::Error e = lower(*copy, pipeline, Phase::LLVM, nullptr, threads))
     return e;
   // One object: the program links it whole.
-  llvm::Expected<std::vector<std::string>> objects = generateObjects(*copy, 1);
-  if (!objects)
-    return objects.takeError();
+  llvm::Expected<std::vector<ObjectPart>> parts = splitForCodegen(*copy, /*perKernel=*/false);
+  if (!parts)
+    return parts.takeError();
+  if (llvm::Error e = compileParts(*parts, 1))
+    return e;
   std::error_code ec;
   llvm::raw_fd_ostream obj(objectPath, ec, llvm::sys::fs::OF_None);
   if (ec)
     return llvm::createStringError(objectPath.str() + ": cannot write: " + ec.message());
-  obj << objects->front();
+  obj << parts->front().object;
   obj.close();
 
   // The C header: descriptors built from plain buffers.

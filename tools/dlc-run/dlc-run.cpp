@@ -175,7 +175,8 @@ static Error writeReport(StringRef path, int argc, char **argv,
                        {"codegen", times.codegenMs},
                        {"cache", times.cacheMs},
                        {"total", times.totalMs()}};
-    j["kernels"] = {{"outlined", times.kernels}, {"distinct", times.distinctKernels}};
+    j["kernels"] = {{"outlined", times.kernels}, {"distinct", times.distinctKernels},
+                    {"objects", times.objects}, {"objects_from_cache", times.objectsFromCache}};
     j["compile_cache"] = cacheName(times.cache);
     j["compile_peak_rss_mib"] = times.peakMemoryMiB;
   }
@@ -309,8 +310,9 @@ int main(int argc, char **argv) {
                      times.graphPassesMs, times.loweringMs, times.codegenMs,
                      times.cacheMs, cacheName(times.cache), times.totalMs());
     if (times.cache != CompileTimes::Cache::Hit)
-      errs() << format("; %lld kernels, %lld distinct", (long long)times.kernels,
-                       (long long)times.distinctKernels);
+      errs() << format("; %lld kernels, %lld distinct; %lld objects, %lld from the cache",
+                       (long long)times.kernels, (long long)times.distinctKernels,
+                       (long long)times.objects, (long long)times.objectsFromCache);
     errs() << format("; peak memory %.0f MiB", times.peakMemoryMiB);
     errs() << "\n";
     if (cacheStats) {

@@ -24,11 +24,14 @@ namespace dlc {
 /// Compiles `entry` of a copy of `module` (the module is not changed) with
 /// the graph pipeline `pipeline` (see Pipelines.h). Errors say which phase
 /// failed; diagnostics go to the context's handler. `threads` > 1 splits
-/// large ops across OpenMP threads. With `cache`, the machine code is looked
-/// up there (keyed by the graph after the pipeline, with large weights as
-/// arguments, the host CPU, the compiler build and `threads`) and stored
-/// there when compiled. Code generation runs on `compileThreads` threads (0:
-/// the machine's cores), the functions split between them.
+/// large ops across OpenMP threads. With `cache`, the model's objects are
+/// looked up there (the model keyed by the graph after the pipeline, with
+/// large weights as arguments, the host CPU, the compiler build and
+/// `threads`); on a miss, each object (a distinct kernel, or the glue around
+/// the kernels) is looked up by its own IR, so kernels other models compiled
+/// are loaded, and the rest compiled and stored. Code generation runs on
+/// `compileThreads` threads (0: the machine's cores), one object at a time
+/// each.
 llvm::Expected<std::unique_ptr<CPUExecutable>>
 compileForCPU(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
               int64_t threads = 1, const CacheOptions *cache = nullptr,

@@ -33,6 +33,8 @@ struct CompileTimes {
   double cacheMs = 0;       ///< fingerprint, cache look-up and loading the code
   int64_t kernels = 0;      ///< kernels outlined
   int64_t distinctKernels = 0; ///< kernels compiled (after deduplication)
+  int64_t objects = 0;          ///< objects code generation made (one per distinct kernel, one for the rest)
+  int64_t objectsFromCache = 0; ///< of them, loaded from the cache (shared with another model)
   enum class Cache { Off, Hit, Miss } cache = Cache::Off;
   double peakMemoryMiB = 0; ///< the process's peak resident memory after compiling
   double totalMs() const { return graphPassesMs + loweringMs + codegenMs + cacheMs; }

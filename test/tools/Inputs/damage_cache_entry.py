@@ -1,7 +1,9 @@
 """Damages every entry of a dlc compile cache: `truncate` cuts its payload,
 `flip` changes one payload byte, `identity` rewrites the line naming the
-compiler build that wrote it."""
+compiler build that wrote it; `objects` deletes the object entries, leaving
+the models' entries (lists of object keys) behind."""
 import os
+import re
 import sys
 
 cache, how = sys.argv[1], sys.argv[2]
@@ -13,6 +15,10 @@ for name in os.listdir(cache):
     header_end = 0
     for _ in range(5):  # magic, key, identity, size, checksum
         header_end = data.index(b"\n", header_end) + 1
+    if how == "objects":
+        if not re.fullmatch(rb"([0-9a-f]{64}\n)+", data[header_end:]):
+            os.remove(path)
+        continue
     if how == "truncate":
         data = data[:header_end + 10]
     elif how == "flip":

@@ -1,0 +1,48 @@
+//===- CodeGen.h - machine code for a module lowered to LLVM ----*- C++ -*-===//
+//
+// The driver's last phase: the LLVM dialect translated to LLVM IR, split
+// into one module per kernel and one for the rest, each optimized and
+// compiled to a relocatable object on a thread of its own. A part's IR is
+// all that determines its machine code for a given host and compiler, so
+// it keys the part's cache entry: a kernel two models share is compiled
+// once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_DRIVER_CODEGEN_H
+#define DLC_DRIVER_CODEGEN_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace dlc {
+
+/// A piece of a model's LLVM module, compiled to one object.
+struct ObjectPart {
+  std::string irDigest; ///< SHA-256 of the part's IR (its cache key's core)
+  std::string bitcode;  ///< the part, to be compiled in an LLVM context of its own
+  std::string object;   ///< its machine code, once compiled or loaded
+  bool kernel = true;   ///< kernels are compiled at O3, the glue around them at O1
+};
+
+/// LLVM IR for `module` (lowered to the LLVM dialect) with packed entry
+/// points `_mlir__mlir_ciface_NAME(void **args)`. With `perKernel`, one part
+/// per kernel (an `llvm.func` marked `dlc.kernel`, named after its digest,
+/// with private copies of the constants and helpers it uses) and one for the
+/// rest; otherwise one part.
+llvm::Expected<std::vector<ObjectPart>> splitForCodegen(mlir::ModuleOp module, bool perKernel);
+
+/// Compiles the parts that have no object yet for the host CPU, on up to
+/// `threads` threads.
+llvm::Error compileParts(llvm::MutableArrayRef<ObjectPart> parts, unsigned threads);
+
+/// The host CPU's name and enabled features: what, besides the IR and the
+/// compiler, determines the machine code.
+std::string hostTargetIdentity();
+
+} // namespace dlc
+
+#endif // DLC_DRIVER_CODEGEN_H
