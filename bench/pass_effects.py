@@ -91,8 +91,8 @@ def main():
     ap.add_argument("--json", help="write the raw results here")
     args = ap.parse_args()
     bin_dir = args.bin_dir
-    passes = [line.split() for line in
-              run(f"{bin_dir}/dlc-opt", "--dlc-list-passes").stdout.splitlines()]
+    passes = [(p["tvm_name"], p["flag"], f"O{p['opt_level']}") for p in
+              json.loads(run(f"{bin_dir}/dlc-opt", "--dlc-list-passes", "--json").stdout)]
     models = SMALL if args.small else STUDY
     # Every output is a copy of the model (440 MB for bert_base): deleted as
     # soon as it is measured, and the directory at the end.

@@ -14,6 +14,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
@@ -32,13 +33,21 @@ static double msSince(std::chrono::steady_clock::time_point start) {
 
 /// Runs the graph pipeline on `module`.
 static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
-                                    CompileTimes *times) {
+                                    CompileTimes *times, PassLedger *ledger = nullptr) {
   // Public functions get C entry points (_mlir_ciface_NAME).
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isPublic() && !func.isExternal())
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   auto start = std::chrono::steady_clock::now();
   PassManager graph(module.getContext());
+  // The ledger records one pass at a time; lowering threads again after.
+  bool threaded = module.getContext()->isMultithreadingEnabled();
+  auto rethread = llvm::make_scope_exit([&] {
+    if (threaded && !module.getContext()->isMultithreadingEnabled())
+      module.getContext()->enableMultithreading();
+  });
+  if (ledger)
+    ledger->attach(graph);
   if (llvm::Error e = buildPipeline(pipeline, graph))
     return e;
   // The CPU's weight layout, decided while the weights are still constants
@@ -160,7 +169,7 @@ static std::optional<std::vector<std::string>> loadObjects(CompileCache &store,
 
 llvm::Expected<std::unique_ptr<CPUExecutable>>
 dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t threads,
-                   const CacheOptions *cache, unsigned compileThreads) {
+                   const CacheOptions *cache, unsigned compileThreads, PassLedger *ledger) {
   CompileTimes times;
   OwningOpRef<ModuleOp> copy = module.clone();
   llvm::Expected<func::FuncOp> entryFunc = entryOf(*copy, entry);
@@ -168,7 +177,7 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
     return entryFunc.takeError();
   func::FuncOp func = *entryFunc;
   FunctionType signature = func.getFunctionType();
-  if (llvm::Error e = runGraphPipeline(*copy, pipeline, &times))
+  if (llvm::Error e = runGraphPipeline(*copy, pipeline, &times, ledger))
     return e;
   // Large weights become extra arguments fed from host buffers: embedded in
   // LLVM IR they would make code generation slow and memory-hungry.

@@ -4,7 +4,10 @@
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Transforms/Passes.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <cstring>
 
 namespace dlc {
 #define GEN_PASS_DEF_FOLDCONSTANTPASS
@@ -14,6 +17,76 @@ namespace dlc {
 using namespace mlir;
 using namespace dlc;
 using namespace dlc::graph;
+
+/// The native bytes of a constant's payload, if it has them (not splats,
+/// not i1).
+static std::optional<ArrayRef<char>> payloadBytes(ConstantOp c) {
+  auto type = c.getType();
+  if (!type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() % 8 != 0)
+    return std::nullopt;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    return blob->getData();
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()); dense && !dense.isSplat())
+    return dense.getRawData();
+  return std::nullopt;
+}
+
+/// Data movement (reshape, expand_dims, squeeze, transpose, concat) on
+/// constants done on their bytes: folding stacked weights (BatchingOps on
+/// BERT-base) through the interpreter's doubles took most of a compile.
+/// Null when `op` is not one of them or an operand has no raw payload.
+static std::optional<std::vector<char>> moveBytes(Operation *op) {
+  if (!isa<ReshapeOp, ExpandDimsOp, SqueezeOp, TransposeOp, ConcatOp>(op))
+    return std::nullopt;
+  SmallVector<ArrayRef<char>> in;
+  for (Value v : op->getOperands()) {
+    std::optional<ArrayRef<char>> bytes = payloadBytes(v.getDefiningOp<ConstantOp>());
+    if (!bytes)
+      return std::nullopt;
+    in.push_back(*bytes);
+  }
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t width = outType.getElementTypeBitWidth() / 8;
+  std::vector<char> out(outType.getNumElements() * width);
+  if (isa<ReshapeOp, ExpandDimsOp, SqueezeOp>(op)) {
+    if (in[0].size() != out.size())
+      return std::nullopt;
+    std::memcpy(out.data(), in[0].data(), out.size());
+  } else if (auto t = dyn_cast<TransposeOp>(op)) {
+    ArrayRef<int64_t> perm = t.getPerm();
+    Shape inShape(t.getInput().getType().getShape());
+    Shape inStrides = rowMajorStrides(inShape);
+    Shape outShape(outType.getShape());
+    int64_t rank = outShape.size(), n = outType.getNumElements();
+    SmallVector<int64_t> idx(rank, 0);
+    for (int64_t linear = 0; linear < n; ++linear) {
+      int64_t src = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        src += idx[d] * inStrides[perm[d]];
+      std::memcpy(out.data() + linear * width, in[0].data() + src * width, width);
+      for (int64_t d = rank - 1; d >= 0 && ++idx[d] == outShape[d]; --d)
+        idx[d] = 0;
+    }
+  } else {
+    auto c = cast<ConcatOp>(op);
+    int64_t axis = *normalizeAxis(c.getAxis(), outType.getRank());
+    int64_t outer = 1;
+    for (int64_t d = 0; d < axis; ++d)
+      outer *= outType.getDimSize(d);
+    char *dst = out.data();
+    for (int64_t o = 0; o < outer; ++o)
+      for (auto [v, bytes] : llvm::zip_equal(op->getOperands(), in)) {
+        int64_t chunk = bytes.size() / std::max<int64_t>(outer, 1);
+        std::memcpy(dst, bytes.data() + o * chunk, chunk);
+        dst += chunk;
+      }
+  }
+  return out;
+}
 
 namespace {
 
@@ -48,6 +121,21 @@ struct FoldConstantOp : RewritePattern {
         ++*skippedLarge;
       return rewriter.notifyMatchFailure(
           op, "large result while its constant operands live on");
+    }
+    if (std::optional<std::vector<char>> bytes = moveBytes(op)) {
+      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      ElementsAttr attr;
+      if (type.getNumElements() <= 16) {
+        attr = DenseElementsAttr::getFromRawBuffer(type, *bytes);
+      } else {
+        std::string name = "folded";
+        if (auto loc = dyn_cast<NameLoc>(op->getLoc()))
+          name = loc.getName().str();
+        attr = DenseResourceElementsAttr::get(
+            type, name, HeapAsmResourceBlob::allocateAndCopyWithAlign(*bytes, alignof(uint64_t)));
+      }
+      rewriter.replaceOpWithNewOp<ConstantOp>(op, attr);
+      return success();
     }
     std::vector<Tensor> operands;
     for (Value v : op->getOperands()) {

@@ -10,87 +10,36 @@
 
 using namespace dlc;
 
-/// Every pass, with TVM's registered opt level (reference section 3).
-static const CatalogueEntry kCatalogue[] = {
-    {"SimplifyInference", "graph-simplify-inference", 0, false},
-    {"FoldConstant", "graph-fold-constant", 2, false},
-    {"BackwardFoldScaleAxis", "graph-backward-fold-scale-axis", 3, false},
-    {"ForwardFoldScaleAxis", "graph-forward-fold-scale-axis", 3, false},
-    {"FoldScaleAxis", "graph-fold-scale-axis", 0, false},
-    {"FoldExplicitPadding", "graph-fold-explicit-padding", 0, false},
-    {"SimplifyExpr", "graph-simplify-expr", 0, false},
-    {"EliminateCommonSubexpr", "graph-eliminate-common-subexpr", 3, false},
-    {"DeadCodeElimination", "graph-dead-code-elimination", 1, false},
-    {"RemoveUnusedFunctions", "graph-remove-unused-functions", 1, true},
-    {"CanonicalizeOps", "graph-canonicalize-ops", 3, false},
-    {"CanonicalizeCast", "graph-canonicalize-cast", 3, false},
-    {"DynamicToStatic", "graph-dynamic-to-static", 2, false},
-    {"AnnotateSpans", "graph-annotate-spans", 0, true},
-    {"FuseOps", "graph-fuse-ops", 0, false},
-    {"DefuseOps", "graph-defuse-ops", 3, false},
-    {"CombineParallelConv2D", "graph-combine-parallel-conv2d", 4, false},
-    {"CombineParallelDense", "graph-combine-parallel-dense", 4, false},
-    {"CombineParallelBatchMatmul", "graph-combine-parallel-batch-matmul", 4, false},
-    {"BatchingOps", "graph-batching-ops", 0, false},
-    {"SimplifyFCTranspose", "graph-simplify-fc-transpose", 4, false},
-    {"FastMath", "graph-fast-math", 4, false},
-    {"MergeComposite", "graph-merge-composite", 0, false},
-    {"AlterOpLayout", "graph-alter-op-layout", 3, false},
-    {"ConvertLayout", "graph-convert-layout", 3, false},
-    {"AnnotateTarget", "graph-annotate-target", 0, false},
-    {"MergeCompilerRegions", "graph-merge-compiler-regions", 0, false},
-    {"PartitionGraph", "graph-partition-graph", 0, true},
-    {"ToMixedPrecision", "graph-to-mixed-precision", 0, false},
-    {"FakeQuantizationToInteger", "graph-fake-quantization-to-integer", 0, false},
-    // TVM passes between let-binding (A-normal) and dataflow (graph normal)
-    // form, and training gradients: dlc's graph is SSA dataflow for
-    // inference, so they have nothing to do; accepted so that published
-    // sequences run verbatim.
-    {"ToANormalForm", "graph-ssa-form", 1, true},
-    {"ToGraphNormalForm", "graph-ssa-form", 1, true},
-    {"FirstOrderGradient", "graph-ssa-form", 0, true},
-};
-
 /// TVM's relay.build sequence (GetPassPrefix, then FuseOps), restricted to
-/// the passes dlc has. A Sequential's passes are gated one by one.
-struct LevelStep {
-  llvm::StringRef name;
-  llvm::ArrayRef<llvm::StringRef> sequential; ///< empty: the pass itself
-};
+/// the passes dlc has, which the levels gate; with the CF'22 class passes it
+/// lacks at their places, which only the auto pipeline selects. A
+/// Sequential's passes are gated one by one.
 static const llvm::StringRef kFoldScaleAxisSeq[] = {
     "BackwardFoldScaleAxis", "ForwardFoldScaleAxis", "FoldConstant"};
-static const LevelStep kLevelSequence[] = {
-    {"RemoveUnusedFunctions", {}},
-    {"SimplifyInference", {}},
-    {"EliminateCommonSubexpr", {}},
-    {"CombineParallelConv2D", {}},
-    {"CombineParallelDense", {}},
-    {"CombineParallelBatchMatmul", {}},
-    {"FoldConstant", {}},
-    {"FoldScaleAxis", kFoldScaleAxisSeq},
-    {"SimplifyExpr", {}},
-    {"CanonicalizeCast", {}},
-    {"CanonicalizeOps", {}},
-    {"AlterOpLayout", {}},
-    {"FastMath", {}},
-    {"FoldConstant", {}},
-    {"FuseOps", {}},
+static const OrderStep kOrder[] = {
+    {"RemoveUnusedFunctions", {}, true},
+    {"SimplifyInference", {}, true},
+    {"EliminateCommonSubexpr", {}, true},
+    {"CombineParallelConv2D", {}, true},
+    {"CombineParallelDense", {}, true},
+    {"CombineParallelBatchMatmul", {}, true},
+    {"BatchingOps", {}, false},
+    {"SimplifyFCTranspose", {}, false},
+    {"FoldConstant", {}, true},
+    {"FoldScaleAxis", kFoldScaleAxisSeq, true},
+    {"SimplifyExpr", {}, true},
+    {"FoldExplicitPadding", {}, false},
+    {"CanonicalizeCast", {}, true},
+    {"CanonicalizeOps", {}, true},
+    {"AlterOpLayout", {}, true},
+    {"FastMath", {}, true},
+    {"FoldConstant", {}, true},
+    {"DeadCodeElimination", {}, false},
+    {"MergeComposite", {}, false},
+    {"FuseOps", {}, true},
 };
 
-llvm::ArrayRef<CatalogueEntry> dlc::passCatalogue() { return kCatalogue; }
-
-/// Names TVM registered differently from its class names.
-static llvm::StringRef canonicalName(llvm::StringRef name) {
-  return name == "CombineParallelConv2d" ? "CombineParallelConv2D" : name;
-}
-
-const CatalogueEntry *dlc::lookupPass(llvm::StringRef name) {
-  name = canonicalName(name);
-  for (const CatalogueEntry &e : kCatalogue)
-    if (e.tvmName == name || e.flag == name)
-      return &e;
-  return nullptr;
-}
+llvm::ArrayRef<OrderStep> dlc::passOrder() { return kOrder; }
 
 void dlc::registerPasses() {
   static std::once_flag once;
@@ -101,7 +50,7 @@ llvm::StringRef dlc::defaultPipelineSpec() { return "O3"; }
 
 static std::string knownPasses() {
   std::string known;
-  for (const CatalogueEntry &e : kCatalogue)
+  for (const CatalogueEntry &e : passCatalogue())
     known += (known.empty() ? "" : ", ") + e.tvmName.str();
   return known;
 }
@@ -174,8 +123,8 @@ static llvm::Expected<std::vector<std::string>> levelElements(int level,
       if (!lookupPass(name) || lookupPass(name)->tvmName != name)
         return llvm::createStringError("unknown pass '" + name +
                                        "' (expected a TVM name; known: " + knownPasses() + ")");
-      bool inSequence = llvm::any_of(kLevelSequence, [&](const LevelStep &s) {
-        return s.name == name || llvm::is_contained(s.sequential, name);
+      bool inSequence = llvm::any_of(kOrder, [&](const OrderStep &s) {
+        return s.inLevels && (s.name == name || llvm::is_contained(s.sequential, name));
       });
       if (!inSequence)
         return llvm::createStringError(
@@ -183,7 +132,9 @@ static llvm::Expected<std::vector<std::string>> levelElements(int level,
             "requiring it has no effect; run it with list:...");
     }
   std::vector<std::string> parts;
-  for (const LevelStep &step : kLevelSequence) {
+  for (const OrderStep &step : kOrder) {
+    if (!step.inLevels)
+      continue;
     if (step.sequential.empty()) {
       if (!passEnabled(step.name, level, spec))
         continue;
@@ -211,15 +162,19 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
   if (spec.base == "default")
     spec.base = defaultPipelineSpec().str();
   for (llvm::StringRef field : llvm::drop_begin(fields)) {
+    if (field.trim() == "explain") {
+      spec.explain = true;
+      continue;
+    }
     auto [key, value] = field.trim().split('=');
     std::vector<std::string> *names = key == "disable"   ? &spec.disabled
                                       : key == "require" ? &spec.required
                                                          : nullptr;
     if (!names)
       return llvm::createStringError("unknown pipeline field '" + key.str() +
-                                     "' (expected disable=A,B or require=A,B)");
+                                     "' (expected disable=A,B, require=A,B or explain)");
     for (llvm::StringRef name : splitList(value))
-      names->push_back(canonicalName(name).str());
+      names->push_back(lookupPass(name) ? lookupPass(name)->tvmName.str() : name.str());
   }
   return spec;
 }
@@ -230,6 +185,8 @@ std::string dlc::PipelineSpec::str() const {
     s += ";disable=" + llvm::join(disabled, ",");
   if (!required.empty())
     s += ";require=" + llvm::join(required, ",");
+  if (explain)
+    s += ";explain";
   return s;
 }
 
@@ -243,16 +200,34 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
   int level = -1;
   if (base.size() == 2 && base[0] == 'O' && base[1] >= '0' && base[1] <= '4') {
     level = base[1] - '0';
+    if (spec->explain)
+      return llvm::createStringError("explain applies to the auto pipeline, not to '" +
+                                     base.str() + "'");
     parts = levelElements(level, *spec);
-  } else if (!spec->disabled.empty() || !spec->required.empty()) {
-    return llvm::createStringError("disable= and require= apply to O0..O4, not to '" +
-                                   base.str() + "'");
+  } else if (base == "auto") {
+    std::vector<std::string> options;
+    for (const std::vector<std::string> *names : {&spec->disabled, &spec->required})
+      for (const std::string &name : *names)
+        if (!lookupPass(name))
+          return llvm::createStringError("unknown pass '" + name + "' (known: " + knownPasses() +
+                                         ")");
+    if (spec->explain)
+      options.push_back("explain=true");
+    if (!spec->disabled.empty())
+      options.push_back("disable=" + llvm::join(spec->disabled, ","));
+    if (!spec->required.empty())
+      options.push_back("require=" + llvm::join(spec->required, ","));
+    parts = std::vector<std::string>{"graph-auto-pipeline" +
+                                     (options.empty() ? "" : "{" + llvm::join(options, " ") + "}")};
+  } else if (!spec->disabled.empty() || !spec->required.empty() || spec->explain) {
+    return llvm::createStringError("disable= and require= apply to O0..O4 and auto, explain "
+                                   "to auto, not to '" + base.str() + "'");
   } else if (base.consume_front("list:")) {
     parts = listElements(base);
   } else if (base != "none") {
     return llvm::createStringError("unknown pipeline '" + base.str() +
-                                   "': expected O0, O1, O2, O3, O4, default (O3), none or "
-                                   "list:PassA,PassB,...");
+                                   "': expected O0, O1, O2, O3, O4, default (O3), auto, none "
+                                   "or list:PassA,PassB,...");
   }
   if (!parts)
     return parts.takeError();

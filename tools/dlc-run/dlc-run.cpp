@@ -40,7 +40,8 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     pipelineFlag("pipeline", cl::init("default"),
                  cl::desc("graph passes before lowering (cpu): O0..O4, default "
-                          "(O3), none or list:A,B,..."));
+                          "(O3), auto (chosen from the model's architecture; "
+                          "'auto;explain' says why), none or list:A,B,..."));
 static cl::list<std::string>
     disablePasses("dlc-disable", cl::CommaSeparated,
                   cl::desc("passes an O-level pipeline skips (TVM disabled_pass)"));
@@ -83,6 +84,10 @@ static cl::opt<int64_t> runs("runs", cl::init(1000), cl::desc("timed runs"));
 /// Bounds --runs and --warmup (their samples are kept in memory).
 static constexpr int64_t kMaxRuns = 10'000'000;
 static cl::opt<std::string> jsonPath("json", cl::desc("write a JSON report here"));
+static cl::opt<std::string> passLedgerPath(
+    "dlc-pass-ledger",
+    cl::desc("cpu: write every graph pass run (time, op counts, IR fingerprints before "
+             "and after, changed or not) to this JSON file"));
 static cl::opt<bool> printStats("op-stats",
                                 cl::desc("print op counts, parameters and MACs"));
 static cl::opt<std::string>
@@ -223,6 +228,8 @@ int main(int argc, char **argv) {
                 std::to_string(absTol) + " and " + std::to_string(relTol));
   if (threads < 1)
     return fail("--threads must be >= 1");
+  if (!passLedgerPath.empty() && (target != "cpu" || !compileTo.empty() || !emit.empty()))
+    return fail("--dlc-pass-ledger records the graph passes of a --target=cpu run");
   if (warmup < 0 || warmup > kMaxRuns || runs < 1 || runs > kMaxRuns)
     return fail("--warmup must be in [0, " + Twine(kMaxRuns) + "] and --runs in [1, " +
                 Twine(kMaxRuns) + "]");
@@ -300,10 +307,16 @@ int main(int argc, char **argv) {
     CacheOptions cache;
     cache.enabled = !noCache;
     cache.dir = cacheDir;
+    PassLedger ledger;
     auto exe = compileForCPU(*module, func->getSymName(), pipeline, threads, &cache,
-                             compileThreads);
+                             compileThreads, passLedgerPath.empty() ? nullptr : &ledger);
     if (!exe)
       return fail(toString(exe.takeError()));
+    if (!passLedgerPath.empty()) {
+      ledger.printSummary(errs());
+      if (llvm::Error e = ledger.write(passLedgerPath))
+        return fail(toString(std::move(e)));
+    }
     times = (*exe)->compileTimes();
     errs() << format("compile: graph passes %.1f ms, lowering %.1f ms, "
                      "code generation %.1f ms, cache %.1f ms (%s); total %.1f ms",

@@ -20,7 +20,10 @@ namespace dlc {
 /// of constants written in the IR (dense and dense_resource alike: they are
 /// part of the computation). Locations, and a function's symbol name and
 /// visibility, are not part of it. Stable across processes and machines.
-std::string structuralFingerprint(mlir::Operation *op);
+/// Without `withWeights`, constants of more than 16 elements count by
+/// their type only (the pass ledger's "structure only": two graphs that
+/// differ only in their weights' values are the same).
+std::string structuralFingerprint(mlir::Operation *op, bool withWeights = true);
 
 } // namespace dlc
 

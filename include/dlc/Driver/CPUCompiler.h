@@ -12,6 +12,7 @@
 #include "dlc/Conversion/CPUPipeline.h"
 #include "dlc/Driver/CompileCache.h"
 #include "dlc/Runtime/CPUExecutable.h"
+#include "dlc/Transforms/PassLedger.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -31,11 +32,11 @@ namespace dlc {
 /// the kernels) is looked up by its own IR, so kernels other models compiled
 /// are loaded, and the rest compiled and stored. Code generation runs on
 /// `compileThreads` threads (0: the machine's cores), one object at a time
-/// each.
+/// each. With `ledger`, the graph pipeline's passes are recorded there.
 llvm::Expected<std::unique_ptr<CPUExecutable>>
 compileForCPU(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
               int64_t threads = 1, const CacheOptions *cache = nullptr,
-              unsigned compileThreads = 0);
+              unsigned compileThreads = 0, PassLedger *ledger = nullptr);
 
 /// Ahead-of-time output: compiles `entry` to an object file at `objectPath`
 /// (for the host CPU, relocatable as PIC) and writes `headerPath`, a C header

@@ -718,3 +718,29 @@ def FakeQuantizationToIntegerPass
 }
 
 #endif // DLC_TRANSFORMS_PASSES_TD
+
+def AutoPipelinePass : Pass<"graph-auto-pipeline", "mlir::ModuleOp"> {
+  let summary = "Classify the model's architecture and run the passes chosen for it";
+  let description = [{
+    dlc's architecture-aware pipeline (`--dlc-pipeline=auto`, `dlc-run
+    --pipeline=auto`). The module is classified by the rules of `classes`
+    (default: ArchitectureClasses.json, see `dlc-opt --dlc-classify`); the
+    passes run are O3's plus the CF'22 passes of the detected classes, in
+    the optimization order, less those whose anchor ops cannot be present
+    when they run, those dlc measured dormant on every detected class, those
+    that never change dlc's IR, and those in `disable`; passes in `require`
+    run whatever the classes say. A model no class fits gets O3's passes.
+    With `explain`, every pass considered is printed to stderr with the
+    reason it was chosen or skipped. A rules file that cannot be read fails
+    the pass with a diagnostic naming it.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Print the classes and every pass considered, with its reason">,
+    Option<"classes", "classes", "std::string", /*default=*/"\"\"",
+           "Architecture class rules (JSON); empty: the default file">,
+    ListOption<"disable", "disable", "std::string", "Passes never to run (TVM names)">,
+    ListOption<"require", "require", "std::string", "Passes to run whatever the classes say">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}

@@ -7,12 +7,17 @@
 //                     (FuseOps last); `default` is O3
 //   O3;disable=A,B;require=C
 //                     with TVM's disabled_pass / required_pass
+//   auto[;explain][;disable=A][;require=B]
+//                     the passes chosen from the model's architecture
+//                     (AutoPipeline.h), with the reasons printed on request
 //   list:A,B{opt=1}   the given passes verbatim, in order, with options
 //   none              no graph pass
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_TRANSFORMS_PIPELINES_H
 #define DLC_TRANSFORMS_PIPELINES_H
+
+#include "dlc/Transforms/PassRegistry.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Error.h"
@@ -22,22 +27,20 @@
 
 namespace dlc {
 
-struct CatalogueEntry {
-  llvm::StringRef tvmName;  ///< e.g. "FoldScaleAxis"
-  llvm::StringRef flag;     ///< e.g. "graph-fold-scale-axis"
-  int optLevel;             ///< TVM's opt level: on at O<optLevel> and above
-  bool modulePass;          ///< runs on the module, not on each function
-};
-
 /// Registers every dlc pass with MLIR's pass registry (idempotent), so that
 /// textual pipelines can name them.
 void registerPasses();
 
-/// Every pass of the catalogue.
-llvm::ArrayRef<CatalogueEntry> passCatalogue();
+/// One step of the optimization order: a pass, or a TVM Sequential of
+/// passes gated one by one.
+struct OrderStep {
+  llvm::StringRef name;
+  llvm::ArrayRef<llvm::StringRef> sequential; ///< empty: the pass itself
+  bool inLevels; ///< part of TVM's relay.build sequence (else: auto only)
+};
 
-/// The catalogue entry named `name` (TVM name or flag), if any.
-const CatalogueEntry *lookupPass(llvm::StringRef name);
+/// The order the O-levels and the auto pipeline run passes in.
+llvm::ArrayRef<OrderStep> passOrder();
 
 /// The pipeline a model gets when nobody chooses: O3 (the CF'22 baseline).
 llvm::StringRef defaultPipelineSpec();
@@ -47,7 +50,8 @@ llvm::StringRef defaultPipelineSpec();
 struct PipelineSpec {
   std::string base;
   std::vector<std::string> disabled, required;
-  /// The textual form, `base[;disable=A,B][;require=C]`.
+  bool explain = false; ///< auto: print every pass considered and why
+  /// The textual form, `base[;disable=A,B][;require=C][;explain]`.
   std::string str() const;
 };
 llvm::Expected<PipelineSpec> parsePipelineSpec(llvm::StringRef text);

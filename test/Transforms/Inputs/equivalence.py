@@ -9,6 +9,7 @@ ToMixedPrecision, which computes in f16, gets rtol 5e-2, atol 1e-1;
 FakeQuantizationToInteger one quantization step.
 Prints one line per check and a closing 'N passed, N failed' line.
 """
+import json
 import os
 import re
 import subprocess
@@ -21,11 +22,9 @@ EXACT = {"DeadCodeElimination", "EliminateCommonSubexpr", "RemoveUnusedFunctions
          "FoldExplicitPadding", "FoldConstant", "FuseOps", "DefuseOps", "ToANormalForm",
          "ToGraphNormalForm", "FirstOrderGradient"}
 # TVM name -> flag, from the catalogue itself.
-PASSES = {}
-for line in subprocess.run([f"{bin_dir}/dlc-opt", "--dlc-list-passes"], capture_output=True,
-                           text=True, check=True).stdout.splitlines():
-    name, flag, _ = line.split()
-    PASSES[name] = flag
+PASSES = {p["tvm_name"]: p["flag"] for p in json.loads(
+    subprocess.run([f"{bin_dir}/dlc-opt", "--dlc-list-passes", "--json"], capture_output=True,
+                   text=True, check=True).stdout)}
 LEVELS = ["O0", "O1", "O2", "O3", "O4"]
 # Options a pass cannot run without: AnnotateTarget needs a target.
 EXT = os.path.join(test_dir, "../../examples/targets/cpu-ext.txt")

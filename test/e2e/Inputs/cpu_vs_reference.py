@@ -212,7 +212,7 @@ for model, opts in (("resnet18", ["--image=32"]), ("mobilenet_v2", ["--image=32"
     path = os.path.join(work, f"{model}.mlirbc")
     run(f"{bin_dir}/dlc-zoo", model, *opts, "-o", path)
     compare(f"zoo {model} threads=1", path, "main", "1e-4", "1e-3", "default", 1)
-    for level in ("O0", "O1", "O2", "O3", "O4"):
+    for level in ("O0", "O1", "O2", "O3", "O4", "auto"):
         compare(f"zoo {model} {level} threads=2", path, "main", "1e-4", "1e-3", level, 2)
     # Composites are kernels too.
     composites = "list:SimplifyInference,FoldConstant,FoldScaleAxis,MergeComposite,FuseOps"

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The architecture-aware pipeline against O3, side by side in one run.
+
+For each model (the zoo's study models by default), compiles and runs it with
+`--pipeline=O3` and `--pipeline=auto` on the CPU (`--threads=2`, compile cache
+off), alternating the two over --rounds rounds, and reports the medians of
+graph-pass time, total compile time and p50 latency (`--bench`, --runs timed
+runs after the warm-up METHODOLOGY.md asks for), the classes auto detected,
+and the largest difference between the two pipelines' outputs. A latency
+difference is called a difference only when the two sets of p50s do not
+overlap across rounds; otherwise it is within noise.
+
+    /usr/bin/python3 bench/auto_vs_o3.py build/bin --out bench/auto_vs_o3.json
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+
+ZOO = ["resnet50", "mobilenet_v2", "ssd_resnet50", "bert_base"]
+
+
+def compile_and_run(bin_dir, model, pipeline, runs, work):
+    report = os.path.join(work, "report.json")
+    out = os.path.join(work, f"{pipeline}.npy")
+    r = subprocess.run([f"{bin_dir}/dlc-run", model, "--target=cpu", "--threads=2",
+                        "--no-cache", f"--pipeline={pipeline}", "--bench", f"--runs={runs}",
+                        "--input=random:seed=1", f"--output={out}", f"--json={report}"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip().splitlines()[-1])
+    j = json.load(open(report))
+    return (j["compile_ms"]["graph_passes"], j["compile_ms"]["total"],
+            j["latency_ms"]["p50"], out)
+
+
+def max_diff(a, b):
+    import numpy as np
+    x, y = np.load(a), np.load(b)
+    return float(np.abs(x.astype(np.float64) - y).max()) if x.size else 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("bin_dir")
+    ap.add_argument("--models", default=",".join(ZOO))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--out", help="write the results here (JSON)")
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="dlc-auto-vs-o3-")
+    results = {}
+    for name in args.models.split(","):
+        path = os.path.join(work, f"{name}.mlirbc")
+        subprocess.run([f"{args.bin_dir}/dlc-zoo", name, "-o", path], check=True)
+        cls = json.loads(subprocess.run([f"{args.bin_dir}/dlc-opt", "--dlc-classify", "--json",
+                                         path], capture_output=True, text=True,
+                                        check=True).stdout)["class"]
+        samples = {"O3": [], "auto": []}
+        outs = {}
+        for _ in range(args.rounds):
+            for pipeline in ("O3", "auto"):
+                *figures, outs[pipeline] = compile_and_run(args.bin_dir, path, pipeline,
+                                                           args.runs, work)
+                samples[pipeline].append(figures)
+        med = {p: [statistics.median(f[i] for f in s) for i in range(3)]
+               for p, s in samples.items()}
+        p50s = {p: [f[2] for f in s] for p, s in samples.items()}
+        if max(p50s["auto"]) < min(p50s["O3"]):
+            verdict = "auto faster"
+        elif max(p50s["O3"]) < min(p50s["auto"]):
+            verdict = "auto slower"
+        else:
+            verdict = "within noise"
+        results[name] = {"class": cls, "O3": med["O3"], "auto": med["auto"],
+                         "p50_samples": p50s, "latency": verdict,
+                         "max_abs_output_diff": max_diff(outs["O3"], outs["auto"])}
+        print(name, results[name], flush=True)
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(results, f, indent=1)
+    print()
+    print("| model | auto's classes | graph passes O3 / auto (ms) | compile O3 / auto (s) "
+          "| p50 O3 / auto (ms) | latency | max output difference |")
+    print("|---|---|---|---|---|---|---|")
+    for name, r in results.items():
+        o, a = r["O3"], r["auto"]
+        print(f"| {name} | {r['class']} | {o[0]:.0f} / {a[0]:.0f} | {o[1] / 1e3:.2f} / "
+              f"{a[1] / 1e3:.2f} | {o[2]:.1f} / {a[2]:.1f} | {r['latency']} | "
+              f"{r['max_abs_output_diff']:.1e} |")
+
+
+if __name__ == "__main__":
+    main()

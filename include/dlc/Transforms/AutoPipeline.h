@@ -1,0 +1,51 @@
+//===- AutoPipeline.h - the pipeline chosen from the architecture -*- C++ -*-===//
+//
+// `auto`: the model is classified (dlc/Analysis/Classifier.h); the passes
+// are O3's plus the CF'22 passes of the detected classes, in the order of
+// passOrder(), less those whose anchor ops cannot be in the graph when they
+// run (checked before running: they cost nothing), those dlc measured
+// dormant on every detected class, those that never change dlc's IR and
+// those the user disabled. A graph no class fits gets O3's passes (the
+// same choice `auto` makes when it cannot tell). Every pass considered is
+// kept with the reason it was chosen or skipped.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_TRANSFORMS_AUTOPIPELINE_H
+#define DLC_TRANSFORMS_AUTOPIPELINE_H
+
+#include "dlc/Analysis/Classifier.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace dlc {
+
+struct AutoDecision {
+  std::string pass; ///< TVM name
+  bool chosen = false;
+  std::string reason;
+};
+
+struct AutoPipeline {
+  Classification classification;
+  std::vector<AutoDecision> decisions; ///< in order, every pass considered
+  /// The chosen passes as a pipeline spec (`list:A,B,...`).
+  std::string spec;
+};
+
+/// Chooses the passes for `module` by `rules`. `disabled` passes are
+/// skipped and `required` ones chosen whatever the classes say (TVM
+/// names).
+AutoPipeline chooseAutoPipeline(mlir::ModuleOp module, const ClassRules &rules,
+                                llvm::ArrayRef<std::string> disabled = {},
+                                llvm::ArrayRef<std::string> required = {});
+
+/// `--dlc-explain`: the classes, then every pass with its reason.
+void printAutoPipeline(const AutoPipeline &p, llvm::raw_ostream &os);
+
+} // namespace dlc
+
+#endif // DLC_TRANSFORMS_AUTOPIPELINE_H

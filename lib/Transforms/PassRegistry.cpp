@@ -1,0 +1,180 @@
+//===- PassRegistry.cpp - every graph pass and what is known of it ---------===//
+//
+// Anchors and created ops were read off each pass's patterns (a pass whose
+// patterns only match ops absent from the graph cannot change it; the
+// greedy driver's dead-op removal aside, which DeadCodeElimination covers).
+// Classes: CF'22 Table 4 (../shared/reference/cf22-pass-classes.md).
+// Dormancy: docs/PassEffects.md (bench/pass_effects.py), kept only for passes
+// whose work no other pass creates (FoldConstant, SimplifyExpr, CSE and DCE
+// clean up after others, so they are never skipped as dormant).
+//
+//===----------------------------------------------------------------------===//
+#include "dlc/Transforms/PassRegistry.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace dlc;
+
+static constexpr llvm::StringLiteral kSimplifyExprOps =
+    "add sub mul div reshape expand_dims squeeze transpose cast layout_transform clip";
+
+static const CatalogueEntry kCatalogue[] = {
+    {"SimplifyInference", "graph-simplify-inference", 0, false, "RN MN SSD",
+     "batch_norm layer_norm dropout", "add sub mul div sqrt rsqrt expand_dims reshape", "",
+     "", "batch_norm and layer_norm as arithmetic, dropout removed"},
+    {"FoldConstant", "graph-fold-constant", 2, false, "RN MN SSD", "", "constant", "", "",
+     "evaluates ops whose operands are all constants"},
+    {"BackwardFoldScaleAxis", "graph-backward-fold-scale-axis", 3, false, "",
+     "conv2d dense", "mul", "FoldConstant afterwards", "BR",
+     "folds a per-channel scale after conv2d/dense into its weights"},
+    {"ForwardFoldScaleAxis", "graph-forward-fold-scale-axis", 3, false, "BR", "conv2d dense",
+     "mul", "FoldConstant afterwards", "",
+     "folds a per-channel scale before conv2d/dense into its weights"},
+    {"FoldScaleAxis", "graph-fold-scale-axis", 0, false, "", "", "mul constant", "", "",
+     "BackwardFoldScaleAxis, ForwardFoldScaleAxis, then FoldConstant"},
+    {"FoldExplicitPadding", "graph-fold-explicit-padding", 0, false, "RN SSD", "pad", "", "",
+     "RN MN SSD BR", "moves a constant pad into the padding of the conv2d/pool it feeds"},
+    {"SimplifyExpr", "graph-simplify-expr", 0, false, "RN MN SSD", kSimplifyExprOps, "", "", "",
+     "algebraic identities; reshape, transpose, cast and clip chains"},
+    {"EliminateCommonSubexpr", "graph-eliminate-common-subexpr", 3, false, "BL RN MN", "", "",
+     "", "", "merges identical ops on identical operands (constants excepted)"},
+    {"DeadCodeElimination", "graph-dead-code-elimination", 1, false, "RN MN SSD", "", "", "",
+     "", "erases unused ops"},
+    {"RemoveUnusedFunctions", "graph-remove-unused-functions", 1, true, "SSD", "", "", "", "",
+     "drops functions the entry does not reach"},
+    {"CanonicalizeOps", "graph-canonicalize-ops", 3, false, "BL", "bias_add", "add expand_dims",
+     "", "RN MN SSD BR", "bias_add as add of the expanded bias"},
+    {"CanonicalizeCast", "graph-canonicalize-cast", 3, false, "BL RN", "cast", "cast", "",
+     "RN MN SSD BR", "one copy of a widening cast per elementwise consumer"},
+    {"DynamicToStatic", "graph-dynamic-to-static", 2, false, "AD", "", "reshape constant", "",
+     "RN MN SSD", "dynamic_reshape with a constant shape as reshape, plus constant folding"},
+    {"AnnotateSpans", "graph-annotate-spans", 0, true, "AD", "", "", "", "",
+     "points locations into a printed snapshot of the graph"},
+    {"FuseOps", "graph-fuse-ops", 0, false, "RN MN SSD BR", "", "fused",
+     "layout, mixed-precision and partitioning passes first", "",
+     "TVM's graph partitioner: kernels as graph.fused regions"},
+    {"DefuseOps", "graph-defuse-ops", 3, false, "BL", "fused", "", "FuseOps", "",
+     "inlines graph.fused regions"},
+    {"CombineParallelConv2D", "graph-combine-parallel-conv2d", 4, false, "RN", "conv2d",
+     "concat slice split", "", "RN MN SSD BR",
+     "3 or more conv2d on one input as one conv2d, split after"},
+    {"CombineParallelDense", "graph-combine-parallel-dense", 4, false, "RN", "dense",
+     "concat batch_matmul slice split reshape expand_dims dense", "", "RN MN SSD",
+     "3 or more dense on one input as one batch_matmul"},
+    {"CombineParallelBatchMatmul", "graph-combine-parallel-batch-matmul", 4, false, "",
+     "batch_matmul", "concat slice split", "", "RN MN SSD BR",
+     "3 or more batch_matmul on one input as one"},
+    {"BatchingOps", "graph-batching-ops", 0, false, "BR", "conv2d dense batch_matmul",
+     "concat batch_matmul slice split reshape expand_dims dense", "", "RN MN SSD",
+     "the three CombineParallel passes in turn"},
+    {"SimplifyFCTranspose", "graph-simplify-fc-transpose", 4, false, "MN BR", "dense", "", "",
+     "RN MN SSD BR", "dense of a transposed constant weight: the weight transposed now"},
+    {"FastMath", "graph-fast-math", 4, false, "MN BR SSD", "exp erf tanh softmax gelu",
+     "fast_exp fast_erf fast_tanh fast_softmax mul add", "", "RN MN",
+     "exp, erf, tanh, softmax and gelu by fast approximations"},
+    {"MergeComposite", "graph-merge-composite", 0, false, "RN MN SSD",
+     "conv2d dense batch_matmul", "composite", "", "RN MN SSD",
+     "wraps pattern-table matches into named graph.composite regions"},
+    {"AlterOpLayout", "graph-alter-op-layout", 3, false, "BL RN MN SSD BR",
+     "conv2d layout_transform", "layout_transform", "", "RN MN SSD BR",
+     "conv2d in the target's preferred layouts; layout-agnostic ops follow"},
+    {"ConvertLayout", "graph-convert-layout", 3, false, "BL", "conv2d layout_transform",
+     "layout_transform", "", "BR", "conv2d in user-chosen layouts (default NHWC)"},
+    {"AnnotateTarget", "graph-annotate-target", 0, false, "", "", "", "a target description",
+     "", "marks the ops an external target supports"},
+    {"MergeCompilerRegions", "graph-merge-compiler-regions", 0, false, "", "", "",
+     "AnnotateTarget", "", "groups annotated ops into regions without cycles"},
+    {"PartitionGraph", "graph-partition-graph", 0, true, "AD", "", "",
+     "AnnotateTarget, MergeCompilerRegions", "", "outlines regions into functions per target"},
+    {"ToMixedPrecision", "graph-to-mixed-precision", 0, false, "AD", "", "cast",
+     "before FuseOps", "", "computes in f16/bf16 where safe"},
+    {"FakeQuantizationToInteger", "graph-fake-quantization-to-integer", 0, false, "AD",
+     "quantize", "cast", "", "RN MN SSD BR",
+     "quantize/dequantize regions as integer ops"},
+    // TVM passes between let-binding (A-normal) and dataflow (graph normal)
+    // form, and training gradients: dlc's graph is SSA dataflow for
+    // inference, so they have nothing to do; accepted so that published
+    // sequences run verbatim.
+    {"ToANormalForm", "graph-ssa-form", 1, true, "AD", "-", "", "", "",
+     "nothing: dlc's graph is already SSA dataflow"},
+    {"ToGraphNormalForm", "graph-ssa-form", 1, true, "RN MN", "-", "", "", "",
+     "nothing: dlc's graph is already SSA dataflow"},
+    {"FirstOrderGradient", "graph-ssa-form", 0, true, "MN", "-", "", "", "",
+     "nothing: dlc compiles inference"},
+};
+
+static bool hasWord(llvm::StringRef list, llvm::StringRef word) {
+  llvm::SmallVector<llvm::StringRef> words;
+  list.split(words, ' ', -1, /*KeepEmpty=*/false);
+  return llvm::is_contained(words, word);
+}
+
+static llvm::SmallVector<llvm::StringRef> words(llvm::StringRef list) {
+  llvm::SmallVector<llvm::StringRef> out;
+  list.split(out, ' ', -1, /*KeepEmpty=*/false);
+  return out;
+}
+
+bool CatalogueEntry::inClass(llvm::StringRef tag) const { return hasWord(classes, tag); }
+bool CatalogueEntry::dormantFor(llvm::StringRef tag) const { return hasWord(dormantOn, tag); }
+llvm::SmallVector<llvm::StringRef> CatalogueEntry::anchorOps() const {
+  return neverChanges() ? llvm::SmallVector<llvm::StringRef>() : words(anchors);
+}
+llvm::SmallVector<llvm::StringRef> CatalogueEntry::createdOps() const { return words(creates); }
+
+llvm::ArrayRef<CatalogueEntry> dlc::passCatalogue() { return kCatalogue; }
+
+/// Names TVM registered differently from its class names.
+static llvm::StringRef canonicalName(llvm::StringRef name) {
+  return name == "CombineParallelConv2d" ? "CombineParallelConv2D" : name;
+}
+
+const CatalogueEntry *dlc::lookupPass(llvm::StringRef name) {
+  name = canonicalName(name);
+  for (const CatalogueEntry &e : kCatalogue)
+    if (e.tvmName == name || e.flag == name)
+      return &e;
+  return nullptr;
+}
+
+void dlc::printPassCatalogue(llvm::raw_ostream &os) {
+  for (const CatalogueEntry &e : kCatalogue) {
+    os << e.tvmName << " (" << e.flag << ", O" << e.optLevel << ", "
+       << (e.modulePass ? "module" : "function") << " pass): " << e.summary << "\n";
+    os << "  classes: " << (e.classes.empty() ? "-" : e.classes) << "; anchors: "
+       << (e.neverChanges() ? "none (never changes the IR)"
+                            : e.anchors.empty() ? "any graph" : e.anchors.str());
+    if (!e.creates.empty())
+      os << "; creates: " << e.creates;
+    if (!e.requires.empty())
+      os << "; requires: " << e.requires;
+    if (!e.dormantOn.empty())
+      os << "; dormant on: " << e.dormantOn;
+    os << "\n";
+  }
+}
+
+llvm::json::Value dlc::passCatalogueToJSON() {
+  auto list = [](llvm::StringRef s) {
+    llvm::json::Array a;
+    for (llvm::StringRef w : words(s))
+      a.push_back(w.str());
+    return a;
+  };
+  llvm::json::Array passes;
+  for (const CatalogueEntry &e : kCatalogue)
+    passes.push_back(llvm::json::Object{
+        {"tvm_name", e.tvmName.str()},
+        {"flag", e.flag.str()},
+        {"opt_level", e.optLevel},
+        {"kind", e.modulePass ? "module" : "function"},
+        {"classes", list(e.classes)},
+        {"anchors", e.neverChanges() ? llvm::json::Value(nullptr) : list(e.anchors)},
+        {"never_changes_ir", e.neverChanges()},
+        {"creates", list(e.creates)},
+        {"requires", e.requires.str()},
+        {"dormant_on", list(e.dormantOn)},
+        {"summary", e.summary.str()}});
+  return passes;
+}
