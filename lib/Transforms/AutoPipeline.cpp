@@ -55,6 +55,9 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
       bool dormant = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
         return e.dormantFor(t);
       });
+      bool noGain = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
+        return e.noGainFor(t);
+      });
       if (llvm::is_contained(disabled, name)) {
         d.reason = "disabled by the user";
       } else if (llvm::is_contained(required, name)) {
@@ -70,6 +73,9 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
         d.reason = "no " + llvm::join(anchors, " or ") + " in the graph";
       } else if (dormant) {
         d.reason = "dormant on " + classNames + " models (dlc's measurements, docs/PassEffects.md)";
+      } else if (noGain && !inO3) {
+        d.reason = "no speed-up measured on " + classNames +
+                   " models for its compile time (bench/auto_vs_o3.py)";
       } else {
         d.chosen = true;
         d.reason = inO3 ? "O3" : "";

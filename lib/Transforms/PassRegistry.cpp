@@ -67,7 +67,10 @@ static const CatalogueEntry kCatalogue[] = {
      "3 or more batch_matmul on one input as one"},
     {"BatchingOps", "graph-batching-ops", 0, false, "BR", "conv2d dense batch_matmul",
      "concat batch_matmul slice split reshape expand_dims dense", "", "RN MN SSD",
-     "the three CombineParallel passes in turn"},
+     "the three CombineParallel passes in turn",
+     // BERT-base, 3 rounds: graph passes 0.42-0.47 s with it, 0.18-0.21 s
+     // without; p50 186-203 ms with, 176-207 ms without.
+     "BR"},
     {"SimplifyFCTranspose", "graph-simplify-fc-transpose", 4, false, "MN BR", "dense", "", "",
      "RN MN SSD BR", "dense of a transposed constant weight: the weight transposed now"},
     {"FastMath", "graph-fast-math", 4, false, "MN BR SSD", "exp erf tanh softmax gelu",
@@ -118,6 +121,7 @@ static llvm::SmallVector<llvm::StringRef> words(llvm::StringRef list) {
 
 bool CatalogueEntry::inClass(llvm::StringRef tag) const { return hasWord(classes, tag); }
 bool CatalogueEntry::dormantFor(llvm::StringRef tag) const { return hasWord(dormantOn, tag); }
+bool CatalogueEntry::noGainFor(llvm::StringRef tag) const { return hasWord(noGainOn, tag); }
 llvm::SmallVector<llvm::StringRef> CatalogueEntry::anchorOps() const {
   return neverChanges() ? llvm::SmallVector<llvm::StringRef>() : words(anchors);
 }
@@ -151,6 +155,8 @@ void dlc::printPassCatalogue(llvm::raw_ostream &os) {
       os << "; requires: " << e.requires;
     if (!e.dormantOn.empty())
       os << "; dormant on: " << e.dormantOn;
+    if (!e.noGainOn.empty())
+      os << "; no gain measured on: " << e.noGainOn;
     os << "\n";
   }
 }
@@ -175,6 +181,7 @@ llvm::json::Value dlc::passCatalogueToJSON() {
         {"creates", list(e.creates)},
         {"requires", e.requires.str()},
         {"dormant_on", list(e.dormantOn)},
+        {"no_gain_on", list(e.noGainOn)},
         {"summary", e.summary.str()}});
   return passes;
 }

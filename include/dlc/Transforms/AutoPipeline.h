@@ -4,8 +4,9 @@
 // are O3's plus the CF'22 passes of the detected classes, in the order of
 // passOrder(), less those whose anchor ops cannot be in the graph when they
 // run (checked before running: they cost nothing), those dlc measured
-// dormant on every detected class, those that never change dlc's IR and
-// those the user disabled. A graph no class fits gets O3's passes (the
+// dormant on every detected class, class passes beyond O3 that dlc measured
+// to cost compile time for no speed-up there, those that never change
+// dlc's IR and those the user disabled. A graph no class fits gets O3's passes (the
 // same choice `auto` makes when it cannot tell). Every pass considered is
 // kept with the reason it was chosen or skipped.
 //

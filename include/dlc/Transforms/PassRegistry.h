@@ -40,9 +40,13 @@ struct CatalogueEntry {
   /// (docs/PassEffects.md), for passes whose work no other pass creates.
   llvm::StringRef dormantOn;
   llvm::StringRef summary;
+  /// CF'22 classes on whose models dlc measured the pass active but not
+  /// faster on the CPU while it costs compile time (bench/auto_vs_o3.py).
+  llvm::StringRef noGainOn = "";
 
   bool inClass(llvm::StringRef tag) const;
   bool dormantFor(llvm::StringRef tag) const;
+  bool noGainFor(llvm::StringRef tag) const;
   llvm::SmallVector<llvm::StringRef> anchorOps() const;
   llvm::SmallVector<llvm::StringRef> createdOps() const;
   /// Never changes dlc's IR (anchors "-").
