@@ -167,12 +167,16 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
       continue;
     }
     auto [key, value] = field.trim().split('=');
+    if (key == "classes") {
+      spec.classes = value.str();
+      continue;
+    }
     std::vector<std::string> *names = key == "disable"   ? &spec.disabled
                                       : key == "require" ? &spec.required
                                                          : nullptr;
     if (!names)
       return llvm::createStringError("unknown pipeline field '" + key.str() +
-                                     "' (expected disable=A,B, require=A,B or explain)");
+                                     "' (expected disable=A,B, require=A,B, explain or classes=FILE)");
     for (llvm::StringRef name : splitList(value))
       names->push_back(lookupPass(name) ? lookupPass(name)->tvmName.str() : name.str());
   }
@@ -187,6 +191,8 @@ std::string dlc::PipelineSpec::str() const {
     s += ";require=" + llvm::join(required, ",");
   if (explain)
     s += ";explain";
+  if (!classes.empty())
+    s += ";classes=" + classes;
   return s;
 }
 
@@ -200,8 +206,8 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
   int level = -1;
   if (base.size() == 2 && base[0] == 'O' && base[1] >= '0' && base[1] <= '4') {
     level = base[1] - '0';
-    if (spec->explain)
-      return llvm::createStringError("explain applies to the auto pipeline, not to '" +
+    if (spec->explain || !spec->classes.empty())
+      return llvm::createStringError("explain and classes= apply to the auto pipeline, not to '" +
                                      base.str() + "'");
     parts = levelElements(level, *spec);
   } else if (base == "auto") {
@@ -213,15 +219,18 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
                                          ")");
     if (spec->explain)
       options.push_back("explain=true");
+    if (!spec->classes.empty())
+      options.push_back("classes=" + spec->classes);
     if (!spec->disabled.empty())
       options.push_back("disable=" + llvm::join(spec->disabled, ","));
     if (!spec->required.empty())
       options.push_back("require=" + llvm::join(spec->required, ","));
     parts = std::vector<std::string>{"graph-auto-pipeline" +
                                      (options.empty() ? "" : "{" + llvm::join(options, " ") + "}")};
-  } else if (!spec->disabled.empty() || !spec->required.empty() || spec->explain) {
+  } else if (!spec->disabled.empty() || !spec->required.empty() || spec->explain ||
+             !spec->classes.empty()) {
     return llvm::createStringError("disable= and require= apply to O0..O4 and auto, explain "
-                                   "to auto, not to '" + base.str() + "'");
+                                   "and classes= to auto, not to '" + base.str() + "'");
   } else if (base.consume_front("list:")) {
     parts = listElements(base);
   } else if (base != "none") {

@@ -86,9 +86,9 @@
 // SPEC: dlc-opt: error: unknown pipeline 'O9': expected O0, O1, O2, O3, O4, default (O3), auto, none or list:PassA,PassB,...
 // UNKNOWN-DISABLE: dlc-opt: error: unknown pass 'FuseAll' (expected a TVM name; known: SimplifyInference,
 // NOT-IN-LEVELS: dlc-opt: error: pass 'FoldExplicitPadding' is not part of the O0..O4 sequence, so disabling or requiring it has no effect; run it with list:...
-// LIST-GATED: dlc-opt: error: disable= and require= apply to O0..O4 and auto, explain to auto, not to 'list:FoldConstant'
+// LIST-GATED: dlc-opt: error: disable= and require= apply to O0..O4 and auto, explain and classes= to auto, not to 'list:FoldConstant'
 // OPTION: dlc-opt: error: cannot build pipeline 'list:FuseOps{depth=4}': {{.*}}depth
-// FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B or explain)
+// FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B, explain or classes=FILE)
 func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %w = graph.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
   %g = graph.constant dense<[2.0, 0.5]> : tensor<2xf32>

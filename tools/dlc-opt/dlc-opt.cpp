@@ -131,8 +131,8 @@ int main(int argc, char **argv) {
       return fail("--dlc-explain explains --dlc-pipeline=auto; no pipeline was given");
     spec += ";explain";
   }
-  if (!dlcClasses.empty())
-    setenv("DLC_ARCH_CLASSES", dlcClasses.c_str(), 1);
+  if (!dlcClasses.empty() && !spec.empty())
+    spec += ";classes=" + dlcClasses;
   if (!spec.empty()) {
     if (llvm::Error e = dlc::pipelineString(spec).takeError()) {
       llvm::WithColor::error(llvm::errs(), "dlc-opt") << llvm::toString(std::move(e)) << "\n";

@@ -7,7 +7,7 @@
 //                     (FuseOps last); `default` is O3
 //   O3;disable=A,B;require=C
 //                     with TVM's disabled_pass / required_pass
-//   auto[;explain][;disable=A][;require=B]
+//   auto[;explain][;disable=A][;require=B][;classes=FILE]
 //                     the passes chosen from the model's architecture
 //                     (AutoPipeline.h), with the reasons printed on request
 //   list:A,B{opt=1}   the given passes verbatim, in order, with options
@@ -51,7 +51,8 @@ struct PipelineSpec {
   std::string base;
   std::vector<std::string> disabled, required;
   bool explain = false; ///< auto: print every pass considered and why
-  /// The textual form, `base[;disable=A,B][;require=C][;explain]`.
+  std::string classes;  ///< auto: the architecture class rules file
+  /// The textual form, `base[;disable=A,B][;require=C][;explain][;classes=F]`.
   std::string str() const;
 };
 llvm::Expected<PipelineSpec> parsePipelineSpec(llvm::StringRef text);
