@@ -206,6 +206,7 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
   std::optional<CompileCache> store;
   std::string key;
   std::optional<std::vector<std::string>> objects;
+  std::vector<std::pair<std::string, std::string>> toStore; // key, object
   if (cache && cache->enabled) {
     auto start = std::chrono::steady_clock::now();
     store.emplace(*cache);
@@ -249,23 +250,27 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
       return e;
     times.codegenMs += msSince(start);
     objects.emplace();
-    std::string manifest;
     for (ObjectPart &part : *parts) {
-      std::string partKey = objectKey(part);
-      manifest += partKey + "\n";
-      if (store)
-        if (llvm::Error e = store->store(partKey, part.object))
-          llvm::WithColor::warning(llvm::errs(), "dlc") << llvm::toString(std::move(e)) << "\n";
+      toStore.emplace_back(objectKey(part), part.object);
       objects->push_back(std::move(part.object));
     }
-    if (store)
-      if (llvm::Error e = store->store(key, manifest))
-        llvm::WithColor::warning(llvm::errs(), "dlc") << llvm::toString(std::move(e)) << "\n";
   }
   struct rusage usage;
   if (getrusage(RUSAGE_SELF, &usage) == 0)
     times.peakMemoryMiB = usage.ru_maxrss / 1024.0;
-  return CPUExecutable::load(*objects, entry, signature, hoisted, times);
+  auto exe = CPUExecutable::load(*objects, entry, signature, hoisted, times);
+  // Stored once they loaded: code that does not link is never cached.
+  if (exe && store && !toStore.empty()) {
+    std::string manifest;
+    for (const auto &[partKey, object] : toStore) {
+      manifest += partKey + "\n";
+      if (llvm::Error e = store->store(partKey, object))
+        llvm::WithColor::warning(llvm::errs(), "dlc") << llvm::toString(std::move(e)) << "\n";
+    }
+    if (llvm::Error e = store->store(key, manifest))
+      llvm::WithColor::warning(llvm::errs(), "dlc") << llvm::toString(std::move(e)) << "\n";
+  }
+  return exe;
 }
 
 static const char *cType(DType t) {

@@ -229,13 +229,24 @@ llvm::Expected<std::vector<ObjectPart>> dlc::splitForCodegen(ModuleOp module, bo
     }
   // The rest (entry points, the model's own functions) calls the kernels by
   // their digest names.
+  // Kernels that lowered to the same IR have one name: the later ones'
+  // calls go to the first.
   SmallVector<const llvm::GlobalValue *> roots;
-  for (llvm::Function &f : *whole) {
+  llvm::StringMap<llvm::Function *> named;
+  for (llvm::Function &f : llvm::make_early_inc_range(*whole)) {
     auto it = finalNames.find(f.getName());
-    if (it != finalNames.end())
+    if (it == finalNames.end()) {
+      if (!f.isDeclaration())
+        roots.push_back(&f);
+      continue;
+    }
+    auto [first, inserted] = named.try_emplace(it->second, &f);
+    if (inserted) {
       f.setName(it->second);
-    else if (!f.isDeclaration())
-      roots.push_back(&f);
+    } else {
+      f.replaceAllUsesWith(first->second);
+      f.eraseFromParent();
+    }
   }
   auto isKernel = [&](const llvm::GlobalValue *gv) {
     return gv->getName().starts_with("dlc_kernel_");
@@ -265,12 +276,17 @@ llvm::Error dlc::compileParts(llvm::MutableArrayRef<ObjectPart> parts, unsigned 
   llvm::sort(todo, [&](size_t a, size_t b) { return parts[a].bitcode.size() > parts[b].bitcode.size(); });
   // Workers with a target machine each, taking the next part until none is
   // left.
-  std::vector<std::string> errors(parts.size());
+  std::vector<std::string> errors;
+  std::mutex errorsMutex;
+  auto fail = [&](std::string message) {
+    std::lock_guard<std::mutex> lock(errorsMutex);
+    errors.push_back(std::move(message));
+  };
   std::atomic<size_t> next{0};
   auto work = [&] {
     auto tm = tmBuilder->createTargetMachine();
     if (!tm) {
-      errors[0] = llvm::toString(tm.takeError());
+      fail(llvm::toString(tm.takeError()));
       return;
     }
     for (size_t t; (t = next++) < todo.size();) {
@@ -278,7 +294,7 @@ llvm::Error dlc::compileParts(llvm::MutableArrayRef<ObjectPart> parts, unsigned 
       llvm::LLVMContext context;
       auto m = llvm::parseBitcodeFile(llvm::MemoryBufferRef(part.bitcode, "part"), context);
       if (!m) {
-        errors[todo[t]] = llvm::toString(m.takeError());
+        fail(llvm::toString(m.takeError()));
         continue;
       }
       (*m)->setDataLayout((*tm)->createDataLayout());
@@ -287,12 +303,16 @@ llvm::Error dlc::compileParts(llvm::MutableArrayRef<ObjectPart> parts, unsigned 
       // run and was slow to compile at O3: one long block of calls with
       // every memref descriptor spelled out.
       (*tm)->setOptLevel(part.kernel ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::None);
+      // Instruction selection at None turns fast isel on in the target
+      // machine, and it would stay on for the kernels this worker compiles
+      // next.
+      (*tm)->setFastISel(!part.kernel);
       optimize(**m, tm->get(), part.kernel ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O1);
       llvm::raw_string_ostream os(part.object);
       llvm::buffer_ostream out(os);
       llvm::legacy::PassManager codegen;
       if ((*tm)->addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::ObjectFile)) {
-        errors[todo[t]] = "the target cannot emit object files";
+        fail("the target cannot emit object files");
         continue;
       }
       codegen.run(**m);

@@ -213,10 +213,21 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
   } else if (base == "auto") {
     std::vector<std::string> options;
     for (const std::vector<std::string> *names : {&spec->disabled, &spec->required})
-      for (const std::string &name : *names)
+      for (const std::string &name : *names) {
         if (!lookupPass(name))
           return llvm::createStringError("unknown pass '" + name + "' (known: " + knownPasses() +
                                          ")");
+        bool inOrder = llvm::any_of(kOrder, [&](const OrderStep &s) {
+          return s.name == name || llvm::is_contained(s.sequential, name);
+        });
+        if (!inOrder)
+          return llvm::createStringError("pass '" + name + "' is not in the order auto chooses "
+                                         "from, so disabling or requiring it has no effect; "
+                                         "run it with list:...");
+      }
+    if (spec->classes.find_first_of(" ,;{}\"") != std::string::npos)
+      return llvm::createStringError("classes=" + spec->classes +
+                                     ": the path may not contain spaces, commas, braces or quotes");
     if (spec->explain)
       options.push_back("explain=true");
     if (!spec->classes.empty())

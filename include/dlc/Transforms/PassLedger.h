@@ -57,7 +57,9 @@ struct LedgerEntry {
 class PassLedger {
 public:
   /// Adds an instrumentation to `pm` that records into this ledger (which
-  /// must outlive the runs).
+  /// must outlive the runs), and disables multithreading on `pm`'s context
+  /// (the ledger follows one pass at a time): a context other threads are
+  /// using at the same time must not be given a ledger.
   void attach(mlir::PassManager &pm);
 
   const std::vector<LedgerEntry> &entries() const { return log; }

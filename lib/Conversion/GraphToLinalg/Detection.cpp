@@ -36,8 +36,10 @@ struct Emitter {
   void store(Value v, Value memref, ArrayRef<Value> idx) { memref::StoreOp::create(b, v, memref, idx); }
   Value cmpf(arith::CmpFPredicate p, Value x, Value y) { return arith::CmpFOp::create(b, p, x, y); }
   Value cmpi(arith::CmpIPredicate p, Value x, Value y) { return arith::CmpIOp::create(b, p, x, y); }
-  Value maxf(Value x, Value y) { return arith::MaxNumFOp::create(b, x, y); }
-  Value minf(Value x, Value y) { return arith::MinNumFOp::create(b, x, y); }
+  /// std::max(x, y) and std::min(x, y), as the interpreter computes IoU
+  /// (a NaN coordinate propagates as it does there).
+  Value maxf(Value x, Value y) { return select(cmpf(arith::CmpFPredicate::OLT, x, y), y, x); }
+  Value minf(Value x, Value y) { return select(cmpf(arith::CmpFPredicate::OLT, y, x), y, x); }
   Value sub(Value x, Value y) { return arith::SubFOp::create(b, x, y); }
   Value mul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
   Value select(Value c, Value x, Value y) { return arith::SelectOp::create(b, c, x, y); }
