@@ -18,29 +18,6 @@ using namespace mlir;
 using namespace dlc;
 using namespace dlc::graph;
 
-/// The native bytes of a constant's payload, if it has them (not splats,
-/// not i1).
-static std::optional<ArrayRef<char>> payloadBytes(ConstantOp c) {
-  auto type = c.getType();
-  if (!type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() % 8 != 0)
-    return std::nullopt;
-  ArrayRef<char> bytes;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    bytes = blob->getData();
-  } else if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()); dense && !dense.isSplat()) {
-    bytes = dense.getRawData();
-  } else {
-    return std::nullopt;
-  }
-  // A payload of the wrong size is left to the interpreter, which reports it.
-  if (static_cast<int64_t>(bytes.size()) != type.getNumElements() * type.getElementTypeBitWidth() / 8)
-    return std::nullopt;
-  return bytes;
-}
-
 /// Data movement (reshape, expand_dims, squeeze, transpose, concat) on
 /// constants done on their bytes: folding stacked weights (BatchingOps on
 /// BERT-base) through the interpreter's doubles took most of a compile.

@@ -4,6 +4,7 @@
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -243,4 +244,25 @@ dlc::perChannelScale(const Tensor &scale, RankedTensorType target,
   for (int64_t c = 0; c < channels; ++c)
     values[c] = onAxis ? scale.data[c] : scale.data[0];
   return values;
+}
+
+std::optional<ArrayRef<char>> dlc::payloadBytes(graph::ConstantOp c) {
+  auto type = c.getType();
+  if (!type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() % 8 != 0)
+    return std::nullopt;
+  ArrayRef<char> bytes;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    bytes = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()); dense && !dense.isSplat()) {
+    bytes = dense.getRawData();
+  } else {
+    return std::nullopt;
+  }
+  // A payload of the wrong size is left to the interpreter, which reports it.
+  if (static_cast<int64_t>(bytes.size()) != type.getNumElements() * type.getElementTypeBitWidth() / 8)
+    return std::nullopt;
+  return bytes;
 }

@@ -2,6 +2,7 @@
 #ifndef DLC_LIB_TRANSFORMS_PASSUTILS_H
 #define DLC_LIB_TRANSFORMS_PASSUTILS_H
 
+#include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Tensor.h"
 #include "dlc/Transforms/PassLedger.h"
 
@@ -34,6 +35,11 @@ constexpr int64_t kMaxConstantElements = int64_t(1) << 28;
 /// The value of `v` if it is defined by a graph.constant of at most
 /// kMaxConstantElements elements.
 std::optional<Tensor> constantValue(mlir::Value v);
+
+/// The native bytes of a constant's payload, if it has them: not splats,
+/// not i1, and exactly the size its type says (anything else is left to the
+/// interpreter, which reports it).
+std::optional<llvm::ArrayRef<char>> payloadBytes(graph::ConstantOp c);
 
 /// `v` is a constant whose elements all equal `x`.
 bool isConstantSplat(mlir::Value v, double x);

@@ -43,18 +43,8 @@ graph::ConstantOp weightConstant(Value weight) {
 /// (no conversion: BERT-base's weights take 1 s through doubles); small
 /// weights take the general path and stay readable dense literals.
 std::optional<ArrayRef<char>> f32Payload(graph::ConstantOp c) {
-  ArrayRef<char> bytes;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    bytes = blob->getData();
-  } else if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()); dense && !dense.isSplat()) {
-    bytes = dense.getRawData();
-  }
-  auto type = cast<RankedTensorType>(c.getType());
-  int64_t n = type.getDimSize(0), k = type.getDimSize(1);
-  if (static_cast<int64_t>(bytes.size()) != n * k * 4 || n * k < 4096)
+  std::optional<ArrayRef<char>> bytes = payloadBytes(c);
+  if (!bytes || !c.getType().getElementType().isF32() || c.getType().getNumElements() < 4096)
     return std::nullopt;
   return bytes;
 }
