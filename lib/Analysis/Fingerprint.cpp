@@ -75,3 +75,11 @@ std::string dlc::structuralFingerprint(Operation *op, bool withWeights) {
   std::array<uint8_t, 32> digest = hash.final();
   return llvm::toHex(digest, /*LowerCase=*/true);
 }
+
+std::string dlc::moduleFingerprint(Operation *root, bool withWeights) {
+  llvm::SHA256 hash;
+  for (Region &region : root->getRegions())
+    for (Operation &op : region.getOps())
+      hash.update(structuralFingerprint(&op, withWeights) + "\n");
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}

@@ -34,15 +34,11 @@ static double msSince(std::chrono::steady_clock::time_point start) {
 /// Runs the graph pipeline on `module`.
 static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
                                     CompileTimes *times, PassLedger *ledger = nullptr) {
-  // Public functions get C entry points (_mlir_ciface_NAME).
-  for (auto func : module.getOps<func::FuncOp>())
-    if (func.isPublic() && !func.isExternal())
-      func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   auto start = std::chrono::steady_clock::now();
   PassManager graph(module.getContext());
   // The ledger records one pass at a time; lowering threads again after.
   bool threaded = module.getContext()->isMultithreadingEnabled();
-  auto rethread = llvm::make_scope_exit([&] {
+  llvm::scope_exit rethread([&] {
     if (threaded && !module.getContext()->isMultithreadingEnabled())
       module.getContext()->enableMultithreading();
   });
@@ -56,6 +52,12 @@ static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
   if (failed(graph.run(module)))
     return llvm::createStringError("the graph pipeline '" + pipeline.str() +
                                    "' failed");
+  // Public functions get C entry points (_mlir_ciface_NAME); set after the
+  // graph passes, which see the model as its file has it (the tuned
+  // pipeline finds its record by the model's fingerprint).
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   if (times)
     times->graphPassesMs = msSince(start);
   return llvm::Error::success();

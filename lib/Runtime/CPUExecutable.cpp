@@ -217,11 +217,12 @@ llvm::Expected<std::vector<Tensor>> CPUExecutable::run(ArrayRef<Tensor> inputs) 
 }
 
 llvm::Expected<LatencyStats> CPUExecutable::benchmark(ArrayRef<Tensor> inputs,
-                                                      int64_t warmup, int64_t runs) {
+                                                      int64_t warmup, int64_t runs,
+                                                      double minWarmupMs) {
   auto call = prepare(inputs);
   if (!call)
     return call.takeError();
-  return dlc::benchmark([&] { return invoke(**call); }, warmup, runs);
+  return dlc::benchmark([&] { return invoke(**call); }, warmup, runs, minWarmupMs);
 }
 
 /// The C type of an element type in the generated header.

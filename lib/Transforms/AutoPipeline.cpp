@@ -28,6 +28,82 @@ static llvm::StringSet<> presentOps(ModuleOp module) {
   return ops;
 }
 
+namespace {
+/// What the classes `tags` say of one pass.
+struct ClassView {
+  bool inO3 = false;
+  llvm::SmallVector<std::string> classesOf; ///< the tags whose CF'22 passes it is in
+  bool dormant = false, noGain = false;     ///< on every one of the tags
+};
+} // namespace
+
+static ClassView viewOf(const CatalogueEntry &e, bool inLevels, llvm::ArrayRef<std::string> tags) {
+  ClassView v;
+  v.inO3 = inLevels && e.optLevel <= 3;
+  for (const std::string &t : tags)
+    if (e.inClass(t))
+      v.classesOf.push_back(t);
+  v.dormant = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
+    return e.dormantFor(t);
+  });
+  v.noGain = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
+    return e.noGainFor(t);
+  });
+  return v;
+}
+
+/// Why the classes leave `e` out ("" when they keep it): neither in O3 nor
+/// in their passes, or never changing dlc's IR.
+static std::string outsideClasses(const CatalogueEntry &e, const ClassView &v,
+                                  llvm::StringRef classNames) {
+  if (classNames.empty() && !v.inO3)
+    return "not in O3 (no class detected: O3's choice)";
+  if (!v.inO3 && v.classesOf.empty())
+    return "not in O3 nor in the passes of " +
+           (classNames.empty() ? std::string("any class") : classNames.str());
+  if (e.neverChanges())
+    return "never changes dlc's IR";
+  return "";
+}
+
+static std::string dormantReason(llvm::StringRef classNames) {
+  return "dormant on " + classNames.str() + " models (dlc's measurements, docs/PassEffects.md)";
+}
+
+PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags) {
+  PassSpace space;
+  std::string classNames = llvm::join(tags, ", ");
+  for (const CatalogueEntry &e : passCatalogue()) {
+    bool inLevels = false, inOrder = false;
+    for (const OrderStep &step : passOrder())
+      if (step.name == e.tvmName || llvm::is_contained(step.sequential, e.tvmName)) {
+        inOrder = true;
+        inLevels |= step.inLevels;
+      }
+    ClassView v = viewOf(e, inLevels, tags);
+    std::string why = !inOrder ? "not in the optimization order (a pass for the user's intent)"
+                               : outsideClasses(e, v, classNames);
+    if (why.empty() && v.dormant)
+      why = dormantReason(classNames);
+    if (why.empty())
+      space.passes.push_back(e.tvmName.str());
+    else
+      space.excluded.push_back({e.tvmName.str(), why});
+  }
+  // In the optimization order.
+  std::vector<std::string> ordered;
+  for (const OrderStep &step : passOrder()) {
+    llvm::SmallVector<llvm::StringRef> names(step.sequential.begin(), step.sequential.end());
+    if (names.empty())
+      names.push_back(step.name);
+    for (llvm::StringRef name : names)
+      if (llvm::is_contained(space.passes, name) && !llvm::is_contained(ordered, name))
+        ordered.push_back(name.str());
+  }
+  space.passes = std::move(ordered);
+  return space;
+}
+
 AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
                                      llvm::ArrayRef<std::string> disabled,
                                      llvm::ArrayRef<std::string> required) {
@@ -44,44 +120,31 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
     for (llvm::StringRef name : names) {
       const CatalogueEntry &e = *lookupPass(name);
       AutoDecision d{name.str(), false, ""};
-      bool inO3 = step.inLevels && e.optLevel <= 3;
-      llvm::SmallVector<std::string> classesOf;
-      for (const std::string &t : tags)
-        if (e.inClass(t))
-          classesOf.push_back(t);
+      ClassView v = viewOf(e, step.inLevels, tags);
       llvm::SmallVector<llvm::StringRef> anchors = e.anchorOps();
       bool anchored = e.anchors.empty() ||
                       llvm::any_of(anchors, [&](llvm::StringRef op) { return present.contains(op); });
-      bool dormant = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
-        return e.dormantFor(t);
-      });
-      bool noGain = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
-        return e.noGainFor(t);
-      });
+      std::string outside = outsideClasses(e, v, classNames);
       if (llvm::is_contained(disabled, name)) {
         d.reason = "disabled by the user";
       } else if (llvm::is_contained(required, name)) {
         d.chosen = true;
         d.reason = "required by the user";
-      } else if (tags.empty() && !inO3) {
-        d.reason = "not in O3 (no class detected: O3's choice)";
-      } else if (!inO3 && classesOf.empty()) {
-        d.reason = "not in O3 nor in the passes of " + (classNames.empty() ? "any class" : classNames);
-      } else if (e.neverChanges()) {
-        d.reason = "never changes dlc's IR";
+      } else if (!outside.empty()) {
+        d.reason = outside;
       } else if (!anchored) {
         d.reason = "no " + llvm::join(anchors, " or ") + " in the graph";
-      } else if (dormant) {
-        d.reason = "dormant on " + classNames + " models (dlc's measurements, docs/PassEffects.md)";
-      } else if (noGain && !inO3) {
+      } else if (v.dormant) {
+        d.reason = dormantReason(classNames);
+      } else if (v.noGain && !v.inO3) {
         d.reason = "no speed-up measured on " + classNames +
                    " models for its compile time (bench/auto_vs_o3.py)";
       } else {
         d.chosen = true;
-        d.reason = inO3 ? "O3" : "";
-        if (!classesOf.empty())
+        d.reason = v.inO3 ? "O3" : "";
+        if (!v.classesOf.empty())
           d.reason += (d.reason.empty() ? "" : "; ") + std::string("class ") +
-                      llvm::join(classesOf, ", ") + " (CF'22)";
+                      llvm::join(v.classesOf, ", ") + " (CF'22)";
       }
       if (d.chosen) {
         chosen.push_back(name == "FuseOps" ? "FuseOps{fuse-opt-level=3}" : name.str());

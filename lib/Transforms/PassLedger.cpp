@@ -12,7 +12,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/SHA256.h"
 
 #include <chrono>
 #include <mutex>
@@ -62,16 +61,6 @@ static mlir::Operation *rootOf(mlir::Operation *op) {
   while (mlir::Operation *parent = op->getParentOp())
     op = parent;
   return op;
-}
-
-/// The whole module's fingerprint, made of its top-level ops' (printing the
-/// module itself would print every weight's bytes).
-static std::string moduleFingerprint(mlir::Operation *root, bool withWeights) {
-  llvm::SHA256 hash;
-  for (mlir::Region &region : root->getRegions())
-    for (mlir::Operation &op : region.getOps())
-      hash.update(structuralFingerprint(&op, withWeights) + "\n");
-  return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
 
 namespace dlc {

@@ -53,7 +53,7 @@ static const CatalogueEntry kCatalogue[] = {
      "points locations into a printed snapshot of the graph"},
     {"FuseOps", "graph-fuse-ops", 0, false, "RN MN SSD BR", "", "fused",
      "layout, mixed-precision and partitioning passes first", "",
-     "TVM's graph partitioner: kernels as graph.fused regions"},
+     "TVM's graph partitioner: kernels as graph.fused regions", "", /*last=*/true},
     {"DefuseOps", "graph-defuse-ops", 3, false, "BL", "fused", "", "FuseOps", "",
      "inlines graph.fused regions"},
     {"CombineParallelConv2D", "graph-combine-parallel-conv2d", 4, false, "RN", "conv2d",
@@ -157,6 +157,8 @@ void dlc::printPassCatalogue(llvm::raw_ostream &os) {
       os << "; dormant on: " << e.dormantOn;
     if (!e.noGainOn.empty())
       os << "; no gain measured on: " << e.noGainOn;
+    if (e.last)
+      os << "; runs last";
     os << "\n";
   }
 }
@@ -182,6 +184,7 @@ llvm::json::Value dlc::passCatalogueToJSON() {
         {"requires", e.requires.str()},
         {"dormant_on", list(e.dormantOn)},
         {"no_gain_on", list(e.noGainOn)},
+        {"runs_last", e.last},
         {"summary", e.summary.str()}});
   return passes;
 }

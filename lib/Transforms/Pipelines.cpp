@@ -113,9 +113,9 @@ static bool passEnabled(llvm::StringRef name, int level, const PipelineSpec &spe
   return level >= lookupPass(name)->optLevel;
 }
 
-/// The elements of optimization level `level`.
-static llvm::Expected<std::vector<std::string>> levelElements(int level,
-                                                              const PipelineSpec &spec) {
+/// The passes of optimization level `level`, as `list:` items.
+static llvm::Expected<std::vector<std::string>> levelPasses(int level,
+                                                            const PipelineSpec &spec) {
   // Names must exist and be part of the sequence: anything else would
   // silently do nothing.
   for (const std::vector<std::string> *names : {&spec.disabled, &spec.required})
@@ -131,27 +131,52 @@ static llvm::Expected<std::vector<std::string>> levelElements(int level,
             "pass '" + name + "' is not part of the O0..O4 sequence, so disabling or "
             "requiring it has no effect; run it with list:...");
     }
-  std::vector<std::string> parts;
+  std::vector<std::string> passes;
   for (const OrderStep &step : kOrder) {
     if (!step.inLevels)
       continue;
     if (step.sequential.empty()) {
       if (!passEnabled(step.name, level, spec))
         continue;
-      const CatalogueEntry &e = *lookupPass(step.name);
       // FuseOps fuses from level 1 on (TVM: opt_level 0 makes singletons).
-      parts.push_back(step.name == "FuseOps"
-                          ? element(e, "fuse-opt-level=" + std::to_string(level))
-                          : element(e));
+      passes.push_back(step.name == "FuseOps"
+                           ? "FuseOps{fuse-opt-level=" + std::to_string(level) + "}"
+                           : step.name.str());
       continue;
     }
     if (llvm::is_contained(spec.disabled, step.name))
       continue;
     for (llvm::StringRef name : step.sequential)
       if (passEnabled(name, level, spec))
-        parts.push_back(element(*lookupPass(name)));
+        passes.push_back(name.str());
   }
-  return parts;
+  return passes;
+}
+
+/// O0..O4 as a level number, else -1.
+static int levelOf(llvm::StringRef base) {
+  if (base.size() == 2 && base[0] == 'O' && base[1] >= '0' && base[1] <= '4')
+    return base[1] - '0';
+  return -1;
+}
+
+llvm::Expected<std::vector<std::string>> dlc::pipelinePasses(llvm::StringRef text) {
+  llvm::Expected<PipelineSpec> spec = parsePipelineSpec(text);
+  if (!spec)
+    return spec.takeError();
+  llvm::StringRef base = spec->base;
+  if (int level = levelOf(base); level >= 0)
+    return levelPasses(level, *spec);
+  if (base.consume_front("list:")) {
+    std::vector<std::string> passes;
+    for (llvm::StringRef item : splitList(base))
+      passes.push_back(item.str());
+    return passes;
+  }
+  if (base == "none")
+    return std::vector<std::string>();
+  return llvm::createStringError("the passes of '" + text.str() +
+                                 "' depend on the model (expected O0..O4, list:... or none)");
 }
 
 llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
@@ -203,13 +228,14 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
     return spec.takeError();
   llvm::StringRef base = spec->base;
   llvm::Expected<std::vector<std::string>> parts = std::vector<std::string>();
-  int level = -1;
-  if (base.size() == 2 && base[0] == 'O' && base[1] >= '0' && base[1] <= '4') {
-    level = base[1] - '0';
+  if (int level = levelOf(base); level >= 0) {
     if (spec->explain || !spec->classes.empty())
       return llvm::createStringError("explain and classes= apply to the auto pipeline, not to '" +
                                      base.str() + "'");
-    parts = levelElements(level, *spec);
+    llvm::Expected<std::vector<std::string>> passes = levelPasses(level, *spec);
+    if (!passes)
+      return passes.takeError();
+    parts = listElements(llvm::join(*passes, ","));
   } else if (base == "auto") {
     std::vector<std::string> options;
     for (const std::vector<std::string> *names : {&spec->disabled, &spec->required})
@@ -238,16 +264,26 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
       options.push_back("require=" + llvm::join(spec->required, ","));
     parts = std::vector<std::string>{"graph-auto-pipeline" +
                                      (options.empty() ? "" : "{" + llvm::join(options, " ") + "}")};
+  } else if (base.consume_front("tuned:")) {
+    if (!spec->disabled.empty() || !spec->required.empty() || !spec->classes.empty())
+      return llvm::createStringError("disable=, require= and classes= do not apply to tuned: "
+                                     "it replays the sequence dlc-tune recorded");
+    if (base.empty() || base.find_first_of(" ,;{}\"") != llvm::StringRef::npos)
+      return llvm::createStringError("tuned:" + base.str() + ": expected the path of a tuning "
+                                     "database, without spaces, commas, braces or quotes");
+    parts = std::vector<std::string>{"graph-tuned-pipeline{db=" + base.str() +
+                                     (spec->explain ? " explain=true" : "") + "}"};
   } else if (!spec->disabled.empty() || !spec->required.empty() || spec->explain ||
              !spec->classes.empty()) {
     return llvm::createStringError("disable= and require= apply to O0..O4 and auto, explain "
-                                   "and classes= to auto, not to '" + base.str() + "'");
+                                   "to auto and tuned:, classes= to auto, not to '" +
+                                   base.str() + "'");
   } else if (base.consume_front("list:")) {
     parts = listElements(base);
   } else if (base != "none") {
     return llvm::createStringError("unknown pipeline '" + base.str() +
-                                   "': expected O0, O1, O2, O3, O4, default (O3), auto, none "
-                                   "or list:PassA,PassB,...");
+                                   "': expected O0, O1, O2, O3, O4, default (O3), auto, "
+                                   "tuned:DB.jsonl, none or list:PassA,PassB,...");
   }
   if (!parts)
     return parts.takeError();

@@ -25,6 +25,11 @@ namespace dlc {
 /// differ only in their weights' values are the same).
 std::string structuralFingerprint(mlir::Operation *op, bool withWeights = true);
 
+/// The fingerprint of a whole module (`root`), made of its top-level ops'
+/// (printing the module itself would print every weight's bytes): the pass
+/// ledger's and the tuning database's identity of a model.
+std::string moduleFingerprint(mlir::Operation *root, bool withWeights);
+
 } // namespace dlc
 
 #endif // DLC_ANALYSIS_FINGERPRINT_H

@@ -63,9 +63,11 @@ public:
   llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs);
 
   /// Times the compiled function alone (inputs are converted once, before
-  /// the warm-up), as METHODOLOGY.md says.
+  /// the warm-up), as METHODOLOGY.md says: `warmup` untimed runs and at
+  /// least `minWarmupMs` of them, then `runs` timed ones.
   llvm::Expected<LatencyStats> benchmark(llvm::ArrayRef<Tensor> inputs,
-                                         int64_t warmup, int64_t runs);
+                                         int64_t warmup, int64_t runs,
+                                         double minWarmupMs = 200);
 
   const CompileTimes &compileTimes() const { return times; }
 

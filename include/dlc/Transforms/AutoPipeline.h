@@ -44,6 +44,17 @@ AutoPipeline chooseAutoPipeline(mlir::ModuleOp module, const ClassRules &rules,
                                 llvm::ArrayRef<std::string> disabled = {},
                                 llvm::ArrayRef<std::string> required = {});
 
+/// The passes worth running on models of the CF'22 classes `tags`: O3's
+/// and the classes' passes, less those that never change dlc's IR and those
+/// dlc measured dormant on every one of the classes (without a class, O3's),
+/// each once, in the optimization order. `dlc-tune` searches their orders;
+/// auto runs them less the ones a model's ops rule out.
+struct PassSpace {
+  std::vector<std::string> passes; ///< TVM names
+  std::vector<std::pair<std::string, std::string>> excluded; ///< pass, why
+};
+PassSpace classPassSpace(llvm::ArrayRef<std::string> tags);
+
 /// `--dlc-explain`: the classes, then every pass with its reason.
 void printAutoPipeline(const AutoPipeline &p, llvm::raw_ostream &os);
 

@@ -43,6 +43,9 @@ struct CatalogueEntry {
   /// CF'22 classes on whose models dlc measured the pass active but not
   /// faster on the CPU while it costs compile time (bench/auto_vs_o3.py).
   llvm::StringRef noGainOn = "";
+  /// TVM's build runs it after the graph passes whatever they are
+  /// (relay.build fuses last): pass-order search ends every sequence with it.
+  bool last = false;
 
   bool inClass(llvm::StringRef tag) const;
   bool dormantFor(llvm::StringRef tag) const;

@@ -744,3 +744,26 @@ def AutoPipelinePass : Pass<"graph-auto-pipeline", "mlir::ModuleOp"> {
   ];
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }
+
+def TunedPipelinePass : Pass<"graph-tuned-pipeline", "mlir::ModuleOp"> {
+  let summary = "Run the pass sequence dlc-tune found best for the model";
+  let description = [{
+    `--dlc-pipeline=tuned:DB.jsonl` (and `dlc-run --pipeline=tuned:...`):
+    the tuning database `db` (TuningDatabase.h) is searched for the model's
+    structure fingerprint (weights excluded), and the sequence of its latest
+    `best` record, preferring records made on this host's CPU, runs. A
+    model the database has no record of, and a database that cannot be
+    read, fail the pass with a diagnostic naming the file (and the line).
+    When the replayed sequence ends at another graph structure than it did
+    when tuned (another dlc version), a warning says so. With `explain`,
+    the record replayed and its figures are printed to stderr.
+
+    Counters (`--dlc-pass-stats`): `passes-replayed`.
+  }];
+  let options = [
+    Option<"db", "db", "std::string", /*default=*/"\"\"", "The tuning database (JSON lines)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Print the record replayed and its figures">,
+  ];
+  let dependentDialects = ["dlc::graph::GraphDialect"];
+}

@@ -10,6 +10,9 @@
 //   auto[;explain][;disable=A][;require=B][;classes=FILE]
 //                     the passes chosen from the model's architecture
 //                     (AutoPipeline.h), with the reasons printed on request
+//   tuned:DB.jsonl[;explain]
+//                     the pass sequence dlc-tune found best for the model
+//                     (TuningDatabase.h)
 //   list:A,B{opt=1}   the given passes verbatim, in order, with options
 //   none              no graph pass
 //
@@ -60,6 +63,11 @@ llvm::Expected<PipelineSpec> parsePipelineSpec(llvm::StringRef text);
 /// The textual MLIR pipeline for a spec. Errors name the unknown pass, level
 /// or option.
 llvm::Expected<std::string> pipelineString(llvm::StringRef spec);
+
+/// The passes of an O-level, `list:` or `none` spec as `list:` items
+/// (`FuseOps{fuse-opt-level=3}`); an error for specs whose passes depend on
+/// the model (auto, tuned:).
+llvm::Expected<std::vector<std::string>> pipelinePasses(llvm::StringRef spec);
 
 /// Adds the passes of `spec` to `pm` (a module-level pass manager).
 llvm::Error buildPipeline(llvm::StringRef spec, mlir::OpPassManager &pm);

@@ -1,0 +1,45 @@
+//===- Measure.h - latency of two executables side by side ------*- C++ -*-===//
+//
+// On a shared machine whose speed drifts, two compiled models are compared
+// by running them alternately and taking ratios round by round
+// (METHODOLOGY.md): a round runs A then B, the next B then A (ABBA), each a
+// few times; the figure is the median of the per-round ratios of their
+// median latencies, with a distribution-free 95% confidence interval.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_LIB_TUNING_MEASURE_H
+#define DLC_LIB_TUNING_MEASURE_H
+
+#include "dlc/Runtime/CPUExecutable.h"
+
+#include <atomic>
+#include <vector>
+
+namespace dlc {
+
+/// A median with its 95% confidence interval.
+struct Estimate {
+  double median = 1, low = 1, high = 1;
+  int64_t n = 0;
+};
+
+/// The median of `values` and the order statistics that bound it with at
+/// least 95% confidence (the whole range when there are too few values for
+/// that: fewer than 6).
+Estimate medianWithInterval(std::vector<double> values);
+
+struct SideBySide {
+  Estimate ratio;                    ///< latency of A over B
+  std::vector<double> samplesA, samplesB; ///< every timed run, ms
+};
+
+/// `rounds` rounds of `runsPerRound` runs of each, alternating. Stops early
+/// (with an error) once `*stop` is set.
+llvm::Expected<SideBySide> measureSideBySide(CPUExecutable &a, CPUExecutable &b,
+                                             llvm::ArrayRef<Tensor> inputs, int64_t rounds,
+                                             int64_t runsPerRound,
+                                             const std::atomic<bool> *stop);
+
+} // namespace dlc
+
+#endif // DLC_LIB_TUNING_MEASURE_H
