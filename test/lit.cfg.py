@@ -27,6 +27,6 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # The compile cache of every test run is the build tree's, never the user's.
 config.environment["DLC_CACHE_DIR"] = os.path.join(config.test_exec_root, "compile-cache")
 tool_dirs = [config.dlc_tools_dir, config.llvm_tools_dir]
-tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-zoo", "dlc-onnx-conformance", "FileCheck",
+tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-zoo", "dlc-onnx-conformance", "dlc-tune", "FileCheck",
          "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -67,6 +67,37 @@ LatencyStats dlc::computeStats(std::vector<double> samples, double cvThreshold) 
   return s;
 }
 
+static double medianOf(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+Estimate dlc::medianWithInterval(std::vector<double> values) {
+  Estimate e;
+  e.n = values.size();
+  if (values.empty())
+    return e;
+  std::sort(values.begin(), values.end());
+  e.median = medianOf(values);
+  // The k-th smallest and k-th largest values bound the median with
+  // probability 1 - 2 P(Binomial(n, 1/2) < k): the largest k that keeps
+  // it at 95% or more.
+  int64_t n = values.size(), k = 1;
+  double cdf = 0; // P(Binomial(n, 1/2) <= j)
+  for (int64_t j = 0; j < n; ++j) {
+    cdf += std::exp(std::lgamma(n + 1.0) - std::lgamma(j + 1.0) - std::lgamma(n - j + 1.0) -
+                    n * std::log(2.0));
+    if (cdf > 0.025)
+      break;
+    k = j + 1;
+  }
+  k = std::min<int64_t>(k, (n + 1) / 2);
+  e.low = values[k - 1];
+  e.high = values[n - k];
+  return e;
+}
+
 llvm::Expected<LatencyStats> dlc::benchmark(const std::function<llvm::Error()> &fn,
                                             int64_t warmup, int64_t runs,
                                             double minWarmupMs, double cvThreshold) {

@@ -4,7 +4,8 @@
 // by running them alternately and taking ratios round by round
 // (METHODOLOGY.md): a round runs A then B, the next B then A (ABBA), each a
 // few times; the figure is the median of the per-round ratios of their
-// median latencies, with a distribution-free 95% confidence interval.
+// median latencies, with a distribution-free 95% confidence interval
+// (medianWithInterval, Bench.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_LIB_TUNING_MEASURE_H
@@ -16,17 +17,6 @@
 #include <vector>
 
 namespace dlc {
-
-/// A median with its 95% confidence interval.
-struct Estimate {
-  double median = 1, low = 1, high = 1;
-  int64_t n = 0;
-};
-
-/// The median of `values` and the order statistics that bound it with at
-/// least 95% confidence (the whole range when there are too few values for
-/// that: fewer than 6).
-Estimate medianWithInterval(std::vector<double> values);
 
 struct SideBySide {
   Estimate ratio;                    ///< latency of A over B

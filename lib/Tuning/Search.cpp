@@ -22,6 +22,11 @@ void dlc::searchRandom(Session &s) {
   // The study's PO-x: a random subset of the pruned space in a random order.
   std::mt19937_64 rng(s.opts().seed);
   llvm::ArrayRef<std::string> alphabet = s.alphabet();
+  if (alphabet.empty()) {
+    // Every pass is dormant on the model: one sequence is left.
+    s.evaluate({}, "random");
+    return;
+  }
   int64_t longest = std::min<int64_t>(s.opts().maxLength, alphabet.size());
   for (int64_t repeats = 0; repeats < kMaxRepeats && !s.exhausted();) {
     std::vector<std::string> sequence(alphabet.begin(), alphabet.end());

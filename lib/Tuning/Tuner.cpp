@@ -12,6 +12,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Process.h"
 
@@ -52,7 +53,8 @@ llvm::Expected<Objective> dlc::parseObjective(llvm::StringRef text) {
     return o;
   }
   double w;
-  if (text.consume_front("mix:") && !text.getAsDouble(w) && w >= 0 && w <= 1) {
+  llvm::StringRef weight = text;
+  if (weight.consume_front("mix:") && !weight.getAsDouble(w) && w >= 0 && w <= 1) {
     o.kind = Objective::Mix;
     o.weight = w;
     return o;
@@ -175,11 +177,12 @@ TuningRecord Session::newRecord(llvm::StringRef kind, llvm::StringRef strategy,
 }
 
 void Session::write(const TuningRecord &record) {
-  if (llvm::Error e = appendTuningRecord(options.dbPath, record))
+  if (llvm::Error e = appendTuningRecord(options.dbPath, record)) {
     if (dbError.empty())
       dbError = llvm::toString(std::move(e));
     else
       llvm::consumeError(std::move(e));
+  }
 }
 
 void Session::measure(ModuleOp graph, double passesMs, int64_t rounds, Measured &m) {
@@ -325,6 +328,30 @@ const Measured *Session::consider(llvm::ArrayRef<std::string> sequence, ModuleOp
   if (auto it = byFingerprint.find(fingerprint); it != byFingerprint.end()) {
     ++summary.deduplicated;
     const Measured &same = results[it->second];
+    // A shorter route to a measured graph: the same code, compiled sooner.
+    // It is recorded with the graph's figures and its own pass time.
+    if (passesMs < 0.9 * same.record.graphPassesMs) {
+      Measured m = same;
+      m.record.kind = "candidate";
+      m.record.strategy = strategy.str();
+      m.record.sequence.assign(sequence.begin(), sequence.end());
+      m.record.index = results.size();
+      m.record.compileMs = same.record.compileMs - same.record.graphPassesMs + passesMs;
+      m.record.graphPassesMs = passesMs;
+      const TuningRecord &o3 = results.front().record;
+      m.record.compileRatio = o3.compileMs > 0 ? m.record.compileMs / o3.compileMs : 1;
+      m.record.score = options.objective.score(m.record.latencyRatio, m.record.compileRatio);
+      m.record.date = currentProvenance().date;
+      write(m.record);
+      printProgress(strategy, llvm::formatv("#{0,-3} same graph as #{1} in {2:f1} ms of passes "
+                                            "instead of {3:f1}: not measured again, compile "
+                                            "{4:f2}x",
+                                            m.record.index, same.record.index, passesMs,
+                                            same.record.graphPassesMs, m.record.compileRatio));
+      it->second = results.size();
+      results.push_back(std::move(m));
+      return &results.back();
+    }
     printProgress(strategy, llvm::formatv("same graph as #{0}: not measured again",
                                           same.record.index));
     return &same;
@@ -378,6 +405,14 @@ llvm::Error Session::probeDormant(llvm::raw_ostream &report) {
 }
 
 llvm::Error Session::start(llvm::raw_ostream &report) {
+  {
+    // A database that cannot be written fails the run before it measures.
+    std::error_code ec;
+    llvm::raw_fd_ostream db(options.dbPath, ec, llvm::sys::fs::OF_Append);
+    if (ec)
+      return llvm::createStringError(options.dbPath + ": cannot append to the tuning database: " +
+                                     ec.message());
+  }
   structure = moduleFingerprint(input, false);
   weights = moduleFingerprint(input, true);
   runId = currentProvenance().date + "-" + std::to_string(llvm::sys::Process::getProcessId());
@@ -405,8 +440,12 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
   if (llvm::Error e = probeDormant(report))
     return e;
   SpaceSize probed = spaceSize(passes.size(), options.maxLength);
-  report << "  searched: " << llvm::join(passes, " ") << " (" << probed.passes << " passes, "
-         << sci(probed.sequences) << " sequences)\n";
+  if (passes.empty())
+    report << "  searched: nothing (every pass of the space is dormant on this model: "
+           << (lastPasses.empty() ? "no pass" : llvm::join(lastPasses, " ")) << " alone is left)\n";
+  else
+    report << "  searched: " << llvm::join(passes, " ") << " (" << probed.passes << " passes, "
+           << sci(probed.sequences) << " sequences)\n";
   report.flush();
 
   // O3, compiled twice (its compile time is the smaller), run for the
@@ -447,7 +486,7 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
   m.fingerprint = moduleFingerprint(*graph, true);
   m.record.irAfter = moduleFingerprint(*graph, false);
   const CompileTimes &t = baseline->compileTimes();
-  m.record.graphPassesMs = t.graphPassesMs;
+  m.record.graphPassesMs = passesMs; // as the candidates' (the CPU's own graph passes aside)
   m.record.loweringMs = t.loweringMs;
   m.record.codegenMs = t.codegenMs;
   m.record.compileMs = compileMs;
@@ -478,20 +517,20 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
 
   if (!options.seeds)
     return llvm::Error::success();
-  // Seeds: auto's choice and the database's earlier bests for this model.
+  // Seeds: the database's earlier bests for this model, then auto's choice.
+  if (llvm::Expected<std::vector<TuningRecord>> earlier = readTuningDatabase(options.dbPath)) {
+    for (const TuningRecord &r : *earlier)
+      if (r.kind == "best" && r.structure == structure && r.status == "ok")
+        evaluate(r.sequence, "seed-db");
+  } else {
+    progress << "dlc-tune: warning: " << llvm::toString(earlier.takeError())
+             << ": its earlier bests are not tried first\n";
+  }
   AutoPipeline autoChoice = chooseAutoPipeline(input, *rules);
   if (llvm::Expected<std::vector<std::string>> seq = pipelinePasses(autoChoice.spec))
     evaluate(*seq, "seed-auto");
   else
     llvm::consumeError(seq.takeError());
-  llvm::Expected<std::vector<TuningRecord>> earlier = readTuningDatabase(options.dbPath);
-  if (!earlier) {
-    llvm::consumeError(earlier.takeError()); // the run's own records only
-    return llvm::Error::success();
-  }
-  for (const TuningRecord &r : *earlier)
-    if (r.kind == "best" && r.structure == structure && r.status == "ok" && !exhausted())
-      evaluate(r.sequence, "seed-db");
   return llvm::Error::success();
 }
 
@@ -542,17 +581,24 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
       if (again.ok())
         confirmed.push_back(std::move(again));
     }
-  // The best confirmed candidate if it beats O3 (interrupted: the best
-  // measured), else O3.
-  const Measured *best = &results.front();
-  std::vector<const Measured *> pool;
+  // The choice, among the confirmed candidates (the measured ones when
+  // none was: --confirm=0 or interrupted) and O3: the lowest score; for
+  // the latency objective, of the candidates whose latency intervals
+  // overlap the lowest one's (equal within noise), the fastest to compile.
+  std::vector<const Measured *> pool = {&results.front()};
   for (const Measured &m : confirmed)
     pool.push_back(&m);
-  if (pool.empty() && summary.interrupted)
-    pool = ranked;
-  for (const Measured *m : pool)
-    if (m->record.score < best->record.score)
-      best = m;
+  if (confirmed.empty())
+    pool.insert(pool.end(), ranked.begin(), ranked.end());
+  const Measured *best = *llvm::min_element(pool, [](const Measured *a, const Measured *b) {
+    return a->record.score < b->record.score;
+  });
+  if (options.objective.kind == Objective::Latency)
+    for (const Measured *m : pool)
+      if (m->record.latencyLow <= best->record.latencyHigh &&
+          best->record.latencyLow <= m->record.latencyHigh &&
+          m->record.compileMs < best->record.compileMs)
+        best = m;
   summary.best = best->record;
   summary.best.kind = "best";
   summary.best.date = currentProvenance().date;
@@ -579,14 +625,18 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   }
   const TuningRecord &b = summary.best;
   bool significant = b.latencyHigh < 1;
-  report << llvm::formatv("  best: {0} (#{1}): latency {2:f3}x O3 [{3:f3}, {4:f3}] over {5} "
+  report << llvm::formatv("  best{8}: {0} (#{1}): latency {2:f3}x O3 [{3:f3}, {4:f3}] over {5} "
                           "rounds{6}, compile {7:f3}x O3\n",
                           b.strategy, b.index, b.latencyRatio, b.latencyLow, b.latencyHigh,
                           b.rounds,
                           b.strategy == "O3" ? " (nothing beat O3)"
+                          : b.rounds < 6    ? " (too few rounds to tell)"
                           : significant     ? " (faster than O3 with 95% confidence)"
                                             : " (not faster than O3 beyond noise)",
-                          b.compileRatio);
+                          b.compileRatio,
+                          options.objective.kind == Objective::Latency
+                              ? " (of the fastest within noise, the fastest to compile)"
+                              : "");
   report << "  " << b.spec() << "\n";
   report << "  records appended to " << options.dbPath << "; replay with --pipeline=tuned:"
          << options.dbPath << "\n";

@@ -83,10 +83,10 @@
 // OPTIONS-COUNT-11: graph.fused
 // NONE: graph.batch_norm
 // UNKNOWN: dlc-opt: error: unknown pass 'FuseAll' in the pipeline (known: SimplifyInference, FoldConstant,
-// SPEC: dlc-opt: error: unknown pipeline 'O9': expected O0, O1, O2, O3, O4, default (O3), auto, none or list:PassA,PassB,...
+// SPEC: dlc-opt: error: unknown pipeline 'O9': expected O0, O1, O2, O3, O4, default (O3), auto, tuned:DB.jsonl, none or list:PassA,PassB,...
 // UNKNOWN-DISABLE: dlc-opt: error: unknown pass 'FuseAll' (expected a TVM name; known: SimplifyInference,
 // NOT-IN-LEVELS: dlc-opt: error: pass 'FoldExplicitPadding' is not part of the O0..O4 sequence, so disabling or requiring it has no effect; run it with list:...
-// LIST-GATED: dlc-opt: error: disable= and require= apply to O0..O4 and auto, explain and classes= to auto, not to 'list:FoldConstant'
+// LIST-GATED: dlc-opt: error: disable= and require= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FoldConstant'
 // OPTION: dlc-opt: error: cannot build pipeline 'list:FuseOps{depth=4}': {{.*}}depth
 // FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B, explain or classes=FILE)
 func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {

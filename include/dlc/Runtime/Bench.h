@@ -30,6 +30,17 @@ struct LatencyStats {
 /// Computes the statistics of `samplesMs` (kept as given).
 LatencyStats computeStats(std::vector<double> samplesMs, double cvThreshold = 0.1);
 
+/// A median with its 95% confidence interval.
+struct Estimate {
+  double median = 1, low = 1, high = 1;
+  int64_t n = 0;
+};
+
+/// The median of `values` and the order statistics that bound it with at
+/// least 95% confidence, distribution-free (the whole range when there are
+/// too few values for that: fewer than 6).
+Estimate medianWithInterval(std::vector<double> values);
+
 /// Runs `fn` untimed `warmup` times and for at least `minWarmupMs`, then
 /// `runs` timed times on a monotonic clock. Stops at the first error.
 llvm::Expected<LatencyStats> benchmark(const std::function<llvm::Error()> &fn,

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""O3 (the study's BL) vs auto vs the best of four random sequences (PO) vs dlc-tune.
+
+The CF'22 study's tables, redone on dlc's CPU backend. For each model (the
+zoo's four study models and torchvision exports imported from ONNX):
+
+1. PO: `dlc-tune --strategy=random --budget=4 --no-seeds --confirm=0`, four
+   random sequences of the class-pruned space (the study's PO-x); the one
+   with the lowest latency ratio to O3 is PO.
+2. tuned: `dlc-tune --strategy=greedy --budget=N` (with auto's sequence as a
+   seed), replayed with `--pipeline=tuned:DB`.
+3. O3, auto, PO and tuned compiled and run by `dlc-run --target=cpu
+   --threads=2 --no-cache --bench` side by side, in --rounds rounds (the
+   order rotating each round): medians of graph-pass time, total compile
+   time and p50 latency, throughput = 1000 / p50 (batch 1), and each
+   pipeline's per-round p50 ratio to O3's in the same round. A pipeline is
+   called faster (slower) than O3 only when its ratio is below (above) 1 in
+   every round; otherwise it is within noise.
+
+It writes the figures (JSON), a Markdown table with the study's published
+gains alongside, and one plot of every candidate's compile time against its
+latency ratio to O3, per model (matplotlib, PNG).
+
+    /usr/bin/python3 bench/tune_evidence.py BIN_DIR --out bench/tune_evidence.json \
+        --table docs/TuningEvidence.md --plot docs/tuning-tradeoff.png
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+
+ZOO = ["resnet50", "mobilenet_v2", "ssd_resnet50", "bert_base"]
+ONNX = ["resnet50", "mobilenet_v2"]
+
+# The CF'22 study's gains of architecture-aware selection over OPT_LEVEL=3
+# (TVM, NVIDIA GPUs): ../shared/reference/cf22-pass-classes.md.
+STUDY = {
+    "resnet50": "throughput +24% (TF) / +32% (PT), RTX 2080; compile -15% (PT), A100",
+    "mobilenet_v2": "throughput about +5%, RTX 2080; compile about -45%, A100",
+    "ssd_resnet50": "throughput about +5%, RTX 2080; compile -54%, A100",
+    "bert_base": "compile -92%, A100",
+}
+PIPELINES = ["O3", "auto", "PO", "tuned"]
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError(" ".join(cmd) + ": " + (r.stderr.strip().splitlines() or ["?"])[-1])
+    return r
+
+
+def export_onnx(name, path):
+    import torch
+    import torchvision
+    torch.manual_seed(0)
+    model = getattr(torchvision.models, name)(weights=None).eval()
+    torch.onnx.export(model, torch.randn(1, 3, 224, 224), path, opset_version=13)
+
+
+def records(db):
+    with open(db) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def tune(bin_dir, model, db, args, extra):
+    r = run([f"{bin_dir}/dlc-tune", model, f"--db={db}", "--threads=2", *extra])
+    report = r.stdout
+    space = {}
+    m = re.search(r"catalogue (\d+) passes, (\S+) sequences of up to (\d+); pruned by class "
+                  r"(\d+) passes, (\S+) sequences", report)
+    if m:
+        space = {"catalogue_passes": int(m[1]), "catalogue_sequences": float(m[2]),
+                 "max_length": int(m[3]), "class_passes": int(m[4]),
+                 "class_sequences": float(m[5])}
+    m = re.search(r"searched: .*\((\d+) passes, (\S+) sequences\)", report)
+    if m:
+        space.update({"model_passes": int(m[1]), "model_sequences": float(m[2])})
+    m = re.search(r"candidates: (\d+) proposed, (\d+) measured, (\d+) deduplicated", report)
+    counts = {"proposed": int(m[1]), "measured": int(m[2]), "deduplicated": int(m[3])} if m else {}
+    return report, space, counts
+
+
+def dlc_run(bin_dir, model, pipeline, runs, work):
+    report = os.path.join(work, "report.json")
+    run([f"{bin_dir}/dlc-run", model, "--target=cpu", "--threads=2", "--no-cache",
+         f"--pipeline={pipeline}", "--bench", "--warmup=5", f"--runs={runs}",
+         "--input=random:seed=1", f"--json={report}"])
+    j = json.load(open(report))
+    return {"graph_passes_ms": j["compile_ms"]["graph_passes"],
+            "compile_ms": j["compile_ms"]["total"], "p50_ms": j["latency_ms"]["p50"]}
+
+
+def measure(args, name, path, work):
+    po_db, tuned_db = os.path.join(work, f"{name}.po.jsonl"), os.path.join(work, f"{name}.tuned.jsonl")
+    for db in (po_db, tuned_db):
+        if os.path.exists(db):
+            os.remove(db)
+    _, space, _ = tune(args.bin_dir, path, po_db, args,
+                       ["--strategy=random", "--budget=4", "--no-seeds", "--confirm=0",
+                        f"--seed={args.seed}"])
+    po = [r for r in records(po_db)
+          if r["kind"] == "candidate" and r["strategy"] == "random" and r["status"] == "ok"]
+    # Every random sequence may reach O3's graph (nothing in the space
+    # changes the model): then PO is O3's graph.
+    po_best = min(po, key=lambda r: r["latency"]["vs_o3"]["median"]) if po else None
+    tuned_report, _, counts = tune(args.bin_dir, path, tuned_db, args,
+                                   ["--strategy=greedy", f"--budget={args.budget}"])
+    specs = {"O3": "O3", "auto": "auto",
+             "PO": "list:" + ",".join(po_best["sequence"]) if po_best else "O3",
+             "tuned": f"tuned:{tuned_db}"}
+    # Runs per measurement: about 1.5 s of timed runs.
+    probe = dlc_run(args.bin_dir, path, "O3", 3, work)
+    runs = max(5, min(200, int(1500 / max(probe["p50_ms"], 0.1))))
+    samples = {p: [] for p in PIPELINES}
+    for r in range(args.rounds):
+        order = PIPELINES[r % 4:] + PIPELINES[:r % 4]
+        for p in order:
+            samples[p].append(dlc_run(args.bin_dir, path, specs[p], runs, work))
+    result = {"space": space, "candidates": counts, "runs_per_measurement": runs,
+              "po_sequence": specs["PO"], "tuned_sequence": None, "pipelines": {}}
+    best = [r for r in records(tuned_db) if r["kind"] == "best"]
+    if best:
+        result["tuned_sequence"] = "list:" + ",".join(best[-1]["sequence"])
+        result["tuned_strategy"] = best[-1]["strategy"]
+    for p in PIPELINES:
+        ratios = [s["p50_ms"] / o["p50_ms"] for s, o in zip(samples[p], samples["O3"])]
+        verdict = ("faster" if max(ratios) < 1 else "slower" if min(ratios) > 1
+                   else "within noise") if p != "O3" else "-"
+        med = {k: statistics.median(s[k] for s in samples[p]) for k in samples[p][0]}
+        med["throughput_per_s"] = 1000 / med["p50_ms"]
+        med["p50_ratio_to_o3"] = statistics.median(ratios)
+        med["p50_ratios"] = ratios
+        med["latency_vs_o3"] = verdict
+        result["pipelines"][p] = med
+    result["candidates_plot"] = [
+        {"source": "PO" if db == po_db else "tune", "strategy": r["strategy"],
+         "compile_s": r["compile_ms"]["total"] / 1000,
+         "latency_ratio": r["latency"]["vs_o3"]["median"]}
+        for db in (po_db, tuned_db) for r in records(db)
+        if r["kind"] == "candidate" and r["status"] == "ok"]
+    o3 = [r for r in records(tuned_db) if r["kind"] == "baseline"]
+    if o3:
+        result["o3_compile_s"] = o3[0]["compile_ms"]["total"] / 1000
+    return result
+
+
+def plot(results, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    n = len(results)
+    cols = min(3, n)
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(5 * cols, 4 * rows), squeeze=False)
+    for ax, (name, r) in zip(axes.flat, results.items()):
+        for source, color in (("tune", "tab:blue"), ("PO", "tab:orange")):
+            pts = [c for c in r["candidates_plot"] if c["source"] == source]
+            ax.scatter([c["compile_s"] for c in pts], [c["latency_ratio"] for c in pts],
+                       s=14, alpha=0.6, color=color,
+                       label="dlc-tune candidates" if source == "tune" else "random (PO)")
+        pipes = r["pipelines"]
+        o3 = pipes["O3"]
+        for p, marker in (("O3", "s"), ("auto", "^"), ("PO", "D"), ("tuned", "*")):
+            ax.scatter([pipes[p]["compile_ms"] / 1000], [pipes[p]["p50_ms"] / o3["p50_ms"]],
+                       marker=marker, s=90, edgecolor="black", label=p, zorder=3)
+        ax.axhline(1.0, color="gray", linewidth=0.8)
+        ax.set_title(name)
+        ax.set_xlabel("compile time (s, cache off)")
+        ax.set_ylabel("latency / O3's (side by side)")
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=7)
+    fig.suptitle("dlc: compile time vs latency, every candidate (CPU, 2 threads)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def table(results, args):
+    lines = [
+        "| model | classes | space: catalogue / class / searched (sequences of up to 8) "
+        "| candidates measured / deduplicated | graph passes O3 / auto / PO / tuned (ms) "
+        "| compile O3 / auto / PO / tuned (s) | p50 O3 / auto / PO / tuned (ms) "
+        "| throughput O3 / tuned (/s) | latency vs O3: auto, PO, tuned | study's gains (TVM, GPU) |",
+        "|---|---|---|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        if "error" in r:
+            lines.append(f"| {name} | {r['error']} |" + " |" * 8)
+            continue
+        p, s, c = r["pipelines"], r["space"], r["candidates"]
+
+        def row(key, scale=1.0, fmt="{:.0f}"):
+            return " / ".join(fmt.format(p[q][key] * scale) for q in PIPELINES)
+
+        def verdict(q):
+            return f"{p[q]['p50_ratio_to_o3']:.3f} ({p[q]['latency_vs_o3']})"
+        lines.append(
+            f"| {name} | {r.get('classes', '')} | {s.get('catalogue_sequences', 0):.1e} / "
+            f"{s.get('class_sequences', 0):.1e} / {s.get('model_sequences', 0):.1e} "
+            f"({s.get('catalogue_passes')} / {s.get('class_passes')} / {s.get('model_passes')} passes) "
+            f"| {c.get('measured')} / {c.get('deduplicated')} "
+            f"| {row('graph_passes_ms')} | {row('compile_ms', 1e-3, '{:.2f}')} "
+            f"| {row('p50_ms', 1.0, '{:.1f}')} "
+            f"| {p['O3']['throughput_per_s']:.1f} / {p['tuned']['throughput_per_s']:.1f} "
+            f"| {verdict('auto')}, {verdict('PO')}, {verdict('tuned')} "
+            f"| {STUDY.get(name.split(' ')[0], '-')} |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("bin_dir")
+    ap.add_argument("--models", default=",".join(ZOO))
+    ap.add_argument("--onnx", default=",".join(ONNX), help="torchvision models, via ONNX")
+    ap.add_argument("--budget", type=int, default=16, help="dlc-tune candidates per model")
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", help="the figures (JSON)")
+    ap.add_argument("--table", help="the Markdown table")
+    ap.add_argument("--plot", help="the compile time / latency plot (PNG)")
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="dlc-tune-evidence-")
+    models = []
+    for name in filter(None, args.models.split(",")):
+        path = os.path.join(work, f"{name}.mlirbc")
+        run([f"{args.bin_dir}/dlc-zoo", name, "-o", path])
+        models.append((name, path))
+    for name in filter(None, args.onnx.split(",")):
+        onnx_path = os.path.join(work, f"{name}.onnx")
+        export_onnx(name, onnx_path)
+        path = os.path.join(work, f"{name}.onnx.mlirbc")
+        run([f"{args.bin_dir}/dlc-import", onnx_path, "-o", path])
+        models.append((f"{name} (torchvision ONNX)", path))
+    results = {}
+    for name, path in models:
+        cls = json.loads(run([f"{args.bin_dir}/dlc-opt", "--dlc-classify", "--json",
+                              path]).stdout)["class"]
+        try:
+            results[name] = measure(args, re.sub(r"\W+", "_", name), path, work)
+        except RuntimeError as e:
+            results[name] = {"error": str(e)}
+        results[name]["classes"] = cls
+        print(name, json.dumps({k: v for k, v in results[name].items()
+                                if k != "candidates_plot"}), flush=True)
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump(results, f, indent=1)
+    text = table(results, args)
+    print(text)
+    if args.table:
+        with open(args.table, "w") as f:
+            f.write("# Pass selection on dlc's CPU backend: O3, auto, PO and tuned\n\n"
+                    "Written by `bench/tune_evidence.py` (its docstring says how it "
+                    "measures).\n\n" + text + "\n")
+    if args.plot:
+        plot({k: v for k, v in results.items() if "error" not in v}, args.plot)
+
+
+if __name__ == "__main__":
+    main()
