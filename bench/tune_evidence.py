@@ -23,6 +23,8 @@ latency ratio to O3, per model (matplotlib, PNG).
 
     /usr/bin/python3 bench/tune_evidence.py BIN_DIR --out bench/tune_evidence.json \
         --table docs/TuningEvidence.md --plot docs/tuning-tradeoff.png
+
+The plot needs Debian's python3-matplotlib (the exports python3-torchvision).
 """
 import argparse
 import json

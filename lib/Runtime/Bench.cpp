@@ -67,19 +67,13 @@ LatencyStats dlc::computeStats(std::vector<double> samples, double cvThreshold) 
   return s;
 }
 
-static double medianOf(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 Estimate dlc::medianWithInterval(std::vector<double> values) {
   Estimate e;
   e.n = values.size();
   if (values.empty())
     return e;
   std::sort(values.begin(), values.end());
-  e.median = medianOf(values);
+  e.median = percentile(values, 0.5);
   // The k-th smallest and k-th largest values bound the median with
   // probability 1 - 2 P(Binomial(n, 1/2) < k): the largest k that keeps
   // it at 95% or more.

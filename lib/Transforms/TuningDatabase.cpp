@@ -51,6 +51,10 @@ static llvm::json::Value toJSON(const TuningRecord &r) {
                                         {"date", r.date}}}};
   if (!r.error.empty())
     o["error"] = r.error;
+  if (r.sameGraphAs >= 0)
+    o["same_graph_as"] = r.sameGraphAs;
+  if (r.kind == "best")
+    o["confirmed"] = r.confirmed;
   return o;
 }
 
@@ -62,6 +66,7 @@ llvm::Error dlc::appendTuningRecord(llvm::StringRef path, const TuningRecord &re
   if (ec)
     return llvm::createStringError(path.str() + ": cannot append to the tuning database: " +
                                    ec.message());
+  os.SetUnbuffered(); // the line in one write
   os << line;
   os.close();
   if (os.has_error())
@@ -129,6 +134,8 @@ static llvm::Expected<TuningRecord> fromJSON(const llvm::json::Value &value) {
   r.compileRatio = num(o, "compile_vs_o3", 1);
   r.objective = str(o, "objective");
   r.score = num(o, "score", 1);
+  r.sameGraphAs = o->getInteger("same_graph_as").value_or(-1);
+  r.confirmed = o->getBoolean("confirmed").value_or(false);
   r.threads = o->getInteger("threads").value_or(1);
   const llvm::json::Object *prov = o->getObject("provenance");
   r.hostCpu = str(prov, "host_cpu");
@@ -144,19 +151,31 @@ llvm::Expected<std::vector<TuningRecord>> dlc::readTuningDatabase(llvm::StringRe
     return llvm::createStringError(path.str() + ": cannot read the tuning database: " +
                                    buffer.getError().message());
   std::vector<TuningRecord> records;
+  llvm::StringRef text = (*buffer)->getBuffer();
   llvm::SmallVector<llvm::StringRef> lines;
-  (*buffer)->getBuffer().split(lines, '\n');
+  text.split(lines, '\n');
   for (auto [i, line] : llvm::enumerate(lines)) {
     if (line.trim().empty())
       continue;
+    // The last line of a file that does not end with a newline was cut
+    // short (a tuner killed while writing): it is not a record yet.
+    bool unterminated = i + 1 == lines.size() && !text.ends_with("\n");
     auto where = [&, i = i](const llvm::Twine &why) {
       return llvm::createStringError(path.str() + ":" + std::to_string(i + 1) +
                                      ": not a tuning record: " + why.str());
     };
     llvm::Expected<llvm::json::Value> json = llvm::json::parse(line);
+    if (!json && unterminated) {
+      llvm::consumeError(json.takeError());
+      break;
+    }
     if (!json)
       return where(llvm::toString(json.takeError()));
     llvm::Expected<TuningRecord> record = fromJSON(*json);
+    if (!record && unterminated) {
+      llvm::consumeError(record.takeError());
+      break;
+    }
     if (!record)
       return where(llvm::toString(record.takeError()));
     records.push_back(std::move(*record));
@@ -166,13 +185,16 @@ llvm::Expected<std::vector<TuningRecord>> dlc::readTuningDatabase(llvm::StringRe
 
 const TuningRecord *dlc::findTunedRecord(llvm::ArrayRef<TuningRecord> records,
                                          llvm::StringRef structure, llvm::StringRef hostCpu) {
-  const TuningRecord *here = nullptr, *anywhere = nullptr;
+  // The latest of the best tier: confirmed here, here, confirmed, any.
+  const TuningRecord *tiers[4] = {};
   for (const TuningRecord &r : records) {
     if (r.kind != "best" || r.structure != structure || r.status != "ok")
       continue;
-    anywhere = &r;
-    if (r.hostCpu == hostCpu)
-      here = &r;
+    bool here = r.hostCpu == hostCpu;
+    tiers[here && r.confirmed ? 0 : here ? 1 : r.confirmed ? 2 : 3] = &r;
   }
-  return here ? here : anywhere;
+  for (const TuningRecord *r : tiers)
+    if (r)
+      return r;
+  return nullptr;
 }

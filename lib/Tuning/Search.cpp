@@ -95,7 +95,7 @@ void dlc::searchExhaustive(Session &s) {
         double ms = 0;
         llvm::Expected<OwningOpRef<ModuleOp>> child = s.apply(*state.graph, pass, ms);
         if (!child) {
-          s.recordFailure(sequence, "exhaustive", llvm::toString(child.takeError()));
+          s.recordFailure(s.complete(sequence), "exhaustive", llvm::toString(child.takeError()));
           continue;
         }
         if (!seen.insert(moduleFingerprint(**child, /*withWeights=*/true)).second) {

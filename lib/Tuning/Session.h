@@ -8,6 +8,7 @@
 #ifndef DLC_LIB_TUNING_SESSION_H
 #define DLC_LIB_TUNING_SESSION_H
 
+#include "dlc/Runtime/Bench.h"
 #include "dlc/Runtime/CPUExecutable.h"
 #include "dlc/Tuning/Tuner.h"
 
@@ -24,6 +25,8 @@ namespace dlc {
 struct Measured {
   TuningRecord record;
   std::string fingerprint; ///< with weights, after the whole sequence
+  /// A sequence reaching the same graph with fewer passes came later.
+  bool superseded = false;
   bool ok() const { return record.status == "ok"; }
 };
 
@@ -35,12 +38,16 @@ public:
 
   /// Classifies the model, prunes the space, compiles and measures O3.
   llvm::Error start(llvm::raw_ostream &report);
+  /// Tries the database's earlier bests for the model, newest first, then
+  /// auto's sequence. The search (and its time budget) starts here.
+  void seed();
 
   /// The passes strategies choose from (the last ones aside: they end
   /// every sequence on their own).
   llvm::ArrayRef<std::string> alphabet() const { return passes; }
-  const Objective &objective() const { return options.objective; }
   const TuneOptions &opts() const { return options; }
+  /// `sequence` with the last passes it lacks appended.
+  std::vector<std::string> complete(llvm::ArrayRef<std::string> sequence) const;
   /// The measured result the graph of `sequence` (the last passes
   /// appended) gets, measuring it unless that graph was: null when the
   /// budget is spent or the user stopped the run.
@@ -68,7 +75,6 @@ public:
   void countDeduplicated() { ++summary.deduplicated; }
   void countGenerated() { ++summary.generated; }
   int64_t measuredCount() const { return summary.measured; }
-  const Measured &baselineResult() const { return results.front(); }
 
   /// Measures the leading candidates again and writes the run's best.
   llvm::Expected<TuneSummary> finish(llvm::raw_ostream &report);
@@ -78,8 +84,11 @@ private:
   const Measured *consider(llvm::ArrayRef<std::string> sequence, mlir::ModuleOp graph,
                            double passesMs, llvm::StringRef strategy);
   llvm::Error runPasses(mlir::ModuleOp graph, llvm::StringRef spec, double &ms);
-  /// Compiles, checks and measures `graph` into `m.record`.
+  /// Compiles, checks and measures `graph` into `m.record` (status
+  /// `interrupted` when Ctrl-C cut the measurement short).
   void measure(mlir::ModuleOp graph, double passesMs, int64_t rounds, Measured &m);
+  /// Records `m` (a failure or a result) and prints its line.
+  const Measured *keep(Measured m);
   TuningRecord newRecord(llvm::StringRef kind, llvm::StringRef strategy,
                          llvm::ArrayRef<std::string> sequence) const;
   void write(const TuningRecord &record);
@@ -93,15 +102,17 @@ private:
   TuneOptions options;
   const std::atomic<bool> *stop;
   llvm::raw_ostream &progress;
-  std::chrono::steady_clock::time_point started;
+  std::chrono::steady_clock::time_point started, searchStarted;
 
   std::string structure, weights, runId;
   std::vector<std::string> tags;
+  std::string autoSpec; ///< auto's choice for the model
   std::vector<std::string> passes;     ///< the alphabet
   std::vector<std::string> lastPasses; ///< end every sequence
   std::unique_ptr<CPUExecutable> baseline;
   std::vector<Tensor> expected; ///< O3's outputs
   int64_t runsPerRound = 1;
+  Estimate noiseFloor; ///< O3 against itself
   /// Every graph measured: results[0] is O3. (A deque: strategies keep
   /// pointers to results while new ones come.)
   std::deque<Measured> results;

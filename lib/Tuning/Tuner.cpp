@@ -12,12 +12,14 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace mlir;
 using namespace dlc;
@@ -40,7 +42,7 @@ double Objective::score(double latencyRatio, double compileRatio) const {
 
 std::string Objective::str() const {
   if (kind == Mix)
-    return llvm::formatv("mix:{0}", weight).str();
+    return llvm::formatv("mix:{0}", llvm::format("%g", weight)).str();
   return kind == Latency ? "latency" : "compile";
 }
 
@@ -113,37 +115,70 @@ static double msSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+namespace {
+/// Collects the errors diagnosed while it lives instead of printing them: a
+/// candidate that fails is a result, not the end of the run.
+class ErrorCollector {
+public:
+  explicit ErrorCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &d) {
+          if (d.getSeverity() == DiagnosticSeverity::Error)
+            errors += (errors.empty() ? "" : "; ") + d.str();
+          return success();
+        }) {}
+  std::string errors;
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+} // namespace
+
+/// The latency figures of a side-by-side measurement (A: the record's).
+static void setLatency(TuningRecord &r, const SideBySide &side) {
+  LatencyStats stats = computeStats(side.samplesA);
+  r.p50Ms = stats.p50;
+  r.cv = stats.cv;
+  r.samples = stats.count;
+  r.latencyRatio = side.ratio.median;
+  r.latencyLow = side.ratio.low;
+  r.latencyHigh = side.ratio.high;
+  r.rounds = side.ratio.n;
+}
+
 Session::Session(ModuleOp model, llvm::StringRef entry, llvm::ArrayRef<Tensor> inputs,
                  const TuneOptions &options, const std::atomic<bool> *stop,
                  llvm::raw_ostream &progress)
     : input(model), entry(entry.str()), inputs(inputs), options(options), stop(stop),
-      progress(progress), started(std::chrono::steady_clock::now()) {}
+      progress(progress), started(std::chrono::steady_clock::now()),
+      searchStarted(started) {}
 
 bool Session::exhausted() const {
   if (interrupted())
     return true;
   if (options.budgetCandidates > 0 && summary.measured >= options.budgetCandidates)
     return true;
-  return options.budgetSeconds > 0 && msSince(started) >= options.budgetSeconds * 1000;
+  return options.budgetSeconds > 0 && msSince(searchStarted) >= options.budgetSeconds * 1000;
+}
+
+std::vector<std::string> Session::complete(llvm::ArrayRef<std::string> sequence) const {
+  std::vector<std::string> full(sequence.begin(), sequence.end());
+  auto name = [](llvm::StringRef item) { return item.split('{').first; };
+  for (const std::string &last : lastPasses)
+    if (full.empty() || name(full.back()) != name(last))
+      full.push_back(last);
+  return full;
 }
 
 llvm::Error Session::runPasses(ModuleOp graph, llvm::StringRef spec, double &ms) {
   PassManager pm(graph.getContext());
   if (llvm::Error e = buildPipeline(spec, pm))
     return e;
-  // A sequence that fails is a result, not the end of the run: its
-  // diagnostics go to its record.
-  std::string errors;
-  ScopedDiagnosticHandler handler(graph.getContext(), [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error)
-      errors += (errors.empty() ? "" : "; ") + d.str();
-    return success();
-  });
+  ErrorCollector collector(graph.getContext());
   auto start = std::chrono::steady_clock::now();
   LogicalResult result = pm.run(graph);
   ms = msSince(start);
   if (failed(result))
-    return llvm::createStringError(errors.empty() ? "a pass failed" : errors);
+    return llvm::createStringError(collector.errors.empty() ? "a pass failed" : collector.errors);
   return llvm::Error::success();
 }
 
@@ -195,19 +230,14 @@ void Session::measure(ModuleOp graph, double passesMs, int64_t rounds, Measured 
   };
   CacheOptions noCache;
   noCache.enabled = false; // compile times are cold ones
-  std::string diagnostics;
   std::unique_ptr<CPUExecutable> exe;
   {
-    ScopedDiagnosticHandler handler(graph.getContext(), [&](Diagnostic &d) {
-      if (d.getSeverity() == DiagnosticSeverity::Error)
-        diagnostics += (diagnostics.empty() ? "" : "; ") + d.str();
-      return success();
-    });
+    ErrorCollector collector(graph.getContext());
     auto compiled = compileForCPU(graph, entry, "none", options.threads, &noCache,
                                   options.compileThreads);
     if (!compiled)
       return failWith("error", llvm::toString(compiled.takeError()) +
-                                   (diagnostics.empty() ? "" : ": " + diagnostics));
+                                   (collector.errors.empty() ? "" : ": " + collector.errors));
     exe = std::move(*compiled);
   }
   const CompileTimes &t = exe->compileTimes();
@@ -232,17 +262,12 @@ void Session::measure(ModuleOp graph, double passesMs, int64_t rounds, Measured 
   }
   llvm::Expected<SideBySide> side =
       measureSideBySide(*exe, *baseline, inputs, rounds, runsPerRound, stop);
-  if (!side)
-    return failWith("error", "measuring it: " + llvm::toString(side.takeError()));
-  LatencyStats stats = computeStats(side->samplesA);
-  r.p50Ms = stats.p50;
-  r.cv = stats.cv;
-  r.samples = stats.count;
-  r.latencyRatio = side->ratio.median;
-  r.latencyLow = side->ratio.low;
-  r.latencyHigh = side->ratio.high;
-  r.rounds = side->ratio.n;
-  const TuningRecord &o3 = results.empty() ? r : results.front().record;
+  if (!side) {
+    std::string why = llvm::toString(side.takeError());
+    return interrupted() ? failWith("interrupted", why) : failWith("error", "measuring it: " + why);
+  }
+  setLatency(r, *side);
+  const TuningRecord &o3 = results.front().record;
   r.compileRatio = o3.compileMs > 0 ? r.compileMs / o3.compileMs : 1;
   r.score = options.objective.score(r.latencyRatio, r.compileRatio);
 }
@@ -276,30 +301,33 @@ void Session::printProgress(const Measured &m) {
   printProgress(r.strategy, what);
 }
 
+const Measured *Session::keep(Measured m) {
+  ++summary.measured;
+  if (!m.ok())
+    ++summary.failed;
+  m.record.index = results.size();
+  write(m.record);
+  printProgress(m);
+  if (!m.fingerprint.empty()) // a graph that failed is not tried again either
+    byFingerprint[m.fingerprint] = results.size();
+  results.push_back(std::move(m));
+  return &results.back();
+}
+
 const Measured *Session::recordFailure(llvm::ArrayRef<std::string> sequence,
                                        llvm::StringRef strategy, const llvm::Twine &error) {
   countGenerated();
-  ++summary.measured;
-  ++summary.failed;
   Measured m{newRecord("candidate", strategy, sequence), ""};
-  m.record.index = results.size();
   m.record.status = "error";
   m.record.error = "the passes failed: " + error.str();
-  write(m.record);
-  printProgress(m);
-  results.push_back(std::move(m));
-  return &results.back();
+  return keep(std::move(m));
 }
 
 const Measured *Session::evaluate(llvm::ArrayRef<std::string> sequence,
                                   llvm::StringRef strategy) {
   if (exhausted())
     return nullptr;
-  std::vector<std::string> full(sequence.begin(), sequence.end());
-  auto name = [](llvm::StringRef item) { return item.split('{').first; };
-  for (const std::string &last : lastPasses)
-    if (full.empty() || name(full.back()) != name(last))
-      full.push_back(last);
+  std::vector<std::string> full = complete(sequence);
   OwningOpRef<ModuleOp> graph = input.clone();
   double ms = 0;
   if (llvm::Error e = runPasses(*graph, "list:" + llvm::join(full, ","), ms))
@@ -327,27 +355,33 @@ const Measured *Session::consider(llvm::ArrayRef<std::string> sequence, ModuleOp
   std::string fingerprint = moduleFingerprint(graph, /*withWeights=*/true);
   if (auto it = byFingerprint.find(fingerprint); it != byFingerprint.end()) {
     ++summary.deduplicated;
-    const Measured &same = results[it->second];
-    // A shorter route to a measured graph: the same code, compiled sooner.
-    // It is recorded with the graph's figures and its own pass time.
-    if (passesMs < 0.9 * same.record.graphPassesMs) {
+    Measured &same = results[it->second];
+    // A route to a measured graph through fewer passes, and quicker: the
+    // same code, compiled sooner. It is recorded with that graph's latency
+    // and its own pass time, and replaces it in the ranking.
+    if (same.ok() && sequence.size() < same.record.sequence.size() &&
+        passesMs < same.record.graphPassesMs) {
       Measured m = same;
-      m.record.kind = "candidate";
-      m.record.strategy = strategy.str();
-      m.record.sequence.assign(sequence.begin(), sequence.end());
-      m.record.index = results.size();
-      m.record.compileMs = same.record.compileMs - same.record.graphPassesMs + passesMs;
-      m.record.graphPassesMs = passesMs;
+      TuningRecord &r = m.record;
+      r.kind = "candidate";
+      r.strategy = strategy.str();
+      r.sequence.assign(sequence.begin(), sequence.end());
+      r.sameGraphAs = same.record.sameGraphAs >= 0 ? same.record.sameGraphAs : same.record.index;
+      r.compileMs = same.record.compileMs - same.record.graphPassesMs + passesMs;
+      r.graphPassesMs = passesMs;
       const TuningRecord &o3 = results.front().record;
-      m.record.compileRatio = o3.compileMs > 0 ? m.record.compileMs / o3.compileMs : 1;
-      m.record.score = options.objective.score(m.record.latencyRatio, m.record.compileRatio);
-      m.record.date = currentProvenance().date;
-      write(m.record);
-      printProgress(strategy, llvm::formatv("#{0,-3} same graph as #{1} in {2:f1} ms of passes "
-                                            "instead of {3:f1}: not measured again, compile "
-                                            "{4:f2}x",
-                                            m.record.index, same.record.index, passesMs,
-                                            same.record.graphPassesMs, m.record.compileRatio));
+      r.compileRatio = o3.compileMs > 0 ? r.compileMs / o3.compileMs : 1;
+      r.score = options.objective.score(r.latencyRatio, r.compileRatio);
+      r.date = currentProvenance().date;
+      r.index = results.size();
+      same.superseded = true;
+      write(r);
+      printProgress(strategy, llvm::formatv("#{0,-3} same graph as #{1} through {2} passes "
+                                            "instead of {3} ({4:f1} ms of passes, not {5:f1}): "
+                                            "not measured again, compile {6:f2}x",
+                                            r.index, same.record.index, sequence.size(),
+                                            same.record.sequence.size(), passesMs,
+                                            same.record.graphPassesMs, r.compileRatio));
       it->second = results.size();
       results.push_back(std::move(m));
       return &results.back();
@@ -359,48 +393,52 @@ const Measured *Session::consider(llvm::ArrayRef<std::string> sequence, ModuleOp
   if (exhausted())
     return nullptr;
   Measured m{newRecord("candidate", strategy, sequence), fingerprint};
-  m.record.index = results.size();
   measure(graph, passesMs, options.rounds, m);
-  if (interrupted())
+  if (m.record.status == "interrupted")
     return nullptr; // measured in part: not a result
-  ++summary.measured;
-  if (!m.ok())
-    ++summary.failed;
-  write(m.record);
-  printProgress(m);
-  byFingerprint[fingerprint] = results.size();
-  results.push_back(std::move(m));
-  return &results.back();
+  return keep(std::move(m));
 }
 
 llvm::Error Session::probeDormant(llvm::raw_ostream &report) {
-  // A pass is dormant on the model when it changes nothing run alone on it
-  // nor in the class order after the others: it is dropped from the space.
-  std::vector<std::string> active;
-  std::string before = moduleFingerprint(input, true);
+  // A pass is dormant on the model when it changes nothing run alone on
+  // it, in the class order after the others, nor after all of them: it is
+  // dropped from the space, as is a pass that fails on the model.
+  std::string inputPrint = moduleFingerprint(input, true);
   OwningOpRef<ModuleOp> chain = input.clone();
-  std::string chainBefore = before;
-  std::vector<std::string> dormant;
-  for (const std::string &pass : passes) {
+  std::string chainPrint = inputPrint;
+  llvm::StringSet<> active, failing;
+  auto tryOn = [&](ModuleOp graph, llvm::StringRef before, const std::string &pass)
+      -> std::optional<std::pair<OwningOpRef<ModuleOp>, std::string>> {
     double ms;
-    llvm::Expected<OwningOpRef<ModuleOp>> alone = apply(input, pass, ms);
-    bool changed = alone && moduleFingerprint(**alone, true) != before;
-    if (!alone)
-      llvm::consumeError(alone.takeError());
-    llvm::Expected<OwningOpRef<ModuleOp>> next = apply(*chain, pass, ms);
-    if (next) {
-      std::string after = moduleFingerprint(**next, true);
-      changed |= after != chainBefore;
-      chain = std::move(*next);
-      chainBefore = after;
-    } else {
-      llvm::consumeError(next.takeError());
+    llvm::Expected<OwningOpRef<ModuleOp>> after = apply(graph, pass, ms);
+    if (!after) {
+      llvm::consumeError(after.takeError());
+      failing.insert(pass);
+      return std::nullopt;
     }
-    (changed ? active : dormant).push_back(pass);
+    std::string print = moduleFingerprint(**after, true);
+    if (print != before)
+      active.insert(pass);
+    return std::make_pair(std::move(*after), print);
+  };
+  for (const std::string &pass : passes) {
+    tryOn(input, inputPrint, pass);
+    if (auto next = tryOn(*chain, chainPrint, pass)) {
+      chain = std::move(next->first);
+      chainPrint = next->second;
+    }
   }
-  passes = std::move(active);
-  report << "  dormant on this model (dropped): " << (dormant.empty() ? "none" : llvm::join(dormant, " "))
-         << "\n";
+  for (const std::string &pass : passes)
+    if (!active.contains(pass) && !failing.contains(pass))
+      tryOn(*chain, chainPrint, pass);
+  std::vector<std::string> kept, dormant, failed;
+  for (const std::string &pass : passes)
+    (active.contains(pass) ? kept : failing.contains(pass) ? failed : dormant).push_back(pass);
+  passes = std::move(kept);
+  report << "  dormant on this model (dropped): "
+         << (dormant.empty() ? "none" : llvm::join(dormant, " ")) << "\n";
+  if (!failed.empty())
+    report << "  failing on this model (dropped): " << llvm::join(failed, " ") << "\n";
   return llvm::Error::success();
 }
 
@@ -423,6 +461,7 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
     return rules.takeError();
   Classification classes = classify(computeFeatures(input), *rules);
   tags = classes.tags();
+  autoSpec = chooseAutoPipeline(input, *rules).spec;
   PassSpace space = classPassSpace(tags);
   for (const std::string &p : space.passes)
     (lookupPass(p)->last ? lastPasses : passes).push_back(p);
@@ -448,23 +487,28 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
            << sci(probed.sequences) << " sequences)\n";
   report.flush();
 
-  // O3, compiled twice (its compile time is the smaller), run for the
-  // outputs every candidate must match, then measured against itself: the
-  // noise floor of the side-by-side ratios.
+  // O3, compiled twice (the first compile of a process pays for warming it
+  // up: the faster is its compile time), run for the outputs every
+  // candidate must match, then measured against itself: the noise floor of
+  // the side-by-side ratios. Its own ratio is 1 by definition.
   llvm::Expected<std::vector<std::string>> o3 = pipelinePasses("O3");
   if (!o3)
     return o3.takeError();
+  Measured m{newRecord("baseline", "O3", *o3), ""};
   CacheOptions noCache;
   noCache.enabled = false;
-  double compileMs = 0;
   for (int i = 0; i < 2; ++i) {
     auto exe = compileForCPU(input, entry, "O3", options.threads, &noCache,
                              options.compileThreads);
     if (!exe)
       return llvm::createStringError("compiling the model at O3: " +
                                      llvm::toString(exe.takeError()));
-    double ms = (*exe)->compileTimes().totalMs();
-    compileMs = i == 0 ? ms : std::min(compileMs, ms);
+    const CompileTimes &t = (*exe)->compileTimes();
+    if (i == 0 || t.totalMs() < m.record.compileMs) {
+      m.record.compileMs = t.totalMs();
+      m.record.loweringMs = t.loweringMs;
+      m.record.codegenMs = t.codegenMs;
+    }
     baseline = std::move(*exe);
   }
   llvm::Expected<std::vector<Tensor>> outputs = baseline->run(inputs);
@@ -477,130 +521,140 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
     return probe.takeError();
   // Rounds of at least 100 ms per model.
   runsPerRound = std::clamp<int64_t>(std::ceil(100 / std::max(probe->p50, 1e-3)), 1, 1000);
-
-  Measured m{newRecord("baseline", "O3", *o3), ""};
   OwningOpRef<ModuleOp> graph = input.clone();
   double passesMs = 0;
   if (llvm::Error e = runPasses(*graph, "O3", passesMs))
     return e;
   m.fingerprint = moduleFingerprint(*graph, true);
   m.record.irAfter = moduleFingerprint(*graph, false);
-  const CompileTimes &t = baseline->compileTimes();
-  m.record.graphPassesMs = passesMs; // as the candidates' (the CPU's own graph passes aside)
-  m.record.loweringMs = t.loweringMs;
-  m.record.codegenMs = t.codegenMs;
-  m.record.compileMs = compileMs;
+  // As the candidates' (the CPU's own graph passes are in the rest).
+  m.record.graphPassesMs = passesMs;
   llvm::Expected<SideBySide> side =
       measureSideBySide(*baseline, *baseline, inputs, options.rounds, runsPerRound, stop);
-  if (!side)
+  if (!side) {
+    if (interrupted()) {
+      llvm::consumeError(side.takeError());
+      return llvm::createStringError("interrupted before O3 was measured: nothing recorded");
+    }
     return side.takeError();
-  LatencyStats stats = computeStats(side->samplesA);
-  m.record.p50Ms = stats.p50;
-  m.record.cv = stats.cv;
-  m.record.samples = stats.count;
-  m.record.latencyRatio = side->ratio.median;
-  m.record.latencyLow = side->ratio.low;
-  m.record.latencyHigh = side->ratio.high;
-  m.record.rounds = side->ratio.n;
+  }
+  setLatency(m.record, *side);
+  noiseFloor = side->ratio;
+  m.record.latencyRatio = m.record.latencyLow = m.record.latencyHigh = 1;
   m.record.score = options.objective.score(1, 1);
   write(m.record);
   report << llvm::formatv("  O3: latency {0:f2} ms (cv {1:f3}), compile {2:f2} s; O3 against "
                           "itself {3:f3}x [{4:f3}, {5:f3}] (the noise floor), {6} rounds of {7} "
                           "runs each\n",
-                          stats.p50, stats.cv, compileMs / 1000, side->ratio.median,
-                          side->ratio.low, side->ratio.high, side->ratio.n, runsPerRound);
+                          m.record.p50Ms, m.record.cv, m.record.compileMs / 1000,
+                          noiseFloor.median, noiseFloor.low, noiseFloor.high, noiseFloor.n,
+                          runsPerRound);
   report.flush();
   byFingerprint[m.fingerprint] = 0;
   results.push_back(std::move(m));
   if (!dbError.empty())
     return llvm::createStringError(dbError);
+  return llvm::Error::success();
+}
 
+void Session::seed() {
+  searchStarted = std::chrono::steady_clock::now();
   if (!options.seeds)
-    return llvm::Error::success();
-  // Seeds: the database's earlier bests for this model, then auto's choice.
-  if (llvm::Expected<std::vector<TuningRecord>> earlier = readTuningDatabase(options.dbPath)) {
-    for (const TuningRecord &r : *earlier)
-      if (r.kind == "best" && r.structure == structure && r.status == "ok")
-        evaluate(r.sequence, "seed-db");
-  } else {
+    return;
+  llvm::Expected<std::vector<TuningRecord>> earlier = readTuningDatabase(options.dbPath);
+  if (!earlier) {
     progress << "dlc-tune: warning: " << llvm::toString(earlier.takeError())
              << ": its earlier bests are not tried first\n";
+  } else {
+    std::set<std::vector<std::string>> tried;
+    for (const TuningRecord &r : llvm::reverse(*earlier))
+      if (r.kind == "best" && r.structure == structure && r.status == "ok" &&
+          tried.insert(r.sequence).second)
+        evaluate(r.sequence, "seed-db");
   }
-  AutoPipeline autoChoice = chooseAutoPipeline(input, *rules);
-  if (llvm::Expected<std::vector<std::string>> seq = pipelinePasses(autoChoice.spec))
+  if (llvm::Expected<std::vector<std::string>> seq = pipelinePasses(autoSpec))
     evaluate(*seq, "seed-auto");
   else
     llvm::consumeError(seq.takeError());
-  return llvm::Error::success();
 }
 
 llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   if (!dbError.empty())
     return llvm::createStringError(dbError);
-  summary.interrupted = interrupted();
   // The leading candidates, measured again for longer: the best of a
   // search is a biased figure (the winner's curse); this one is not.
   std::vector<const Measured *> ranked;
   for (const Measured &m : llvm::drop_begin(results))
-    if (m.ok())
+    if (m.ok() && !m.superseded)
       ranked.push_back(&m);
   llvm::stable_sort(ranked, [](const Measured *a, const Measured *b) {
     return a->record.score < b->record.score;
   });
   std::vector<Measured> confirmed;
-  if (!summary.interrupted)
-    for (const Measured *m : llvm::ArrayRef(ranked).take_front(options.confirm)) {
-      if (interrupted())
-        break;
-      OwningOpRef<ModuleOp> graph = input.clone();
-      double ms = 0;
-      if (llvm::Error e = runPasses(*graph, m->record.spec(), ms)) {
-        llvm::consumeError(std::move(e));
-        continue;
-      }
-      Measured again{newRecord("confirm", m->record.strategy, m->record.sequence),
-                     m->fingerprint};
-      again.record.index = m->record.index;
+  bool attempted = false;
+  for (const Measured *m : llvm::ArrayRef(ranked).take_front(options.confirm)) {
+    if (interrupted())
+      break;
+    attempted = true;
+    Measured again{newRecord("confirm", m->record.strategy, m->record.sequence),
+                   m->fingerprint};
+    again.record.index = m->record.index;
+    OwningOpRef<ModuleOp> graph = input.clone();
+    double ms = 0;
+    if (llvm::Error e = runPasses(*graph, m->record.spec(), ms)) {
+      again.record.status = "error";
+      again.record.error = "the passes failed: " + llvm::toString(std::move(e));
+    } else {
       measure(*graph, ms, options.confirmRounds, again);
-      if (interrupted())
-        break;
-      // Of two cold compiles, the faster is the compile time.
-      if (again.ok() && m->record.compileMs < again.record.compileMs) {
-        again.record.compileMs = m->record.compileMs;
-        again.record.compileRatio = m->record.compileRatio;
-        again.record.score =
-            options.objective.score(again.record.latencyRatio, again.record.compileRatio);
-      }
-      write(again.record);
-      printProgress(again.record.strategy, llvm::formatv("#{0} confirmed: score {1:f3} "
-                                                         "(latency {2:f3}x [{3:f3}, {4:f3}])",
-                                                         again.record.index, again.record.score,
-                                                         again.record.latencyRatio,
-                                                         again.record.latencyLow,
-                                                         again.record.latencyHigh));
-      if (again.ok())
-        confirmed.push_back(std::move(again));
     }
-  // The choice, among the confirmed candidates (the measured ones when
-  // none was: --confirm=0 or interrupted) and O3: the lowest score; for
-  // the latency objective, of the candidates whose latency intervals
-  // overlap the lowest one's (equal within noise), the fastest to compile.
+    if (again.record.status == "interrupted")
+      break;
+    // Of two cold compiles, the faster is the compile time.
+    if (again.ok() && m->record.compileMs < again.record.compileMs) {
+      again.record.compileMs = m->record.compileMs;
+      again.record.compileRatio = m->record.compileRatio;
+      again.record.score =
+          options.objective.score(again.record.latencyRatio, again.record.compileRatio);
+    }
+    write(again.record);
+    if (again.ok())
+      printProgress(again.record.strategy,
+                    llvm::formatv("#{0} confirmed: score {1:f3} (latency {2:f3}x [{3:f3}, "
+                                  "{4:f3}])",
+                                  again.record.index, again.record.score,
+                                  again.record.latencyRatio, again.record.latencyLow,
+                                  again.record.latencyHigh));
+    else
+      printProgress(again.record.strategy,
+                    llvm::formatv("#{0} measured again: {1}: {2}", again.record.index,
+                                  again.record.status, again.record.error.substr(0, 160)));
+    if (again.ok())
+      confirmed.push_back(std::move(again));
+  }
+  summary.interrupted = interrupted();
+  // The choice, among O3 and the confirmed candidates (the measured ones
+  // when none was measured again: --confirm=0, or interrupted before): the
+  // lowest score; for the latency objective, of the candidates whose
+  // latency intervals overlap the lowest one's (equal within noise), the
+  // fastest to compile.
   std::vector<const Measured *> pool = {&results.front()};
   for (const Measured &m : confirmed)
     pool.push_back(&m);
-  if (confirmed.empty())
+  if (!attempted)
     pool.insert(pool.end(), ranked.begin(), ranked.end());
-  const Measured *best = *llvm::min_element(pool, [](const Measured *a, const Measured *b) {
+  auto byScore = [](const Measured *a, const Measured *b) {
     return a->record.score < b->record.score;
-  });
+  };
+  const Measured *lowest = *llvm::min_element(pool, byScore), *best = lowest;
   if (options.objective.kind == Objective::Latency)
     for (const Measured *m : pool)
-      if (m->record.latencyLow <= best->record.latencyHigh &&
-          best->record.latencyLow <= m->record.latencyHigh &&
+      if (m->record.latencyLow <= lowest->record.latencyHigh &&
+          lowest->record.latencyLow <= m->record.latencyHigh &&
           m->record.compileMs < best->record.compileMs)
         best = m;
   summary.best = best->record;
   summary.best.kind = "best";
+  summary.best.confirmed = attempted;
   summary.best.date = currentProvenance().date;
   write(summary.best);
   if (!dbError.empty())
@@ -624,19 +678,18 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
                               m->record.latencyHigh, m->record.compileRatio, m->record.spec());
   }
   const TuningRecord &b = summary.best;
-  bool significant = b.latencyHigh < 1;
-  report << llvm::formatv("  best{8}: {0} (#{1}): latency {2:f3}x O3 [{3:f3}, {4:f3}] over {5} "
-                          "rounds{6}, compile {7:f3}x O3\n",
-                          b.strategy, b.index, b.latencyRatio, b.latencyLow, b.latencyHigh,
-                          b.rounds,
-                          b.strategy == "O3" ? " (nothing beat O3)"
-                          : b.rounds < 6    ? " (too few rounds to tell)"
-                          : significant     ? " (faster than O3 with 95% confidence)"
-                                            : " (not faster than O3 beyond noise)",
-                          b.compileRatio,
+  report << llvm::formatv("  best{0}: {1} (#{2}): latency {3:f3}x O3 [{4:f3}, {5:f3}] over {6} "
+                          "rounds{7}, compile {8:f3}x O3\n",
                           options.objective.kind == Objective::Latency
                               ? " (of the fastest within noise, the fastest to compile)"
-                              : "");
+                              : "",
+                          b.strategy, b.index, b.latencyRatio, b.latencyLow, b.latencyHigh,
+                          b.rounds,
+                          best == &results.front() ? " (nothing beat O3)"
+                          : b.rounds < 6           ? " (too few rounds to tell)"
+                          : b.latencyHigh < 1      ? " (faster than O3 with 95% confidence)"
+                                                   : " (not faster than O3 beyond noise)",
+                          b.compileRatio);
   report << "  " << b.spec() << "\n";
   report << "  records appended to " << options.dbPath << "; replay with --pipeline=tuned:"
          << options.dbPath << "\n";
@@ -658,6 +711,7 @@ llvm::Expected<TuneSummary> dlc::tune(ModuleOp model, llvm::StringRef entry,
   Session session(model, entry, inputs, options, stop, progress);
   if (llvm::Error e = session.start(report))
     return std::move(e);
+  session.seed();
   search(session);
   return session.finish(report);
 }

@@ -30,9 +30,10 @@ struct LatencyStats {
 /// Computes the statistics of `samplesMs` (kept as given).
 LatencyStats computeStats(std::vector<double> samplesMs, double cvThreshold = 0.1);
 
-/// A median with its 95% confidence interval.
+/// A median with its 95% confidence interval, of `n` values (all 0 when
+/// there are none).
 struct Estimate {
-  double median = 1, low = 1, high = 1;
+  double median = 0, low = 0, high = 0;
   int64_t n = 0;
 };
 

@@ -48,7 +48,8 @@ AutoPipeline chooseAutoPipeline(mlir::ModuleOp module, const ClassRules &rules,
 /// and the classes' passes, less those that never change dlc's IR and those
 /// dlc measured dormant on every one of the classes (without a class, O3's),
 /// each once, in the optimization order. `dlc-tune` searches their orders;
-/// auto runs them less the ones a model's ops rule out.
+/// auto runs them less the ones a model's ops rule out and the class passes
+/// beyond O3 measured to bring no speed-up.
 struct PassSpace {
   std::vector<std::string> passes; ///< TVM names
   std::vector<std::pair<std::string, std::string>> excluded; ///< pass, why

@@ -6,7 +6,7 @@
 // structure fingerprint it carries (weights excluded, as MetaSchedule's
 // `ignore-ndarray`: retrained weights keep their tuning). `tuned:DB.jsonl`
 // (Pipelines.h) replays the latest `best` record of the model, preferring
-// this host's CPU.
+// confirmed ones and this host's CPU.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_TRANSFORMS_TUNINGDATABASE_H
@@ -32,12 +32,20 @@ struct TuningRecord {
   std::string structure; ///< the model's fingerprint without weights: the key
   std::string weights;   ///< with weights
   std::vector<std::string> classes; ///< the classifier's CF'22 tags
-  std::string strategy; ///< random, greedy, exhaustive, seed (O3, auto, earlier bests)
+  /// random, greedy or exhaustive; seed-auto and seed-db (auto's sequence and
+  /// the database's earlier bests, tried first); O3 for the baseline.
+  std::string strategy;
   int64_t index = 0;    ///< the candidate's number in its run
   std::vector<std::string> sequence; ///< `list:` items, in order
   std::string irAfter;  ///< the structure fingerprint after the sequence
   std::string status = "ok"; ///< ok, error (failed to compile or run) or mismatch
   std::string error;
+  /// A sequence reaching a measured graph with fewer passes: the latency
+  /// figures are that candidate's (its index), the pass time its own.
+  int64_t sameGraphAs = -1;
+  /// A `best` chosen among candidates measured again (not an interrupted
+  /// run's or one with --confirm=0).
+  bool confirmed = false;
   double graphPassesMs = 0, loweringMs = 0, codegenMs = 0, compileMs = 0;
   double p50Ms = 0, cv = 0;
   int64_t samples = 0;
@@ -60,11 +68,13 @@ struct TuningRecord {
 llvm::Error appendTuningRecord(llvm::StringRef path, const TuningRecord &record);
 
 /// Every record of the file; errors name the file and line. A missing file
-/// is an error too.
+/// is an error too; a last line without its newline that does not parse (a
+/// write cut short) is skipped.
 llvm::Expected<std::vector<TuningRecord>> readTuningDatabase(llvm::StringRef path);
 
-/// The record `tuned:` replays for the model `structure`: the latest `best`
-/// one made on `hostCpu`, else the latest made anywhere; null when none.
+/// The record `tuned:` replays for the model `structure`: the latest
+/// `best` one, preferring, in this order, confirmed ones made on `hostCpu`,
+/// others made there, confirmed ones made anywhere; null when none.
 const TuningRecord *findTunedRecord(llvm::ArrayRef<TuningRecord> records,
                                     llvm::StringRef structure, llvm::StringRef hostCpu);
 

@@ -44,14 +44,18 @@ struct Objective {
   double score(double latencyRatio, double compileRatio) const;
   std::string str() const;
 };
+/// `latency`, `compile` or `mix:W` (W in [0, 1]); errors say what is expected.
 llvm::Expected<Objective> parseObjective(llvm::StringRef text);
 
 struct TuneOptions {
   std::string strategy = "random"; ///< random, greedy or exhaustive
   Objective objective;
   int64_t budgetCandidates = 0; ///< candidates measured (0: no bound)
-  double budgetSeconds = 0;     ///< search time (0: no bound)
-  /// Passes in a sequence (FuseOps aside); exhaustive: its depth.
+  /// Search time (0: no bound), from the first seed on; O3's measurement
+  /// before and the confirmation after are not counted.
+  double budgetSeconds = 0;
+  /// Passes in a sequence (FuseOps aside); exhaustive: its depth (dlc-tune
+  /// passes 2 for it unless told).
   int64_t maxLength = 8;
   uint64_t seed = 1;
   int64_t threads = 1;        ///< CPU threads the compiled code runs on

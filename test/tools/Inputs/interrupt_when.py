@@ -21,6 +21,9 @@ while proc.poll() is None and time.time() < deadline:
     except FileNotFoundError:
         pass
     time.sleep(0.05)
+else:
+    if proc.poll() is None:
+        proc.kill()  # the file never grew: do not wait for lit's timeout
 out, _ = proc.communicate()
 sys.stdout.write(out)
 sys.exit(proc.returncode)
