@@ -81,6 +81,8 @@ def tune(bin_dir, model, db, args, extra):
     m = re.search(r"searched: .*\((\d+) passes, (\S+) sequences\)", report)
     if m:
         space.update({"model_passes": int(m[1]), "model_sequences": float(m[2])})
+    elif "searched: nothing" in report:  # every pass dormant: FuseOps alone
+        space.update({"model_passes": 0, "model_sequences": 1.0})
     m = re.search(r"candidates: (\d+) proposed, (\d+) measured, (\d+) deduplicated", report)
     counts = {"proposed": int(m[1]), "measured": int(m[2]), "deduplicated": int(m[3])} if m else {}
     return report, space, counts
@@ -224,7 +226,13 @@ def main():
     ap.add_argument("--out", help="the figures (JSON)")
     ap.add_argument("--table", help="the Markdown table")
     ap.add_argument("--plot", help="the compile time / latency plot (PNG)")
+    ap.add_argument("--replot", metavar="JSON",
+                    help="write the table and plot from an earlier run's figures, measuring nothing")
     args = ap.parse_args()
+    if args.replot:
+        results = json.load(open(args.replot))
+        report(results, args)
+        return
     work = tempfile.mkdtemp(prefix="dlc-tune-evidence-")
     models = []
     for name in filter(None, args.models.split(",")):
@@ -251,6 +259,10 @@ def main():
         if args.out:
             with open(args.out, "w") as f:
                 json.dump(results, f, indent=1)
+    report(results, args)
+
+
+def report(results, args):
     text = table(results, args)
     print(text)
     if args.table:
