@@ -26,11 +26,6 @@
 using namespace mlir;
 using namespace dlc;
 
-static double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 /// Runs the graph pipeline on `module`.
 static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
                                     CompileTimes *times, PassLedger *ledger = nullptr) {

@@ -67,6 +67,11 @@ LatencyStats dlc::computeStats(std::vector<double> samples, double cvThreshold) 
   return s;
 }
 
+double dlc::msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 Estimate dlc::medianWithInterval(std::vector<double> values) {
   Estimate e;
   e.n = values.size();

@@ -28,12 +28,6 @@
 using namespace mlir;
 using namespace dlc;
 
-static double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 /// The compiled code mallocs its intermediate buffers on every run and frees
 /// them at the end. glibc would hand large ones back to the kernel and fault
 /// fresh zeroed pages in on the next run (a third of ResNet-50's time);

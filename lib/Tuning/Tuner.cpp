@@ -110,11 +110,6 @@ llvm::Error dlc::printClassSpaces(llvm::StringRef rulesPath, int64_t maxLength,
 // The session
 //===----------------------------------------------------------------------===//
 
-static double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 namespace {
 /// Collects the errors diagnosed while it lives instead of printing them: a
 /// candidate that fails is a result, not the end of the run.
@@ -696,18 +691,22 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   return summary;
 }
 
+llvm::Error dlc::checkStrategy(llvm::StringRef strategy) {
+  if (strategy == "random" || strategy == "greedy" || strategy == "exhaustive")
+    return llvm::Error::success();
+  return llvm::createStringError("unknown strategy '" + strategy.str() +
+                                 "' (expected random, greedy or exhaustive)");
+}
+
 llvm::Expected<TuneSummary> dlc::tune(ModuleOp model, llvm::StringRef entry,
                                       llvm::ArrayRef<Tensor> inputs, const TuneOptions &options,
                                       const std::atomic<bool> *stop,
                                       llvm::raw_ostream &progress, llvm::raw_ostream &report) {
-  using Strategy = void (*)(Session &);
-  Strategy search = options.strategy == "random"       ? searchRandom
-                    : options.strategy == "greedy"     ? searchGreedy
-                    : options.strategy == "exhaustive" ? searchExhaustive
-                                                       : nullptr;
-  if (!search)
-    return llvm::createStringError("unknown strategy '" + options.strategy +
-                                   "' (expected random, greedy or exhaustive)");
+  if (llvm::Error e = checkStrategy(options.strategy))
+    return std::move(e);
+  void (*search)(Session &) = options.strategy == "random"   ? searchRandom
+                              : options.strategy == "greedy" ? searchGreedy
+                                                             : searchExhaustive;
   Session session(model, entry, inputs, options, stop, progress);
   if (llvm::Error e = session.start(report))
     return std::move(e);

@@ -106,8 +106,8 @@ int main(int argc, char **argv) {
                               "dlc-tune: search graph-pass sequences for a model\n");
   TuneOptions options;
   options.strategy = strategy;
-  if (strategy != "random" && strategy != "greedy" && strategy != "exhaustive")
-    return fail("unknown --strategy '" + strategy + "' (expected random, greedy or exhaustive)");
+  if (Error e = checkStrategy(strategy))
+    return fail("--strategy: " + toString(std::move(e)));
   options.maxLength = maxLength >= 0 ? maxLength.getValue() : strategy == "exhaustive" ? 2 : 8;
   if (maxLength.getNumOccurrences() && (maxLength < 0 || maxLength > 64))
     return fail("--max-length must be in [0, 64]");

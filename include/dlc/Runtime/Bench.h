@@ -5,6 +5,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct LatencyStats {
 
 /// Computes the statistics of `samplesMs` (kept as given).
 LatencyStats computeStats(std::vector<double> samplesMs, double cvThreshold = 0.1);
+
+/// Milliseconds since `start` on the monotonic clock.
+double msSince(std::chrono::steady_clock::time_point start);
 
 /// A median with its 95% confidence interval, of `n` values (all 0 when
 /// there are none).

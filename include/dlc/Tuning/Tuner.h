@@ -47,6 +47,9 @@ struct Objective {
 /// `latency`, `compile` or `mix:W` (W in [0, 1]); errors say what is expected.
 llvm::Expected<Objective> parseObjective(llvm::StringRef text);
 
+/// Success for random, greedy and exhaustive; else what is expected.
+llvm::Error checkStrategy(llvm::StringRef strategy);
+
 struct TuneOptions {
   std::string strategy = "random"; ///< random, greedy or exhaustive
   Objective objective;
