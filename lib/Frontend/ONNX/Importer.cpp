@@ -8,7 +8,7 @@
 // Reshape chains of exported models become static shapes.
 //
 //===----------------------------------------------------------------------===//
-#include "dlc/Frontend/ONNX.h"
+#include "Importer.h"
 #include "dlc/Dialect/Graph/GraphBuilder.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
@@ -32,6 +32,7 @@ using namespace mlir;
 using namespace dlc;
 using llvm::Error;
 using llvm::Expected;
+using namespace dlc::onnx_import;
 
 char OnnxImportError::ID = 0;
 
@@ -39,9 +40,6 @@ char OnnxImportError::ID = 0;
 /// never weights.
 static constexpr int64_t kFoldLimit = 4096;
 
-static Error makeError(const llvm::Twine &message, bool unsupported) {
-  return llvm::make_error<OnnxImportError>(message.str(), unsupported);
-}
 
 Error dlc::parseInputShape(StringRef spec, OnnxImportOptions &options) {
   auto [name, dims] = spec.rsplit(':');
@@ -86,237 +84,6 @@ static std::string onnxTypeName(int code) {
   return "type " + std::to_string(code);
 }
 
-namespace {
-
-/// One ONNX node being converted, with typed attribute accessors.
-struct Node {
-  const onnx::NodeProto &proto;
-  std::string label; ///< "node 'conv1' (Conv, opset 13)" for messages
-  Location loc;
-  int64_t opset;
-
-  /// The first attribute read with the wrong type ("attribute 'axis' has
-  /// type FLOAT, expected INT"); the import fails with it after the node.
-  mutable std::string attrError;
-
-  const onnx::AttributeProto *attr(StringRef name) const {
-    for (const auto &a : proto.attribute())
-      if (a.name() == name)
-        return &a;
-    return nullptr;
-  }
-  /// Attribute `name` if present and of type `type`; a present attribute of
-  /// another type is recorded in attrError and reads as absent.
-  const onnx::AttributeProto *attrOf(StringRef name,
-                                     onnx::AttributeProto::AttributeType type) const {
-    const auto *a = attr(name);
-    if (!a || a->type() == type)
-      return a;
-    if (attrError.empty())
-      attrError = "attribute '" + name.str() + "' has type " +
-                  onnx::AttributeProto::AttributeType_Name(a->type()) +
-                  ", expected " + onnx::AttributeProto::AttributeType_Name(type);
-    return nullptr;
-  }
-  int64_t getInt(StringRef name, int64_t dflt) const {
-    const auto *a = attrOf(name, onnx::AttributeProto::INT);
-    return a ? a->i() : dflt;
-  }
-  float getFloat(StringRef name, float dflt) const {
-    const auto *a = attrOf(name, onnx::AttributeProto::FLOAT);
-    return a ? a->f() : dflt;
-  }
-  std::string getString(StringRef name, StringRef dflt) const {
-    const auto *a = attrOf(name, onnx::AttributeProto::STRING);
-    return a ? a->s() : dflt.str();
-  }
-  std::optional<SmallVector<int64_t>> getInts(StringRef name) const {
-    const auto *a = attrOf(name, onnx::AttributeProto::INTS);
-    if (!a)
-      return std::nullopt;
-    return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
-  }
-  bool hasInput(int i) const {
-    return i < proto.input_size() && !proto.input(i).empty();
-  }
-  bool hasOutput(int i) const {
-    return i < proto.output_size() && !proto.output(i).empty();
-  }
-};
-
-class Importer {
-public:
-  Importer(MLIRContext &ctx, StringRef path, const OnnxImportOptions &options)
-      : ctx(ctx), builder(&ctx), path(path.str()), options(options) {}
-
-  Expected<OwningOpRef<ModuleOp>> run();
-
-private:
-  using Converter = std::function<Error(Importer &, Node &)>;
-  static const std::map<std::string, Converter> &converters();
-
-  // Errors.
-  Error fail(Node &n, const llvm::Twine &msg) {
-    return makeError(path + ": " + n.label + ": " + msg, false);
-  }
-  Error unsupported(Node &n, const llvm::Twine &msg) {
-    return makeError(path + ": " + n.label + ": unsupported: " + msg, true);
-  }
-  Error checkAttrs(Node &n, std::initializer_list<StringRef> known);
-  /// 2-D strides and dilations, each >= 1.
-  Error checkWindow(Node &n, ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations);
-
-  // Values.
-  Expected<Value> in(Node &n, int i);
-  std::optional<Tensor> constantOf(Value v);
-  Expected<Tensor> constIn(Node &n, int i, StringRef what);
-  /// Constant input `i` as integers.
-  Expected<SmallVector<int64_t>> constInts(Node &n, int i, StringRef what);
-  /// The integers that older opsets give as attribute `attr` and newer ones
-  /// as constant input `i`; empty when neither is given.
-  Expected<SmallVector<int64_t>> intsAttrOrIn(Node &n, StringRef attr, int i);
-  Value constant(const Tensor &t, StringRef name);
-  /// ONNX UINT8 values are held as i8 = value - 128 (quantized arithmetic
-  /// does not see the shift: zero points shift with the values); these are
-  /// their names. They enter as i32 (inputs, test data) and leave as i32.
-  std::set<std::string> uint8Values;
-  bool isUint8(Node &n, int i) const {
-    return n.hasInput(i) && uint8Values.count(n.proto.input(i));
-  }
-  static Tensor shiftedUint8(const Tensor &t) {
-    Tensor s(DType::I8, t.shape);
-    for (int64_t i = 0; i < t.size(); ++i)
-      s.data[i] = t.data[i] - 128;
-    return s;
-  }
-  Value scalar(DType type, double v) {
-    Tensor t(type, {});
-    t.data[0] = roundToDType(type, v);
-    return constant(t, "scalar");
-  }
-  void define(Node &n, int i, Value v) { values[n.proto.output(i)] = v; }
-  /// Defines output 0 as `v`, or passes its error on.
-  Error result(Node &n, Expected<Value> v) {
-    if (!v)
-      return v.takeError();
-    define(n, 0, *v);
-    return Error::success();
-  }
-  static RankedTensorType typeOf(Value v) {
-    return cast<RankedTensorType>(v.getType());
-  }
-
-  // Ops: created generically; result types inferred unless given.
-  Expected<SmallVector<Value>> makeOp(Node &n, StringRef name,
-                                      ValueRange operands,
-                                      ArrayRef<NamedAttribute> attrs,
-                                      TypeRange resultTypes = {},
-                                      unsigned numResults = 1);
-  Expected<Value> make(Node &n, StringRef name, ValueRange operands,
-                       ArrayRef<NamedAttribute> attrs = {},
-                       Type resultType = {}) {
-    auto r = makeOp(n, name, operands, attrs,
-                    resultType ? TypeRange(resultType) : TypeRange());
-    if (!r)
-      return r.takeError();
-    return (*r)[0];
-  }
-  NamedAttribute named(StringRef name, Attribute a) {
-    return builder.getNamedAttr(name, a);
-  }
-  NamedAttribute ints(StringRef name, ArrayRef<int64_t> v) {
-    return named(name, builder.getDenseI64ArrayAttr(v));
-  }
-  NamedAttribute i64(StringRef name, int64_t v) {
-    return named(name, builder.getI64IntegerAttr(v));
-  }
-  NamedAttribute f64(StringRef name, double v) {
-    return named(name, builder.getF64FloatAttr(v));
-  }
-  NamedAttribute str(StringRef name, StringRef v) {
-    return named(name, builder.getStringAttr(v));
-  }
-  Expected<Value> reshape(Node &n, Value v, ArrayRef<int64_t> shape) {
-    if (typeOf(v).getShape() == shape)
-      return v;
-    return make(n, graph::ReshapeOp::getOperationName(), v, {},
-                RankedTensorType::get(shape, typeOf(v).getElementType()));
-  }
-  Expected<Value> castTo(Node &n, Value v, Type elementType) {
-    if (typeOf(v).getElementType() == elementType)
-      return v;
-    return make(n, graph::CastOp::getOperationName(), v, {},
-                RankedTensorType::get(typeOf(v).getShape(), elementType));
-  }
-
-  Error importGraph(const onnx::GraphProto &graph, func::FuncOp &func);
-  /// A TensorProto's data; UINT8 data (shifted, see uint8Values) only where
-  /// `uint8` is given, which says whether it was.
-  Expected<Tensor> tensorFromProto(const onnx::TensorProto &proto,
-                                   StringRef what, bool *uint8 = nullptr);
-
-  // Converters by family.
-  Error convertUnary(Node &n, StringRef op);
-  Error convertBinary(Node &n, StringRef op);
-  Error convertConv(Node &n);
-  /// Conv's attributes applied to x, w and an optional bias.
-  Expected<Value> conv(Node &n, Value x, Value w, Value bias);
-  // Quantization (QDQ and the QLinear/Integer operators).
-  Error convertQuantizeLinear(Node &n);
-  Error convertDequantizeLinear(Node &n);
-  Error convertQLinearConv(Node &n);
-  Error convertQLinearMatMul(Node &n);
-  Error convertConvInteger(Node &n);
-  Error convertMatMulInteger(Node &n);
-  /// Input `i` (the quantized value) and inputs `i + 1`, `i + 2` (its scale
-  /// and optional zero point) dequantized along `axis`.
-  Expected<Value> dequantized(Node &n, int i, int64_t axis);
-  /// `x` quantized with scale input `i` and zero point input `i + 1`; an
-  /// absent zero point means a uint8 result with zero point 0.
-  Expected<Value> quantized(Node &n, Value x, int i, int64_t axis, StringRef output);
-  /// The zero point of quantized input `i` at input `zi` (0 of its type when
-  /// absent), shaped like the scale `scaleType`.
-  Expected<Value> zeroPointOf(Node &n, int i, int zi, RankedTensorType scaleType);
-  /// (input i - zero point input zi) in i32, the zero point along `axis` of
-  /// the input when it has one value per index.
-  Expected<Value> centeredI32(Node &n, int i, int zi, int64_t axis);
-  Error convertBatchNorm(Node &n);
-  Error convertGemm(Node &n);
-  Error convertPool(Node &n, bool isMax);
-  Error convertGlobalPool(Node &n, bool isMax);
-  Error convertFlatten(Node &n);
-  Error convertReshape(Node &n);
-  Error convertTranspose(Node &n);
-  Error convertConcat(Node &n);
-  Error convertSplit(Node &n);
-  Error convertSlice(Node &n);
-  Error convertSqueeze(Node &n, bool unsqueeze);
-  Error convertPad(Node &n);
-  Error convertSoftmax(Node &n);
-  Error convertReduce(Node &n, StringRef op);
-  Error convertGather(Node &n);
-  Error convertCast(Node &n);
-  Error convertShape(Node &n);
-  Error convertConstantOfShape(Node &n);
-  Error convertConstant(Node &n);
-  Error convertLayerNorm(Node &n);
-  Error convertGelu(Node &n);
-  Error convertClip(Node &n);
-  Error convertMatMul(Node &n);
-  Error convertVariadic(Node &n, StringRef op);
-  Error convertReciprocal(Node &n);
-  Error convertDropout(Node &n);
-
-  MLIRContext &ctx;
-  OpBuilder builder;
-  std::string path;
-  const OnnxImportOptions &options;
-  std::map<std::string, Value> values;
-  std::string diagnostics; ///< messages emitted while building the last op
-  int64_t opset = 1;        ///< of the default ONNX domain
-};
-
-} // namespace
 
 Error Importer::checkAttrs(Node &n, std::initializer_list<StringRef> known) {
   for (const auto &a : n.proto.attribute())
@@ -457,61 +224,6 @@ Expected<Tensor> Importer::tensorFromProto(const onnx::TensorProto &proto,
 //===----------------------------------------------------------------------===//
 // Converters
 //===----------------------------------------------------------------------===//
-
-Error Importer::convertUnary(Node &n, StringRef op) {
-  if (Error e = checkAttrs(n, {}))
-    return e;
-  Expected<Value> x = in(n, 0);
-  if (!x)
-    return x.takeError();
-  return result(n, make(n, op, *x));
-}
-
-Error Importer::convertBinary(Node &n, StringRef op) {
-  if (Error e = checkAttrs(n, {}))
-    return e;
-  Expected<Value> a = in(n, 0), b = in(n, 1);
-  if (!a)
-    return a.takeError();
-  if (!b)
-    return b.takeError();
-  Value rhs = *b;
-  if (op == graph::PowOp::getOperationName()) { // the exponent may have another type
-    Expected<Value> c = castTo(n, rhs, typeOf(*a).getElementType());
-    if (!c)
-      return c.takeError();
-    rhs = *c;
-  }
-  return result(n, make(n, op, {*a, rhs}));
-}
-
-Error Importer::convertVariadic(Node &n, StringRef op) {
-  if (Error e = checkAttrs(n, {}))
-    return e;
-  Expected<Value> acc = in(n, 0);
-  if (!acc)
-    return acc.takeError();
-  for (int i = 1; i < n.proto.input_size(); ++i) {
-    Expected<Value> b = in(n, i);
-    if (!b)
-      return b.takeError();
-    acc = make(n, op, {*acc, *b});
-    if (!acc)
-      return acc.takeError();
-  }
-  define(n, 0, *acc);
-  return Error::success();
-}
-
-Error Importer::convertReciprocal(Node &n) {
-  if (Error e = checkAttrs(n, {}))
-    return e;
-  Expected<Value> x = in(n, 0);
-  if (!x)
-    return x.takeError();
-  std::optional<DType> dt = dtypeOf(typeOf(*x).getElementType());
-  return result(n, make(n, graph::DivOp::getOperationName(), {scalar(*dt, 1.0), *x}));
-}
 
 Error Importer::convertDropout(Node &n) {
   if (Error e = checkAttrs(n, {"ratio", "seed", "is_test"}))
@@ -1274,36 +986,6 @@ Error Importer::convertPad(Node &n) {
                             str("mode", mode), f64("value", value)}));
 }
 
-Error Importer::convertSoftmax(Node &n) {
-  if (Error e = checkAttrs(n, {"axis"}))
-    return e;
-  Expected<Value> x = in(n, 0);
-  if (!x)
-    return x.takeError();
-  ArrayRef<int64_t> shape = typeOf(*x).getShape();
-  int64_t rank = shape.size();
-  int64_t dflt = n.opset >= 13 ? -1 : 1;
-  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", dflt), rank);
-  if (!axis)
-    return fail(n, "axis out of range");
-  if (n.opset >= 13 || *axis == rank - 1) {
-    Expected<Value> y = make(n, graph::SoftmaxOp::getOperationName(), *x, {i64("axis", *axis)});
-    if (!y)
-      return y.takeError();
-    define(n, 0, *y);
-    return Error::success();
-  }
-  // Before opset 13 the input is coerced to 2-D at `axis`.
-  Expected<Value> flat = reshape(n, *x, {numElements(shape.take_front(*axis)),
-                                         numElements(shape.drop_front(*axis))});
-  if (!flat)
-    return flat.takeError();
-  Expected<Value> y = make(n, graph::SoftmaxOp::getOperationName(), *flat, {i64("axis", 1)});
-  if (!y)
-    return y.takeError();
-  return result(n, reshape(n, *y, shape));
-}
-
 Error Importer::convertReduce(Node &n, StringRef op) {
   if (Error e = checkAttrs(n, {"axes", "keepdims", "noop_with_empty_axes"}))
     return e;
@@ -1471,66 +1153,10 @@ Error Importer::convertLayerNorm(Node &n) {
   return Error::success();
 }
 
-Error Importer::convertGelu(Node &n) {
-  if (Error e = checkAttrs(n, {"approximate"}))
-    return e;
-  Expected<Value> x = in(n, 0);
-  if (!x)
-    return x.takeError();
-  return result(n, make(n, graph::GeluOp::getOperationName(), *x,
-                           {str("approximate", n.getString("approximate", "none"))}));
-}
-
-Error Importer::convertClip(Node &n) {
-  if (Error e = checkAttrs(n, {"min", "max"}))
-    return e;
-  Expected<Value> x = in(n, 0);
-  if (!x)
-    return x.takeError();
-  double lo = -std::numeric_limits<double>::infinity();
-  double hi = std::numeric_limits<double>::infinity();
-  if (n.attr("min"))
-    lo = n.getFloat("min", 0);
-  if (n.attr("max"))
-    hi = n.getFloat("max", 0);
-  for (int i : {1, 2}) {
-    if (!n.hasInput(i))
-      continue;
-    Expected<Tensor> t = constIn(n, i, i == 1 ? "min" : "max");
-    if (!t)
-      return t.takeError();
-    (i == 1 ? lo : hi) = t->data.at(0);
-  }
-  return result(n, make(n, graph::ClipOp::getOperationName(), *x, {f64("min", lo), f64("max", hi)}));
-}
-
-const std::map<std::string, Importer::Converter> &Importer::converters() {
-  static const std::map<std::string, Converter> table = [] {
-    std::map<std::string, Converter> t;
-    auto unary = [&](const char *onnx, StringRef op) {
-      t[onnx] = [op](Importer &im, Node &n) { return im.convertUnary(n, op); };
-    };
-    unary("Relu", graph::ReluOp::getOperationName());
-    unary("Sigmoid", graph::SigmoidOp::getOperationName());
-    unary("Tanh", graph::TanhOp::getOperationName());
-    unary("Erf", graph::ErfOp::getOperationName());
-    unary("Exp", graph::ExpOp::getOperationName());
-    unary("Log", graph::LogOp::getOperationName());
-    unary("Sqrt", graph::SqrtOp::getOperationName());
-    unary("Neg", graph::NegOp::getOperationName());
-    unary("Abs", graph::AbsOp::getOperationName());
-    auto binary = [&](const char *onnx, StringRef op) {
-      t[onnx] = [op](Importer &im, Node &n) { return im.convertBinary(n, op); };
-    };
-    binary("Add", graph::AddOp::getOperationName());
-    binary("Sub", graph::SubOp::getOperationName());
-    binary("Mul", graph::MulOp::getOperationName());
-    binary("Div", graph::DivOp::getOperationName());
-    binary("Pow", graph::PowOp::getOperationName());
-    t["Max"] = [](Importer &im, Node &n) { return im.convertVariadic(n, graph::MaximumOp::getOperationName()); };
-    t["Min"] = [](Importer &im, Node &n) { return im.convertVariadic(n, graph::MinimumOp::getOperationName()); };
-    t["Sum"] = [](Importer &im, Node &n) { return im.convertVariadic(n, graph::AddOp::getOperationName()); };
-    t["Reciprocal"] = &Importer::convertReciprocal;
+const Importer::ConverterTable &Importer::converters() {
+  static const ConverterTable table = [] {
+    ConverterTable t;
+    registerElementwise(t);
     t["Identity"] = [](Importer &im, Node &n) -> Error {
       Expected<Value> x = im.in(n, 0);
       if (!x)
@@ -1556,7 +1182,6 @@ const std::map<std::string, Importer::Converter> &Importer::converters() {
     t["Squeeze"] = [](Importer &im, Node &n) { return im.convertSqueeze(n, false); };
     t["Unsqueeze"] = [](Importer &im, Node &n) { return im.convertSqueeze(n, true); };
     t["Pad"] = &Importer::convertPad;
-    t["Softmax"] = &Importer::convertSoftmax;
     t["ReduceMean"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceMeanOp::getOperationName()); };
     t["QuantizeLinear"] = &Importer::convertQuantizeLinear;
     t["DequantizeLinear"] = &Importer::convertDequantizeLinear;
@@ -1572,8 +1197,6 @@ const std::map<std::string, Importer::Converter> &Importer::converters() {
     t["ConstantOfShape"] = &Importer::convertConstantOfShape;
     t["Constant"] = &Importer::convertConstant;
     t["LayerNormalization"] = &Importer::convertLayerNorm;
-    t["Gelu"] = &Importer::convertGelu;
-    t["Clip"] = &Importer::convertClip;
     return t;
   }();
   return table;

@@ -1,4 +1,5 @@
-"""Exports torchvision resnet18 and mobilenet_v2 and a torch.nn.TransformerEncoder
+"""Exports torchvision resnet18, mobilenet_v2 and mobilenet_v3_small and a
+torch.nn.TransformerEncoder
 (random weights, fixed seed) to ONNX, with an input and PyTorch's output as .npy."""
 import sys
 
@@ -7,7 +8,7 @@ import torch
 import torchvision
 
 out = sys.argv[1]
-which = sys.argv[2:] or ["resnet18", "mobilenet_v2", "transformer"]
+which = sys.argv[2:] or ["resnet18", "mobilenet_v2", "mobilenet_v3_small", "transformer"]
 torch.manual_seed(0)
 
 
@@ -53,6 +54,11 @@ for name in which:
     elif name == "mobilenet_v2":
         model = torchvision.models.mobilenet_v2(weights=None)
         torch.nn.init.normal_(model.classifier[1].weight, 0, 0.1)
+        export(name, randomize_batch_norms(model), (1, 3, 224, 224))
+    elif name == "mobilenet_v3_small":  # HardSwish, HardSigmoid (squeeze-excitation)
+        model = torchvision.models.mobilenet_v3_small(weights=None)
+        for layer in (model.classifier[0], model.classifier[3]):
+            torch.nn.init.normal_(layer.weight, 0, 0.1)
         export(name, randomize_batch_norms(model), (1, 3, 224, 224))
     elif name == "transformer":
         export(name, Encoder(), (1, 16, 64))

@@ -1,0 +1,292 @@
+//===- Elementwise.cpp - ONNX activations and elementwise arithmetic -------===//
+//
+// Unary and binary arithmetic map to one graph op each. The activations the
+// graph dialect has no op for are compositions of graph ops the backends
+// already compile and fuse: HardSigmoid = clip(alpha x + beta, 0, 1),
+// HardSwish = x HardSigmoid(x) (alpha 1/6, beta 1/2), LeakyRelu and PRelu =
+// max(x, 0) + slope min(x, 0), Elu = max(x, 0) + min(0, alpha (exp(x) - 1)),
+// Selu = gamma Elu, Celu = max(x, 0) + min(0, alpha (exp(x / alpha) - 1)),
+// Softplus = log(exp(x) + 1), Softsign = x / (1 + |x|), Mish = x
+// tanh(Softplus(x)), and LogSoftmax = (x - max) - log(sum(exp(x - max)))
+// along the axis (stable where log(softmax) underflows).
+//
+//===----------------------------------------------------------------------===//
+#include "Importer.h"
+
+#include "dlc/Runtime/Interpreter.h"
+#include "dlc/Support/Shape.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::onnx_import;
+
+void Importer::registerElementwise(ConverterTable &t) {
+  auto unary = [&](const char *onnx, StringRef op) {
+    t[onnx] = [op](Importer &im, Node &n) { return im.convertUnary(n, op); };
+  };
+  unary("Relu", graph::ReluOp::getOperationName());
+  unary("Sigmoid", graph::SigmoidOp::getOperationName());
+  unary("Tanh", graph::TanhOp::getOperationName());
+  unary("Erf", graph::ErfOp::getOperationName());
+  unary("Exp", graph::ExpOp::getOperationName());
+  unary("Log", graph::LogOp::getOperationName());
+  unary("Sqrt", graph::SqrtOp::getOperationName());
+  unary("Neg", graph::NegOp::getOperationName());
+  unary("Abs", graph::AbsOp::getOperationName());
+  auto binary = [&](const char *onnx, StringRef op) {
+    t[onnx] = [op](Importer &im, Node &n) { return im.convertBinary(n, op); };
+  };
+  binary("Add", graph::AddOp::getOperationName());
+  binary("Sub", graph::SubOp::getOperationName());
+  binary("Mul", graph::MulOp::getOperationName());
+  binary("Div", graph::DivOp::getOperationName());
+  binary("Pow", graph::PowOp::getOperationName());
+  auto variadic = [&](const char *onnx, StringRef op) {
+    t[onnx] = [op](Importer &im, Node &n) { return im.convertVariadic(n, op); };
+  };
+  variadic("Max", graph::MaximumOp::getOperationName());
+  variadic("Min", graph::MinimumOp::getOperationName());
+  variadic("Sum", graph::AddOp::getOperationName());
+  t["Reciprocal"] = &Importer::convertReciprocal;
+  t["Clip"] = &Importer::convertClip;
+  t["Gelu"] = &Importer::convertGelu;
+  t["Softmax"] = &Importer::convertSoftmax;
+  for (const char *op : {"HardSigmoid", "HardSwish", "LeakyRelu", "PRelu", "Elu", "Selu", "Celu",
+                         "Softplus", "Softsign", "Mish", "LogSoftmax"})
+    t[op] = &Importer::convertActivation;
+}
+
+Error Importer::convertUnary(Node &n, StringRef op) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  return result(n, make(n, op, *x));
+}
+
+Error Importer::convertBinary(Node &n, StringRef op) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> a = in(n, 0), b = in(n, 1);
+  if (!a)
+    return a.takeError();
+  if (!b)
+    return b.takeError();
+  Value rhs = *b;
+  if (op == graph::PowOp::getOperationName()) { // the exponent may have another type
+    Expected<Value> c = castTo(n, rhs, typeOf(*a).getElementType());
+    if (!c)
+      return c.takeError();
+    rhs = *c;
+  }
+  return result(n, make(n, op, {*a, rhs}));
+}
+
+Error Importer::convertVariadic(Node &n, StringRef op) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> acc = in(n, 0);
+  if (!acc)
+    return acc.takeError();
+  for (int i = 1; i < n.proto.input_size(); ++i) {
+    Expected<Value> b = in(n, i);
+    if (!b)
+      return b.takeError();
+    acc = make(n, op, {*acc, *b});
+    if (!acc)
+      return acc.takeError();
+  }
+  define(n, 0, *acc);
+  return Error::success();
+}
+
+Error Importer::convertReciprocal(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  std::optional<DType> dt = dtypeOf(typeOf(*x).getElementType());
+  return result(n, make(n, graph::DivOp::getOperationName(), {scalar(*dt, 1.0), *x}));
+}
+
+Error Importer::convertClip(Node &n) {
+  if (Error e = checkAttrs(n, {"min", "max"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  if (n.attr("min"))
+    lo = n.getFloat("min", 0);
+  if (n.attr("max"))
+    hi = n.getFloat("max", 0);
+  for (int i : {1, 2}) {
+    if (!n.hasInput(i))
+      continue;
+    Expected<Tensor> t = constIn(n, i, i == 1 ? "min" : "max");
+    if (!t)
+      return t.takeError();
+    (i == 1 ? lo : hi) = t->data.at(0);
+  }
+  return result(n, make(n, graph::ClipOp::getOperationName(), *x, {f64("min", lo), f64("max", hi)}));
+}
+
+Error Importer::convertGelu(Node &n) {
+  if (Error e = checkAttrs(n, {"approximate"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  return result(n, make(n, graph::GeluOp::getOperationName(), *x,
+                           {str("approximate", n.getString("approximate", "none"))}));
+}
+
+Error Importer::convertSoftmax(Node &n) {
+  if (Error e = checkAttrs(n, {"axis"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  int64_t dflt = n.opset >= 13 ? -1 : 1;
+  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", dflt), rank);
+  if (!axis)
+    return fail(n, "axis out of range");
+  if (n.opset >= 13 || *axis == rank - 1) {
+    Expected<Value> y = make(n, graph::SoftmaxOp::getOperationName(), *x, {i64("axis", *axis)});
+    if (!y)
+      return y.takeError();
+    define(n, 0, *y);
+    return Error::success();
+  }
+  // Before opset 13 the input is coerced to 2-D at `axis`.
+  Expected<Value> flat = reshape(n, *x, {numElements(shape.take_front(*axis)),
+                                         numElements(shape.drop_front(*axis))});
+  if (!flat)
+    return flat.takeError();
+  Expected<Value> y = make(n, graph::SoftmaxOp::getOperationName(), *flat, {i64("axis", 1)});
+  if (!y)
+    return y.takeError();
+  return result(n, reshape(n, *y, shape));
+}
+
+Error Importer::convertActivation(Node &n) {
+  StringRef type = n.proto.op_type();
+  Error attrs = type == "HardSigmoid" ? checkAttrs(n, {"alpha", "beta"})
+                : type == "Selu"      ? checkAttrs(n, {"alpha", "gamma"})
+                : type == "LeakyRelu" || type == "Elu" || type == "Celu"
+                    ? checkAttrs(n, {"alpha"})
+                : type == "LogSoftmax" ? checkAttrs(n, {"axis"})
+                                       : checkAttrs(n, {});
+  if (attrs)
+    return attrs;
+  Expected<Value> input = in(n, 0);
+  if (!input)
+    return input.takeError();
+  Value x = *input;
+  RankedTensorType xt = typeOf(x);
+  std::optional<DType> dt = dtypeOf(xt.getElementType());
+  if (!dt || !isFloat(*dt))
+    return unsupported(n, type + " of " + (dt ? dtypeName(*dt).str() : std::string("this type")) +
+                              " (floating point only)");
+  // The graph ops of the composition; the first error ends it.
+  Error error = Error::success();
+  auto op = [&](StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    if (error)
+      return x;
+    Expected<Value> v = make(n, name, operands, attrs);
+    if (!v) {
+      error = v.takeError();
+      return x;
+    }
+    return *v;
+  };
+  auto c = [&](double v) { return scalar(*dt, v); };
+  auto add = [&](Value a, Value b) { return op(graph::AddOp::getOperationName(), {a, b}); };
+  auto sub = [&](Value a, Value b) { return op(graph::SubOp::getOperationName(), {a, b}); };
+  auto mul = [&](Value a, Value b) { return op(graph::MulOp::getOperationName(), {a, b}); };
+  auto div = [&](Value a, Value b) { return op(graph::DivOp::getOperationName(), {a, b}); };
+  auto max = [&](Value a, Value b) { return op(graph::MaximumOp::getOperationName(), {a, b}); };
+  auto min = [&](Value a, Value b) { return op(graph::MinimumOp::getOperationName(), {a, b}); };
+  auto exp = [&](Value a) { return op(graph::ExpOp::getOperationName(), a); };
+  auto log = [&](Value a) { return op(graph::LogOp::getOperationName(), a); };
+  auto hardSigmoid = [&](double alpha, double beta) {
+    return op(graph::ClipOp::getOperationName(), add(mul(c(alpha), x), c(beta)),
+              {f64("min", 0.0), f64("max", 1.0)});
+  };
+  auto softplus = [&] { return log(add(exp(x), c(1))); };
+  // max(x, 0) + min(0, alpha (exp(x / scale) - 1)): Elu (scale 1), Celu.
+  auto elu = [&](double alpha, double scale) {
+    Value e = exp(scale == 1 ? x : div(x, c(scale)));
+    return add(max(x, c(0)), min(c(0), mul(c(alpha), sub(e, c(1)))));
+  };
+  Value y;
+  if (type == "HardSigmoid") {
+    y = hardSigmoid(n.getFloat("alpha", 0.2f), n.getFloat("beta", 0.5f));
+  } else if (type == "HardSwish") {
+    y = mul(x, hardSigmoid(1.0 / 6, 0.5));
+  } else if (type == "LeakyRelu") {
+    y = add(max(x, c(0)), mul(c(n.getFloat("alpha", 0.01f)), min(x, c(0))));
+  } else if (type == "PRelu") {
+    Expected<Value> slope = in(n, 1);
+    if (!slope)
+      return slope.takeError();
+    Expected<Value> s = castTo(n, *slope, xt.getElementType());
+    if (!s)
+      return s.takeError();
+    y = add(max(x, c(0)), mul(*s, min(x, c(0))));
+  } else if (type == "Elu") {
+    y = elu(n.getFloat("alpha", 1.0f), 1);
+  } else if (type == "Selu") {
+    y = mul(c(n.getFloat("gamma", 1.05070102214813232421875f)),
+            elu(n.getFloat("alpha", 1.67326319217681884765625f), 1));
+  } else if (type == "Celu") {
+    double alpha = n.getFloat("alpha", 1.0f);
+    if (alpha == 0)
+      return fail(n, "alpha must not be 0");
+    y = elu(alpha, alpha);
+  } else if (type == "Softplus") {
+    y = softplus();
+  } else if (type == "Softsign") {
+    y = div(x, add(c(1), op(graph::AbsOp::getOperationName(), x)));
+  } else if (type == "Mish") {
+    y = mul(x, op(graph::TanhOp::getOperationName(), softplus()));
+  } else { // LogSoftmax
+    ArrayRef<int64_t> shape = xt.getShape();
+    int64_t rank = shape.size();
+    std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", n.opset >= 13 ? -1 : 1), rank);
+    if (!axis)
+      return fail(n, "axis " + llvm::Twine(n.getInt("axis", -1)) + " out of range for rank " +
+                         llvm::Twine(rank));
+    Value v = x;
+    // Before opset 13 the input is coerced to 2-D at `axis`.
+    bool coerce = n.opset < 13 && *axis != rank - 1;
+    if (coerce) {
+      Expected<Value> flat = reshape(n, x, {numElements(shape.take_front(*axis)),
+                                            numElements(shape.drop_front(*axis))});
+      if (!flat)
+        return flat.takeError();
+      v = *flat;
+      axis = 1;
+    }
+    NamedAttribute reduceAttrs[] = {ints("axes", {*axis}), named("keepdims", builder.getBoolAttr(true))};
+    Value shifted = sub(v, op(graph::ReduceMaxOp::getOperationName(), v, reduceAttrs));
+    y = sub(shifted, log(op(graph::ReduceSumOp::getOperationName(), exp(shifted), reduceAttrs)));
+    if (coerce && !error) {
+      Expected<Value> back = reshape(n, y, shape);
+      if (!back)
+        return back.takeError();
+      y = *back;
+    }
+  }
+  if (error)
+    return error;
+  define(n, 0, y);
+  return Error::success();
+}

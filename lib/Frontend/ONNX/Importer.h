@@ -1,0 +1,279 @@
+//===- Importer.h - the ONNX importer's converter state ---------*- C++ -*-===//
+//
+// Private to lib/Frontend/ONNX. The importer walks the ONNX graph in order,
+// mapping each value name to an MLIR value; a converter per ONNX operator
+// adds the graph ops for one node. Converters live by op family, one file
+// each (Elementwise.cpp: activations and elementwise arithmetic; the rest
+// still in Importer.cpp), and each family registers its converters in the
+// importer's table (registerElementwise, ...).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_LIB_FRONTEND_ONNX_IMPORTER_H
+#define DLC_LIB_FRONTEND_ONNX_IMPORTER_H
+
+#include "dlc/Dialect/Graph/GraphOps.h"
+#include "dlc/Frontend/ONNX.h"
+#include "dlc/Runtime/Tensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/Error.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+namespace dlc::onnx_import {
+
+using namespace mlir;
+using llvm::Error;
+using llvm::Expected;
+
+inline Error makeError(const llvm::Twine &message, bool unsupported) {
+  return llvm::make_error<OnnxImportError>(message.str(), unsupported);
+}
+
+/// One ONNX node being converted, with typed attribute accessors.
+struct Node {
+  const onnx::NodeProto &proto;
+  std::string label; ///< "node 'conv1' (Conv, opset 13)" for messages
+  Location loc;
+  int64_t opset;
+
+  /// The first attribute read with the wrong type ("attribute 'axis' has
+  /// type FLOAT, expected INT"); the import fails with it after the node.
+  mutable std::string attrError;
+
+  const onnx::AttributeProto *attr(StringRef name) const {
+    for (const auto &a : proto.attribute())
+      if (a.name() == name)
+        return &a;
+    return nullptr;
+  }
+  /// Attribute `name` if present and of type `type`; a present attribute of
+  /// another type is recorded in attrError and reads as absent.
+  const onnx::AttributeProto *attrOf(StringRef name,
+                                     onnx::AttributeProto::AttributeType type) const {
+    const auto *a = attr(name);
+    if (!a || a->type() == type)
+      return a;
+    if (attrError.empty())
+      attrError = "attribute '" + name.str() + "' has type " +
+                  onnx::AttributeProto::AttributeType_Name(a->type()) +
+                  ", expected " + onnx::AttributeProto::AttributeType_Name(type);
+    return nullptr;
+  }
+  int64_t getInt(StringRef name, int64_t dflt) const {
+    const auto *a = attrOf(name, onnx::AttributeProto::INT);
+    return a ? a->i() : dflt;
+  }
+  float getFloat(StringRef name, float dflt) const {
+    const auto *a = attrOf(name, onnx::AttributeProto::FLOAT);
+    return a ? a->f() : dflt;
+  }
+  std::string getString(StringRef name, StringRef dflt) const {
+    const auto *a = attrOf(name, onnx::AttributeProto::STRING);
+    return a ? a->s() : dflt.str();
+  }
+  std::optional<SmallVector<int64_t>> getInts(StringRef name) const {
+    const auto *a = attrOf(name, onnx::AttributeProto::INTS);
+    if (!a)
+      return std::nullopt;
+    return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+  }
+  bool hasInput(int i) const {
+    return i < proto.input_size() && !proto.input(i).empty();
+  }
+  bool hasOutput(int i) const {
+    return i < proto.output_size() && !proto.output(i).empty();
+  }
+};
+
+class Importer {
+public:
+  Importer(MLIRContext &ctx, StringRef path, const OnnxImportOptions &options)
+      : ctx(ctx), builder(&ctx), path(path.str()), options(options) {}
+
+  Expected<OwningOpRef<ModuleOp>> run();
+
+private:
+  using Converter = std::function<Error(Importer &, Node &)>;
+  using ConverterTable = std::map<std::string, Converter>;
+  /// Every converter, by ONNX op type.
+  static const ConverterTable &converters();
+  // The families' registrations (one file each).
+  static void registerElementwise(ConverterTable &t);
+
+  // Errors.
+  Error fail(Node &n, const llvm::Twine &msg) {
+    return makeError(path + ": " + n.label + ": " + msg, false);
+  }
+  Error unsupported(Node &n, const llvm::Twine &msg) {
+    return makeError(path + ": " + n.label + ": unsupported: " + msg, true);
+  }
+  Error checkAttrs(Node &n, std::initializer_list<StringRef> known);
+  /// 2-D strides and dilations, each >= 1.
+  Error checkWindow(Node &n, ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations);
+
+  // Values.
+  Expected<Value> in(Node &n, int i);
+  std::optional<Tensor> constantOf(Value v);
+  Expected<Tensor> constIn(Node &n, int i, StringRef what);
+  /// Constant input `i` as integers.
+  Expected<SmallVector<int64_t>> constInts(Node &n, int i, StringRef what);
+  /// The integers that older opsets give as attribute `attr` and newer ones
+  /// as constant input `i`; empty when neither is given.
+  Expected<SmallVector<int64_t>> intsAttrOrIn(Node &n, StringRef attr, int i);
+  Value constant(const Tensor &t, StringRef name);
+  /// ONNX UINT8 values are held as i8 = value - 128 (quantized arithmetic
+  /// does not see the shift: zero points shift with the values); these are
+  /// their names. They enter as i32 (inputs, test data) and leave as i32.
+  std::set<std::string> uint8Values;
+  bool isUint8(Node &n, int i) const {
+    return n.hasInput(i) && uint8Values.count(n.proto.input(i));
+  }
+  static Tensor shiftedUint8(const Tensor &t) {
+    Tensor s(DType::I8, t.shape);
+    for (int64_t i = 0; i < t.size(); ++i)
+      s.data[i] = t.data[i] - 128;
+    return s;
+  }
+  Value scalar(DType type, double v) {
+    Tensor t(type, {});
+    t.data[0] = roundToDType(type, v);
+    return constant(t, "scalar");
+  }
+  void define(Node &n, int i, Value v) { values[n.proto.output(i)] = v; }
+  /// Defines output 0 as `v`, or passes its error on.
+  Error result(Node &n, Expected<Value> v) {
+    if (!v)
+      return v.takeError();
+    define(n, 0, *v);
+    return Error::success();
+  }
+  static RankedTensorType typeOf(Value v) {
+    return cast<RankedTensorType>(v.getType());
+  }
+
+  // Ops: created generically; result types inferred unless given.
+  Expected<SmallVector<Value>> makeOp(Node &n, StringRef name,
+                                      ValueRange operands,
+                                      ArrayRef<NamedAttribute> attrs,
+                                      TypeRange resultTypes = {},
+                                      unsigned numResults = 1);
+  Expected<Value> make(Node &n, StringRef name, ValueRange operands,
+                       ArrayRef<NamedAttribute> attrs = {},
+                       Type resultType = {}) {
+    auto r = makeOp(n, name, operands, attrs,
+                    resultType ? TypeRange(resultType) : TypeRange());
+    if (!r)
+      return r.takeError();
+    return (*r)[0];
+  }
+  NamedAttribute named(StringRef name, Attribute a) {
+    return builder.getNamedAttr(name, a);
+  }
+  NamedAttribute ints(StringRef name, ArrayRef<int64_t> v) {
+    return named(name, builder.getDenseI64ArrayAttr(v));
+  }
+  NamedAttribute i64(StringRef name, int64_t v) {
+    return named(name, builder.getI64IntegerAttr(v));
+  }
+  NamedAttribute f64(StringRef name, double v) {
+    return named(name, builder.getF64FloatAttr(v));
+  }
+  NamedAttribute str(StringRef name, StringRef v) {
+    return named(name, builder.getStringAttr(v));
+  }
+  Expected<Value> reshape(Node &n, Value v, ArrayRef<int64_t> shape) {
+    if (typeOf(v).getShape() == shape)
+      return v;
+    return make(n, graph::ReshapeOp::getOperationName(), v, {},
+                RankedTensorType::get(shape, typeOf(v).getElementType()));
+  }
+  Expected<Value> castTo(Node &n, Value v, Type elementType) {
+    if (typeOf(v).getElementType() == elementType)
+      return v;
+    return make(n, graph::CastOp::getOperationName(), v, {},
+                RankedTensorType::get(typeOf(v).getShape(), elementType));
+  }
+
+  Error importGraph(const onnx::GraphProto &graph, func::FuncOp &func);
+  /// A TensorProto's data; UINT8 data (shifted, see uint8Values) only where
+  /// `uint8` is given, which says whether it was.
+  Expected<Tensor> tensorFromProto(const onnx::TensorProto &proto,
+                                   StringRef what, bool *uint8 = nullptr);
+
+  // Converters by family. Elementwise.cpp: activations and elementwise
+  // arithmetic.
+  Error convertUnary(Node &n, StringRef op);
+  Error convertBinary(Node &n, StringRef op);
+  Error convertVariadic(Node &n, StringRef op);
+  Error convertReciprocal(Node &n);
+  Error convertClip(Node &n);
+  Error convertGelu(Node &n);
+  Error convertSoftmax(Node &n);
+  /// HardSigmoid, HardSwish, LeakyRelu, PRelu, Elu, Selu, Celu, Softplus,
+  /// Softsign, Mish, ThresholdedRelu and LogSoftmax, as compositions of
+  /// graph ops.
+  Error convertActivation(Node &n);
+  // Importer.cpp: the rest, to be split by family.
+  Error convertConv(Node &n);
+  /// Conv's attributes applied to x, w and an optional bias.
+  Expected<Value> conv(Node &n, Value x, Value w, Value bias);
+  // Quantization (QDQ and the QLinear/Integer operators).
+  Error convertQuantizeLinear(Node &n);
+  Error convertDequantizeLinear(Node &n);
+  Error convertQLinearConv(Node &n);
+  Error convertQLinearMatMul(Node &n);
+  Error convertConvInteger(Node &n);
+  Error convertMatMulInteger(Node &n);
+  /// Input `i` (the quantized value) and inputs `i + 1`, `i + 2` (its scale
+  /// and optional zero point) dequantized along `axis`.
+  Expected<Value> dequantized(Node &n, int i, int64_t axis);
+  /// `x` quantized with scale input `i` and zero point input `i + 1`; an
+  /// absent zero point means a uint8 result with zero point 0.
+  Expected<Value> quantized(Node &n, Value x, int i, int64_t axis, StringRef output);
+  /// The zero point of quantized input `i` at input `zi` (0 of its type when
+  /// absent), shaped like the scale `scaleType`.
+  Expected<Value> zeroPointOf(Node &n, int i, int zi, RankedTensorType scaleType);
+  /// (input i - zero point input zi) in i32, the zero point along `axis` of
+  /// the input when it has one value per index.
+  Expected<Value> centeredI32(Node &n, int i, int zi, int64_t axis);
+  Error convertBatchNorm(Node &n);
+  Error convertGemm(Node &n);
+  Error convertPool(Node &n, bool isMax);
+  Error convertGlobalPool(Node &n, bool isMax);
+  Error convertFlatten(Node &n);
+  Error convertReshape(Node &n);
+  Error convertTranspose(Node &n);
+  Error convertConcat(Node &n);
+  Error convertSplit(Node &n);
+  Error convertSlice(Node &n);
+  Error convertSqueeze(Node &n, bool unsqueeze);
+  Error convertPad(Node &n);
+  Error convertReduce(Node &n, StringRef op);
+  Error convertGather(Node &n);
+  Error convertCast(Node &n);
+  Error convertShape(Node &n);
+  Error convertConstantOfShape(Node &n);
+  Error convertConstant(Node &n);
+  Error convertLayerNorm(Node &n);
+  Error convertMatMul(Node &n);
+  Error convertDropout(Node &n);
+
+  MLIRContext &ctx;
+  OpBuilder builder;
+  std::string path;
+  const OnnxImportOptions &options;
+  std::map<std::string, Value> values;
+  std::string diagnostics; ///< messages emitted while building the last op
+  int64_t opset = 1;        ///< of the default ONNX domain
+};
+
+} // namespace dlc::onnx_import
+
+#endif // DLC_LIB_FRONTEND_ONNX_IMPORTER_H
