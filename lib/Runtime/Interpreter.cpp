@@ -58,7 +58,9 @@ ElementsAttr dlc::elementsAttrFromTensor(const Tensor &t, MLIRContext *ctx,
   auto type = RankedTensorType::get(t.shape, mlirElementType(t.dtype, ctx));
   bool splat = !t.data.empty() &&
                llvm::all_of(t.data, [&](double v) { return v == t.data[0]; });
-  if (t.size() <= maxDenseElements || splat) {
+  // Booleans (masks, never weights) stay dense: the backends read their
+  // values.
+  if (t.size() <= maxDenseElements || splat || t.dtype == DType::I1) {
     int64_t n = splat ? 1 : t.size();
     if (isFloat(t.dtype)) {
       const llvm::fltSemantics &sem =
@@ -405,6 +407,15 @@ static void broadcastBinary(const Tensor &a, const Tensor &b, Tensor &y, Fn f) {
   });
 }
 
+/// y = c ? t : f with numpy broadcasting of the three.
+static void broadcastSelect(const Tensor &c, const Tensor &t, const Tensor &f, Tensor &y) {
+  Shape sc = broadcastStrides(c.shape, y.shape), st = broadcastStrides(t.shape, y.shape),
+        sf = broadcastStrides(f.shape, y.shape);
+  forEachIndex(y.shape, [&](ArrayRef<int64_t> idx, int64_t i) {
+    y.data[i] = c.data[dot(idx, sc)] != 0 ? t.data[dot(idx, st)] : f.data[dot(idx, sf)];
+  });
+}
+
 /// Index along `axis` of every element of a tensor with `shape`.
 static double gelu(double x, bool tanhApprox) {
   if (tanhApprox)
@@ -652,6 +663,22 @@ LogicalResult Interpreter::eval(Operation *op, ArrayRef<const Tensor *> in,
           })
           .Case([&](MaximumOp) {
             return binary(nanMax);
+          })
+          .Case([&](CompareOp c) {
+            // IEEE: NaN is unequal to everything, and ordered with nothing.
+            StringRef p = c.getPredicate();
+            return binary([p](double a, double b) -> double {
+              return p == "eq"   ? a == b
+                     : p == "ne" ? a != b
+                     : p == "lt" ? a < b
+                     : p == "le" ? a <= b
+                     : p == "gt" ? a > b
+                                 : a >= b;
+            });
+          })
+          .Case([&](SelectOp) {
+            broadcastSelect(*in[0], *in[1], *in[2], out[0]);
+            return success();
           })
           .Case([&](MinimumOp) {
             return binary(nanMin);

@@ -4,6 +4,8 @@
 // RUN: dlc-run %s --entry=broadcast --print-output | FileCheck %s --check-prefix=BCAST
 // RUN: dlc-run %s --entry=integers --print-output | FileCheck %s --check-prefix=INT
 // RUN: not dlc-run %s --entry=int_div_zero 2>&1 | FileCheck %s --check-prefix=DIVZERO
+// RUN: dlc-run %s --entry=compare_select --print-output | FileCheck %s --check-prefix=CMP
+// RUN: dlc-run %s --entry=compare_select --target=cpu --print-output | FileCheck %s --check-prefix=CMP
 
 // UNARY: output 0: f32[3] = [0, 0, 2]
 // UNARY: output 1: f32[3] = [1, 0, 2]
@@ -98,4 +100,31 @@ func.func @int_div_zero() -> tensor<2xi32> {
   // DIVZERO: elementwise.mlir:[[@LINE+1]]:8: error: div: integer division by zero
   %0 = graph.div %n, %d : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
   return %0 : tensor<2xi32>
+}
+
+// Comparisons (NaN unequal to everything, ordered with nothing) and select,
+// broadcasting; the same on the reference and compiled for the CPU.
+// CMP: output 0: i1[4] = [1, 0, 0, 0]
+// CMP: output 1: i1[4] = [0, 1, 1, 1]
+// CMP: output 2: i1[4] = [0, 0, 1, 0]
+// CMP: output 3: i1[4] = [1, 1, 0, 1]
+// CMP: output 4: i1[4] = [0, 0, 0, 0]
+// CMP: output 5: i1[4] = [1, 0, 0, 0]
+// CMP: output 6: f32[2x4] = {{\[}}[1, 2, 3, 4], [9, 9, 9, 9]]
+func.func @compare_select() -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<2x4xf32>) {
+  %x = graph.constant dense<[1.0, 2.0, 3.0, 0x7FC00000]> : tensor<4xf32>
+  %t = graph.constant dense<1.0> : tensor<f32>
+  %eq = graph.compare "eq", %x, %t : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %ne = graph.compare "ne", %x, %t : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %gt = graph.compare "gt", %x, %two : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %le = graph.compare "le", %x, %t : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %lt = graph.compare "lt", %x, %t : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %bools = graph.constant dense<[true, false, true, false]> : tensor<4xi1>
+  %beq = graph.compare "eq", %bools, %eq : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %c = graph.constant dense<[[true], [false]]> : tensor<2x1xi1>
+  %nine = graph.constant dense<9.0> : tensor<f32>
+  %v = graph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %sel = graph.select %c, %v, %nine : (tensor<2x1xi1>, tensor<4xf32>, tensor<f32>) -> tensor<2x4xf32>
+  return %eq, %ne, %gt, %beq, %lt, %le, %sel : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<2x4xf32>
 }

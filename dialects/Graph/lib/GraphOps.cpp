@@ -355,6 +355,42 @@ DLC_BINARY_INFER(MaximumOp, "maximum")
 DLC_BINARY_INFER(MinimumOp, "minimum")
 #undef DLC_BINARY_INFER
 
+LogicalResult CompareOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  StringRef p = adaptor.getPredicate();
+  if (!llvm::is_contained({"eq", "ne", "lt", "le", "gt", "ge"}, p))
+    return fail(loc, "compare", "unknown predicate '" + p + "' (expected eq, ne, lt, le, gt or ge)");
+  auto a = rankedOf(adaptor.getLhs()), b = rankedOf(adaptor.getRhs());
+  if (a && b && a.getElementType() != b.getElementType())
+    return fail(loc, "compare", "operands of different element types");
+  if (a && a.getElementType().isInteger(1) && p != "eq" && p != "ne")
+    return fail(loc, "compare", "booleans compare for eq and ne only, not '" + p + "'");
+  if (failed(inferBroadcast(loc, "compare", adaptor.getLhs(), adaptor.getRhs(), results)))
+    return failure();
+  results[0] = RankedTensorType::get(cast<RankedTensorType>(results[0]).getShape(),
+                                     IntegerType::get(ctx, 1));
+  return success();
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto c = rankedOf(adaptor.getCondition()), t = rankedOf(adaptor.getTrueValue()),
+       f = rankedOf(adaptor.getFalseValue());
+  if (!c || !t || !f)
+    return fail(loc, "select", "operands must be ranked tensors");
+  if (t.getElementType() != f.getElementType())
+    return fail(loc, "select", "true and false values of different element types");
+  std::optional<Shape> shape = broadcastShapes(c.getShape(), t.getShape());
+  if (shape)
+    shape = broadcastShapes(*shape, f.getShape());
+  if (!shape)
+    return fail(loc, "select", "shapes " + formatShape(c.getShape()) + ", " +
+                                   formatShape(t.getShape()) + " and " +
+                                   formatShape(f.getShape()) + " do not broadcast");
+  results.push_back(RankedTensorType::get(*shape, t.getElementType()));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Pooling and normalization
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 #include <functional>
@@ -283,6 +284,22 @@ struct ConstantLowering : GraphPattern<ConstantOp> {
       r.replaceOpWithNewOp<linalg::FillOp>(op, scalar, empty);
       return success();
     }
+    // LLVM has no constant arrays of i1: booleans are stored as bytes and
+    // truncated.
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (dense && op.getType().getElementType().isInteger(1)) {
+      SmallVector<int8_t> bytes;
+      for (bool v : dense.getValues<bool>())
+        bytes.push_back(v);
+      auto byteType = RankedTensorType::get(op.getType().getShape(), r.getI8Type());
+      Value asBytes = arith::ConstantOp::create(
+          r, op.getLoc(), DenseElementsAttr::get(byteType, ArrayRef<int8_t>(bytes)));
+      r.replaceOp(op, elementwise(r, op.getLoc(), op.getType(), asBytes,
+                                  [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                                    return arith::TruncIOp::create(b, l, r.getI1Type(), v[0]);
+                                  }));
+      return success();
+    }
     r.replaceOpWithNewOp<arith::ConstantOp>(op, cast<TypedAttr>(op.getValue()));
     return success();
   }
@@ -327,6 +344,48 @@ struct CastLowering : GraphPattern<CastOp> {
     r.replaceOp(op, elementwise(r, op.getLoc(), op.getType(), a.getInput(),
                                 [&](OpBuilder &b, Location l, ValueRange v) {
                                   return convertScalar(b, l, v[0], to);
+                                }));
+    return success();
+  }
+};
+
+struct CompareLowering : GraphPattern<CompareOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult matchAndRewrite(CompareOp op, Adaptor a, ConversionPatternRewriter &r) const override {
+    StringRef p = op.getPredicate();
+    r.replaceOp(op, elementwise(r, op.getLoc(), op.getType(), {a.getLhs(), a.getRhs()},
+                                [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                                  if (isFloatType(v[0].getType())) {
+                                    // Ordered, except ne: NaN is unequal to all.
+                                    auto fp = llvm::StringSwitch<arith::CmpFPredicate>(p)
+                                                  .Case("eq", arith::CmpFPredicate::OEQ)
+                                                  .Case("ne", arith::CmpFPredicate::UNE)
+                                                  .Case("lt", arith::CmpFPredicate::OLT)
+                                                  .Case("le", arith::CmpFPredicate::OLE)
+                                                  .Case("gt", arith::CmpFPredicate::OGT)
+                                                  .Default(arith::CmpFPredicate::OGE);
+                                    return arith::CmpFOp::create(b, l, fp, v[0], v[1]);
+                                  }
+                                  auto ip = llvm::StringSwitch<arith::CmpIPredicate>(p)
+                                                .Case("eq", arith::CmpIPredicate::eq)
+                                                .Case("ne", arith::CmpIPredicate::ne)
+                                                .Case("lt", arith::CmpIPredicate::slt)
+                                                .Case("le", arith::CmpIPredicate::sle)
+                                                .Case("gt", arith::CmpIPredicate::sgt)
+                                                .Default(arith::CmpIPredicate::sge);
+                                  return arith::CmpIOp::create(b, l, ip, v[0], v[1]);
+                                }));
+    return success();
+  }
+};
+
+struct SelectLowering : GraphPattern<SelectOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult matchAndRewrite(SelectOp op, Adaptor a, ConversionPatternRewriter &r) const override {
+    r.replaceOp(op, elementwise(r, op.getLoc(), op.getType(),
+                                {a.getCondition(), a.getTrueValue(), a.getFalseValue()},
+                                [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                                  return arith::SelectOp::create(b, l, v[0], v[1], v[2]);
                                 }));
     return success();
   }
@@ -1140,7 +1199,7 @@ void dlc::populateGraphToLinalgConversionPatterns(RewritePatternSet &p) {
         WidenLowPrecision<ReduceMeanOp>, WidenLowPrecision<SoftmaxOp>,
         WidenLowPrecision<LayerNormOp>>(p.getContext());
   MLIRContext *ctx = p.getContext();
-  p.add<ConstantLowering, CastLowering, BatchNormLowering, BiasAddLowering, DenseLowering,
+  p.add<ConstantLowering, CastLowering, CompareLowering, SelectLowering, BatchNormLowering, BiasAddLowering, DenseLowering,
         BatchMatmulLowering, MatmulLowering, Conv2DLowering, PoolLowering<MaxPool2DOp>,
         PoolLowering<AvgPool2DOp>, GlobalAvgPoolLowering, ReduceLowering<ReduceSumOp>,
         ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>, SoftmaxLowering<SoftmaxOp>,

@@ -7,14 +7,20 @@
 // max(x, 0) + slope min(x, 0), Elu = max(x, 0) + min(0, alpha (exp(x) - 1)),
 // Selu = gamma Elu, Celu = max(x, 0) + min(0, alpha (exp(x / alpha) - 1)),
 // Softplus = log(exp(x) + 1), Softsign = x / (1 + |x|), Mish = x
-// tanh(Softplus(x)), and LogSoftmax = (x - max) - log(sum(exp(x - max)))
-// along the axis (stable where log(softmax) underflows).
+// tanh(Softplus(x)), ThresholdedRelu = select(x > alpha, x, 0), and
+// LogSoftmax = (x - max) - log(sum(exp(x - max))) along the axis (stable
+// where log(softmax) underflows). Comparisons are graph.compare, Where is
+// graph.select, and the boolean operators compositions of the two: Not x =
+// (x == false), And = select(a, b, false), Or = select(a, true, b), Xor =
+// (a != b).
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
 
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Support/Shape.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 #include <limits>
 
@@ -54,8 +60,11 @@ void Importer::registerElementwise(ConverterTable &t) {
   t["Gelu"] = &Importer::convertGelu;
   t["Softmax"] = &Importer::convertSoftmax;
   for (const char *op : {"HardSigmoid", "HardSwish", "LeakyRelu", "PRelu", "Elu", "Selu", "Celu",
-                         "Softplus", "Softsign", "Mish", "LogSoftmax"})
+                         "Softplus", "Softsign", "Mish", "ThresholdedRelu", "LogSoftmax"})
     t[op] = &Importer::convertActivation;
+  for (const char *op : {"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Not", "And",
+                         "Or", "Xor", "Where"})
+    t[op] = &Importer::convertLogic;
 }
 
 Error Importer::convertUnary(Node &n, StringRef op) {
@@ -180,7 +189,8 @@ Error Importer::convertActivation(Node &n) {
   StringRef type = n.proto.op_type();
   Error attrs = type == "HardSigmoid" ? checkAttrs(n, {"alpha", "beta"})
                 : type == "Selu"      ? checkAttrs(n, {"alpha", "gamma"})
-                : type == "LeakyRelu" || type == "Elu" || type == "Celu"
+                : type == "LeakyRelu" || type == "Elu" || type == "Celu" ||
+                          type == "ThresholdedRelu"
                     ? checkAttrs(n, {"alpha"})
                 : type == "LogSoftmax" ? checkAttrs(n, {"axis"})
                                        : checkAttrs(n, {});
@@ -251,6 +261,10 @@ Error Importer::convertActivation(Node &n) {
     if (alpha == 0)
       return fail(n, "alpha must not be 0");
     y = elu(alpha, alpha);
+  } else if (type == "ThresholdedRelu") {
+    Value above = op(graph::CompareOp::getOperationName(), {x, c(n.getFloat("alpha", 1.0f))},
+                     {str("predicate", "gt")});
+    y = op(graph::SelectOp::getOperationName(), {above, x, c(0)});
   } else if (type == "Softplus") {
     y = softplus();
   } else if (type == "Softsign") {
@@ -289,4 +303,48 @@ Error Importer::convertActivation(Node &n) {
     return error;
   define(n, 0, y);
   return Error::success();
+}
+
+Error Importer::convertLogic(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  StringRef type = n.proto.op_type();
+  SmallVector<Value> ins;
+  for (int i = 0, e = type == "Not" ? 1 : type == "Where" ? 3 : 2; i < e; ++i) {
+    Expected<Value> v = in(n, i);
+    if (!v)
+      return v.takeError();
+    ins.push_back(*v);
+  }
+  auto compare = [&](StringRef predicate, Value a, Value b) {
+    return make(n, graph::CompareOp::getOperationName(), {a, b}, {str("predicate", predicate)});
+  };
+  auto select = [&](Value c, Value a, Value b) {
+    return make(n, graph::SelectOp::getOperationName(), {c, a, b});
+  };
+  StringRef predicate = llvm::StringSwitch<StringRef>(type)
+                            .Case("Equal", "eq")
+                            .Case("Less", "lt")
+                            .Case("LessOrEqual", "le")
+                            .Case("Greater", "gt")
+                            .Case("GreaterOrEqual", "ge")
+                            .Default("");
+  if (!predicate.empty())
+    return result(n, compare(predicate, ins[0], ins[1]));
+  if (type == "Where")
+    return result(n, select(ins[0], ins[1], ins[2]));
+  for (Value v : ins)
+    if (!typeOf(v).getElementType().isInteger(1)) {
+      std::string got;
+      llvm::raw_string_ostream(got) << typeOf(v).getElementType();
+      return fail(n, type + " takes booleans, got " + got);
+    }
+  Value no = scalar(DType::I1, 0), yes = scalar(DType::I1, 1);
+  if (type == "Not")
+    return result(n, compare("eq", ins[0], no));
+  if (type == "And")
+    return result(n, select(ins[0], ins[1], no));
+  if (type == "Or")
+    return result(n, select(ins[0], yes, ins[1]));
+  return result(n, compare("ne", ins[0], ins[1])); // Xor
 }

@@ -761,6 +761,28 @@ Error Importer::convertReshape(Node &n) {
   return result(n, reshape(n, *x, target));
 }
 
+Error Importer::convertExpand(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  Expected<SmallVector<int64_t>> shape = constInts(n, 1, "shape");
+  if (!shape)
+    return shape.takeError();
+  RankedTensorType xt = typeOf(*x);
+  std::optional<Shape> out = broadcastShapes(xt.getShape(), *shape);
+  if (!out)
+    return fail(n, "shape [" + formatInts(*shape) + "] does not broadcast with the input's [" +
+                       formatInts(xt.getShape()) + "]");
+  // x broadcast to the shape: a select with an all-true condition of that
+  // shape (exact for every type, unlike x + 0 for -0.0).
+  Tensor all(DType::I1, *out);
+  std::fill(all.data.begin(), all.data.end(), 1.0);
+  return result(n, make(n, graph::SelectOp::getOperationName(),
+                        {constant(all, "expand"), *x, *x}));
+}
+
 Error Importer::convertTranspose(Node &n) {
   if (Error e = checkAttrs(n, {"perm"}))
     return e;
@@ -1176,6 +1198,7 @@ const Importer::ConverterTable &Importer::converters() {
     t["Flatten"] = &Importer::convertFlatten;
     t["Reshape"] = &Importer::convertReshape;
     t["Transpose"] = &Importer::convertTranspose;
+    t["Expand"] = &Importer::convertExpand;
     t["Concat"] = &Importer::convertConcat;
     t["Split"] = &Importer::convertSplit;
     t["Slice"] = &Importer::convertSlice;

@@ -220,6 +220,9 @@ private:
   /// Softsign, Mish, ThresholdedRelu and LogSoftmax, as compositions of
   /// graph ops.
   Error convertActivation(Node &n);
+  /// Equal, Less, LessOrEqual, Greater, GreaterOrEqual (graph.compare), Not,
+  /// And, Or, Xor (compare and select on booleans) and Where (graph.select).
+  Error convertLogic(Node &n);
   // Importer.cpp: the rest, to be split by family.
   Error convertConv(Node &n);
   /// Conv's attributes applied to x, w and an optional bias.
@@ -250,6 +253,8 @@ private:
   Error convertFlatten(Node &n);
   Error convertReshape(Node &n);
   Error convertTranspose(Node &n);
+  /// Expand: x broadcast to a shape.
+  Error convertExpand(Node &n);
   Error convertConcat(Node &n);
   Error convertSplit(Node &n);
   Error convertSlice(Node &n);

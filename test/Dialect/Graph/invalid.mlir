@@ -927,3 +927,56 @@ func.func @conv_dilation_overflow(%x: tensor<1x1x8x8xf32>, %w: tensor<1x1x3x3xf3
   %0 = graph.conv2d %x, %w {dilations = array<i64: 4611686018427387904, 1>} : (tensor<1x1x8x8xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x6x6xf32>
   return
 }
+
+// -----
+
+func.func @compare_predicate(%a: tensor<2xf32>) {
+  // expected-error @+2 {{compare: unknown predicate 'lessish' (expected eq, ne, lt, le, gt or ge)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.compare "lessish", %a, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  return
+}
+
+// -----
+
+func.func @compare_types(%a: tensor<2xf32>, %b: tensor<2xi32>) {
+  // expected-error @+2 {{compare: operands of different element types}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.compare "eq", %a, %b : (tensor<2xf32>, tensor<2xi32>) -> tensor<2xi1>
+  return
+}
+
+// -----
+
+func.func @compare_booleans(%a: tensor<2xi1>) {
+  // expected-error @+2 {{compare: booleans compare for eq and ne only, not 'lt'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.compare "lt", %a, %a : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return
+}
+
+// -----
+
+func.func @select_types(%c: tensor<2xi1>, %a: tensor<2xf32>, %b: tensor<2xf16>) {
+  // expected-error @+2 {{select: true and false values of different element types}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.select %c, %a, %b : (tensor<2xi1>, tensor<2xf32>, tensor<2xf16>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @select_shapes(%c: tensor<3xi1>, %a: tensor<2xf32>) {
+  // expected-error @+2 {{select: shapes 3, 2 and 2 do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.select %c, %a, %a : (tensor<3xi1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @select_condition(%c: tensor<2xf32>, %a: tensor<2xf32>) {
+  // expected-error @+1 {{operand #0 must be}}
+  %0 = graph.select %c, %a, %a : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}

@@ -116,7 +116,11 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi3
   %19 = graph.minimum %18, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   // CHECK: graph.add %{{.*}}, %{{.*}} : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
   %20 = graph.add %i, %i : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
-  return %19 : tensor<2x3xf32>
+  // CHECK: graph.compare "gt", %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %21 = graph.compare "gt", %19, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  // CHECK: graph.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %22 = graph.select %21, %19, %b : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %22 : tensor<2x3xf32>
 }
 
 // CHECK-LABEL: func @pooling_reductions

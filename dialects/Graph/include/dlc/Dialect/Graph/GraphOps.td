@@ -311,6 +311,43 @@ def Graph_PowOp : Graph_BinaryOp<"pow", "x ^ y">;
 def Graph_MaximumOp : Graph_BinaryOp<"maximum", "max(x, y)">;
 def Graph_MinimumOp : Graph_BinaryOp<"minimum", "min(x, y)">;
 
+def Graph_CompareOp : Graph_Op<"compare", [Pure, Graph_Pattern<"Broadcast">, InferTypeOpAdaptor]> {
+  let summary = "Elementwise comparison with numpy broadcasting, as booleans";
+  let description = [{
+    `predicate` is one of `eq`, `ne`, `lt`, `le`, `gt`, `ge`; the operands
+    have one element type (booleans compare for `eq` and `ne` only). A NaN
+    compares unequal to everything (`ne` holds, every other predicate
+    fails), as IEEE and ONNX say.
+
+    ```mlir
+    %m = graph.compare "gt", %x, %t : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>
+    ```
+  }];
+  let arguments = (ins StrAttr:$predicate, Graph_Tensor:$lhs, Graph_Tensor:$rhs);
+  let results = (outs Graph_TensorOf<[I1]>:$output);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_SelectOp : Graph_Op<"select", [Pure, Graph_Pattern<"Broadcast">, InferTypeOpAdaptor]> {
+  let summary = "Elementwise choice between two tensors by a boolean one, broadcasting";
+  let description = [{
+    `true_value` where `condition` holds, else `false_value` (ONNX Where);
+    the three shapes broadcast as in numpy, the values have one element type.
+
+    ```mlir
+    %y = graph.select %m, %x, %zero : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Graph_TensorOf<[I1]>:$condition, Graph_Tensor:$true_value,
+                   Graph_Tensor:$false_value);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Pooling, softmax, normalization
 //===----------------------------------------------------------------------===//
