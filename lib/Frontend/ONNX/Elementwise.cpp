@@ -12,7 +12,8 @@
 // where log(softmax) underflows). Comparisons are graph.compare, Where is
 // graph.select, and the boolean operators compositions of the two: Not x =
 // (x == false), And = select(a, b, false), Or = select(a, true, b), Xor =
-// (a != b).
+// (a != b); IsNaN x = (x != x), IsInf = (x == inf) or (x == -inf), Sign =
+// select(x > 0, 1, select(x < 0, -1, 0 x)) (NaN stays NaN).
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
@@ -63,7 +64,7 @@ void Importer::registerElementwise(ConverterTable &t) {
                          "Softplus", "Softsign", "Mish", "ThresholdedRelu", "LogSoftmax"})
     t[op] = &Importer::convertActivation;
   for (const char *op : {"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Not", "And",
-                         "Or", "Xor", "Where"})
+                         "Or", "Xor", "Where", "IsNaN", "IsInf", "Sign"})
     t[op] = &Importer::convertLogic;
 }
 
@@ -306,11 +307,13 @@ Error Importer::convertActivation(Node &n) {
 }
 
 Error Importer::convertLogic(Node &n) {
-  if (Error e = checkAttrs(n, {}))
-    return e;
   StringRef type = n.proto.op_type();
+  if (Error e = type == "IsInf" ? checkAttrs(n, {"detect_positive", "detect_negative"})
+                                : checkAttrs(n, {}))
+    return e;
   SmallVector<Value> ins;
-  for (int i = 0, e = type == "Not" ? 1 : type == "Where" ? 3 : 2; i < e; ++i) {
+  bool unary = type == "Not" || type == "IsNaN" || type == "IsInf" || type == "Sign";
+  for (int i = 0, e = unary ? 1 : type == "Where" ? 3 : 2; i < e; ++i) {
     Expected<Value> v = in(n, i);
     if (!v)
       return v.takeError();
@@ -333,6 +336,44 @@ Error Importer::convertLogic(Node &n) {
     return result(n, compare(predicate, ins[0], ins[1]));
   if (type == "Where")
     return result(n, select(ins[0], ins[1], ins[2]));
+  if (type == "IsNaN")
+    return result(n, compare("ne", ins[0], ins[0]));
+  if (type == "IsInf" || type == "Sign") {
+    std::optional<DType> dt = dtypeOf(typeOf(ins[0]).getElementType());
+    if (!dt || dt == DType::I1 || (type == "IsInf" && !isFloat(*dt)))
+      return fail(n, type + " takes " + (type == "IsInf" ? "floating point" : "numbers") +
+                         ", got " + (dt ? dtypeName(*dt).str() : std::string("another type")));
+    if (type == "Sign") {
+      Expected<Value> zeros = make(n, graph::MulOp::getOperationName(), {ins[0], scalar(*dt, 0)});
+      if (!zeros)
+        return zeros.takeError();
+      Expected<Value> negative = compare("lt", ins[0], scalar(*dt, 0));
+      if (!negative)
+        return negative.takeError();
+      Expected<Value> positive = compare("gt", ins[0], scalar(*dt, 0));
+      if (!positive)
+        return positive.takeError();
+      Expected<Value> rest = select(*negative, scalar(*dt, -1), *zeros);
+      if (!rest)
+        return rest.takeError();
+      return result(n, select(*positive, scalar(*dt, 1), *rest));
+    }
+    double inf = std::numeric_limits<double>::infinity();
+    bool pos = n.getInt("detect_positive", 1), neg = n.getInt("detect_negative", 1);
+    Expected<Value> isPos = compare("eq", ins[0], scalar(*dt, inf));
+    if (!isPos)
+      return isPos.takeError();
+    Expected<Value> isNeg = compare("eq", ins[0], scalar(*dt, -inf));
+    if (!isNeg)
+      return isNeg.takeError();
+    if (pos && neg)
+      return result(n, select(*isPos, scalar(DType::I1, 1), *isNeg));
+    if (pos)
+      return result(n, *isPos);
+    if (neg)
+      return result(n, *isNeg);
+    return result(n, select(*isPos, *isNeg, scalar(DType::I1, 0))); // neither: all false
+  }
   for (Value v : ins)
     if (!typeOf(v).getElementType().isInteger(1)) {
       std::string got;

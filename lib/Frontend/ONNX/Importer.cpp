@@ -1008,30 +1008,6 @@ Error Importer::convertPad(Node &n) {
                             str("mode", mode), f64("value", value)}));
 }
 
-Error Importer::convertReduce(Node &n, StringRef op) {
-  if (Error e = checkAttrs(n, {"axes", "keepdims", "noop_with_empty_axes"}))
-    return e;
-  Expected<Value> x = in(n, 0);
-  if (!x)
-    return x.takeError();
-  Expected<SmallVector<int64_t>> axesOrErr = intsAttrOrIn(n, "axes", 1);
-  if (!axesOrErr)
-    return axesOrErr.takeError();
-  SmallVector<int64_t> axes = std::move(*axesOrErr);
-  if (axes.empty() && n.getInt("noop_with_empty_axes", 0)) {
-    define(n, 0, *x);
-    return Error::success();
-  }
-  Expected<Value> y =
-      make(n, op, *x,
-           {ints("axes", axes),
-            named("keepdims", builder.getBoolAttr(n.getInt("keepdims", 1)))});
-  if (!y)
-    return y.takeError();
-  define(n, 0, *y);
-  return Error::success();
-}
-
 Error Importer::convertGather(Node &n) {
   if (Error e = checkAttrs(n, {"axis"}))
     return e;
@@ -1179,6 +1155,7 @@ const Importer::ConverterTable &Importer::converters() {
   static const ConverterTable table = [] {
     ConverterTable t;
     registerElementwise(t);
+    registerReductions(t);
     t["Identity"] = [](Importer &im, Node &n) -> Error {
       Expected<Value> x = im.in(n, 0);
       if (!x)
@@ -1205,15 +1182,12 @@ const Importer::ConverterTable &Importer::converters() {
     t["Squeeze"] = [](Importer &im, Node &n) { return im.convertSqueeze(n, false); };
     t["Unsqueeze"] = [](Importer &im, Node &n) { return im.convertSqueeze(n, true); };
     t["Pad"] = &Importer::convertPad;
-    t["ReduceMean"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceMeanOp::getOperationName()); };
     t["QuantizeLinear"] = &Importer::convertQuantizeLinear;
     t["DequantizeLinear"] = &Importer::convertDequantizeLinear;
     t["QLinearConv"] = &Importer::convertQLinearConv;
     t["QLinearMatMul"] = &Importer::convertQLinearMatMul;
     t["ConvInteger"] = &Importer::convertConvInteger;
     t["MatMulInteger"] = &Importer::convertMatMulInteger;
-    t["ReduceSum"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceSumOp::getOperationName()); };
-    t["ReduceMax"] = [](Importer &im, Node &n) { return im.convertReduce(n, graph::ReduceMaxOp::getOperationName()); };
     t["Gather"] = &Importer::convertGather;
     t["Cast"] = &Importer::convertCast;
     t["Shape"] = &Importer::convertShape;

@@ -3,9 +3,9 @@
 // Private to lib/Frontend/ONNX. The importer walks the ONNX graph in order,
 // mapping each value name to an MLIR value; a converter per ONNX operator
 // adds the graph ops for one node. Converters live by op family, one file
-// each (Elementwise.cpp: activations and elementwise arithmetic; the rest
-// still in Importer.cpp), and each family registers its converters in the
-// importer's table (registerElementwise, ...).
+// each (Elementwise.cpp: activations and elementwise arithmetic;
+// Reductions.cpp; the rest still in Importer.cpp), and each family registers
+// its converters in the importer's table (registerElementwise, ...).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_LIB_FRONTEND_ONNX_IMPORTER_H
@@ -106,6 +106,7 @@ private:
   static const ConverterTable &converters();
   // The families' registrations (one file each).
   static void registerElementwise(ConverterTable &t);
+  static void registerReductions(ConverterTable &t);
 
   // Errors.
   Error fail(Node &n, const llvm::Twine &msg) {
@@ -221,8 +222,14 @@ private:
   /// graph ops.
   Error convertActivation(Node &n);
   /// Equal, Less, LessOrEqual, Greater, GreaterOrEqual (graph.compare), Not,
-  /// And, Or, Xor (compare and select on booleans) and Where (graph.select).
+  /// And, Or, Xor (compare and select on booleans), IsNaN, IsInf, Sign
+  /// (compare and select) and Where (graph.select).
   Error convertLogic(Node &n);
+  // Reductions.cpp.
+  Error convertReduce(Node &n, StringRef op);
+  /// ReduceMin, ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum and
+  /// ReduceLogSumExp, as compositions around reduce_max and reduce_sum.
+  Error convertReduceComposite(Node &n);
   // Importer.cpp: the rest, to be split by family.
   Error convertConv(Node &n);
   /// Conv's attributes applied to x, w and an optional bias.
@@ -260,7 +267,6 @@ private:
   Error convertSlice(Node &n);
   Error convertSqueeze(Node &n, bool unsqueeze);
   Error convertPad(Node &n);
-  Error convertReduce(Node &n, StringRef op);
   Error convertGather(Node &n);
   Error convertCast(Node &n);
   Error convertShape(Node &n);
