@@ -206,17 +206,9 @@ Error Importer::convertActivation(Node &n) {
   if (!dt || !isFloat(*dt))
     return unsupported(n, type + " of " + (dt ? dtypeName(*dt).str() : std::string("this type")) +
                               " (floating point only)");
-  // The graph ops of the composition; the first error ends it.
-  Error error = Error::success();
+  Composition composition(*this, n);
   auto op = [&](StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
-    if (error)
-      return x;
-    Expected<Value> v = make(n, name, operands, attrs);
-    if (!v) {
-      error = v.takeError();
-      return x;
-    }
-    return *v;
+    return composition.op(name, operands, attrs);
   };
   auto c = [&](double v) { return scalar(*dt, v); };
   auto add = [&](Value a, Value b) { return op(graph::AddOp::getOperationName(), {a, b}); };
@@ -293,17 +285,14 @@ Error Importer::convertActivation(Node &n) {
     NamedAttribute reduceAttrs[] = {ints("axes", {*axis}), named("keepdims", builder.getBoolAttr(true))};
     Value shifted = sub(v, op(graph::ReduceMaxOp::getOperationName(), v, reduceAttrs));
     y = sub(shifted, log(op(graph::ReduceSumOp::getOperationName(), exp(shifted), reduceAttrs)));
-    if (coerce && !error) {
+    if (coerce && !composition.failed()) {
       Expected<Value> back = reshape(n, y, shape);
       if (!back)
         return back.takeError();
       y = *back;
     }
   }
-  if (error)
-    return error;
-  define(n, 0, y);
-  return Error::success();
+  return composition.finish(y);
 }
 
 Error Importer::convertLogic(Node &n) {

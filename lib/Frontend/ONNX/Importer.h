@@ -208,6 +208,38 @@ private:
   Expected<Tensor> tensorFromProto(const onnx::TensorProto &proto,
                                    StringRef what, bool *uint8 = nullptr);
 
+  /// Graph ops composed for node `n` (an ONNX operator the dialect has no
+  /// op for): the first error ends the composition (later ops return their
+  /// first operand) and is what finish returns.
+  class Composition {
+  public:
+    Composition(Importer &im, Node &n) : im(im), n(n) {}
+    ~Composition() { llvm::consumeError(std::move(error)); }
+    Value op(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+      if (failed())
+        return operands.front();
+      Expected<Value> v = im.make(n, name, operands, attrs);
+      if (!v) {
+        error = v.takeError();
+        return operands.front();
+      }
+      return *v;
+    }
+    bool failed() { return static_cast<bool>(error); }
+    /// Output 0 defined as `y`, or the first error.
+    Error finish(Value y) {
+      if (failed())
+        return std::move(error);
+      im.define(n, 0, y);
+      return Error::success();
+    }
+
+  private:
+    Importer &im;
+    Node &n;
+    Error error = Error::success();
+  };
+
   // Converters by family. Elementwise.cpp: activations and elementwise
   // arithmetic.
   Error convertUnary(Node &n, StringRef op);

@@ -71,16 +71,9 @@ Error Importer::convertReduceComposite(Node &n) {
     return axes.takeError();
   bool reduce = !(axes->empty() && n.getInt("noop_with_empty_axes", 0));
   bool keepdims = n.getInt("keepdims", 1);
-  Error error = Error::success();
+  Composition composition(*this, n);
   auto op = [&](StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
-    if (error)
-      return x;
-    Expected<Value> v = make(n, name, operands, attrs);
-    if (!v) {
-      error = v.takeError();
-      return x;
-    }
-    return *v;
+    return composition.op(name, operands, attrs);
   };
   auto unary = [&](StringRef name) { return [&, name](Value v) { return op(name, v); }; };
   auto neg = unary(graph::NegOp::getOperationName());
@@ -110,7 +103,7 @@ Error Importer::convertReduceComposite(Node &n) {
     Value s = op(graph::AddOp::getOperationName(),
                  {log(reduced(sum, exp(op(graph::SubOp::getOperationName(), {x, m})), true)), m});
     y = s;
-    if (reduce && !keepdims && !error) {
+    if (reduce && !keepdims && !composition.failed()) {
       SmallVector<int64_t> shape;
       for (int64_t d : typeOf(s).getShape())
         shape.push_back(d);
@@ -130,8 +123,5 @@ Error Importer::convertReduceComposite(Node &n) {
       y = *r;
     }
   }
-  if (error)
-    return error;
-  define(n, 0, y);
-  return Error::success();
+  return composition.finish(y);
 }
