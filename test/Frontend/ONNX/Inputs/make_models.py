@@ -104,3 +104,21 @@ save("duplicate_output", [helper.make_node("Relu", ["x"], ["y"], name="relu"),
                           helper.make_node("Neg", ["x"], ["y"], name="neg")], x4, y4)
 save("opset0", [helper.make_node("Relu", ["x"], ["y"], name="relu")], x4, y4, opset=0)
 save("opset999", [helper.make_node("Relu", ["x"], ["y"], name="relu")], x4, y4, opset=999)
+
+# The new converters' errors: each a one-node model the importer refuses.
+i32, b1 = TensorProto.INT32, TensorProto.BOOL
+vi = helper.make_tensor_value_info
+save("celu_alpha0", [helper.make_node("Celu", ["x"], ["y"], name="celu", alpha=0.0)],
+     [vi("x", f32, [2])], [vi("y", f32, [2])])
+save("hardswish_int", [helper.make_node("HardSwish", ["x"], ["y"], name="hs")],
+     [vi("x", i32, [2])], [vi("y", i32, [2])])
+save("logsoftmax_axis", [helper.make_node("LogSoftmax", ["x"], ["y"], name="ls", axis=3)],
+     [vi("x", f32, [2, 3])], [vi("y", f32, [2, 3])])
+save("and_float", [helper.make_node("And", ["a", "b"], ["y"], name="and")],
+     [vi("a", f32, [2]), vi("b", f32, [2])], [vi("y", b1, [2])])
+save("isinf_int", [helper.make_node("IsInf", ["x"], ["y"], name="isinf")],
+     [vi("x", i32, [2])], [vi("y", b1, [2])])
+save("expand_bad", [helper.make_node("Expand", ["x", "shape"], ["y"], name="expand")],
+     [vi("x", f32, [3])], [vi("y", f32, [4])], [init("shape", np.array([4], np.int64))])
+save("reducel2_int", [helper.make_node("ReduceL2", ["x"], ["y"], name="rl2")],
+     [vi("x", i32, [2, 3])], [vi("y", i32, [1, 1])])
