@@ -1,0 +1,274 @@
+//===- Linear.cpp - convolutions and matrix products ----------------------===//
+//
+// dense, matmul (numpy batch broadcasting) and batch_matmul as linalg
+// contractions; conv2d directly as a linalg convolution, or through im2col
+// and a matrix product where that is faster; bias_add.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowerings.h"
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::graph;
+using namespace dlc::lowering;
+
+namespace {
+
+struct BiasAddLowering : GraphPattern<BiasAddOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult matchAndRewrite(BiasAddOp op, Adaptor a, ConversionPatternRewriter &r) const override {
+    int64_t axis = *normalizeAxis(op.getAxis(), op.getType().getRank());
+    r.replaceOp(op, channelwise(r, op.getLoc(), op.getType(), axis, a.getInput(),
+                                a.getBias(), [](OpBuilder &b, Location l, ValueRange v) {
+                                  return add(b, l, v[0], v[1]);
+                                }));
+    return success();
+  }
+};
+
+/// out = init (+)= sum over the reduction dims of lhs * rhs, with the given
+/// maps over `numDims` loop dims of which the last `numReduced` reduce.
+Value contraction(OpBuilder &b, Location loc, RankedTensorType type, Value lhs,
+                  Value rhs, Value init, AffineMap lhsMap, AffineMap rhsMap,
+                  AffineMap outMap, int64_t numReduced) {
+  int64_t numDims = outMap.getNumDims();
+  SmallVector<utils::IteratorType> iters(numDims - numReduced,
+                                         utils::IteratorType::parallel);
+  iters.append(numReduced, utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{lhs, rhs}, ValueRange{init},
+      SmallVector<AffineMap>{lhsMap, rhsMap, outMap}, iters,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        linalg::YieldOp::create(nb, nl, add(nb, nl, args[2], mul(nb, nl, args[0], args[1])));
+      });
+  return generic.getResult(0);
+}
+
+/// The output initialized with a per-channel bias along `axis`, or zeros.
+Value biasInit(OpBuilder &b, Location loc, RankedTensorType type, Value bias, int64_t axis) {
+  if (!bias)
+    return filled(b, loc, type, 0.0);
+  return channelwise(b, loc, type, axis, {}, bias,
+                     [](OpBuilder &, Location, ValueRange v) { return v[0]; });
+}
+
+struct DenseLowering : GraphPattern<DenseOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult matchAndRewrite(DenseOp op, Adaptor a, ConversionPatternRewriter &r) const override {
+    MLIRContext *ctx = getContext();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank(); // dims: d0..d_{rank-1} parallel, k reduced
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> x, out;
+    for (int64_t i = 0; i < rank - 1; ++i)
+      x.push_back(d(i));
+    x.push_back(d(rank));
+    for (int64_t i = 0; i < rank; ++i)
+      out.push_back(d(i));
+    Value init = biasInit(r, op.getLoc(), type, a.getBias(), rank - 1);
+    r.replaceOp(op, contraction(r, op.getLoc(), type, a.getInput(), a.getWeight(), init,
+                                AffineMap::get(rank + 1, 0, x, ctx),
+                                AffineMap::get(rank + 1, 0, {d(rank - 1), d(rank)}, ctx),
+                                AffineMap::get(rank + 1, 0, out, ctx), 1));
+    return success();
+  }
+};
+
+struct BatchMatmulLowering : GraphPattern<BatchMatmulOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult matchAndRewrite(BatchMatmulOp op, Adaptor a, ConversionPatternRewriter &r) const override {
+    MLIRContext *ctx = getContext();
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    auto batchOf = [&](Value v) {
+      return typeOf(v).getDimSize(0) == 1 && op.getType().getDimSize(0) != 1
+                 ? getAffineConstantExpr(0, ctx) : d(0);
+    };
+    // dims: b, m, n, k
+    AffineExpr lb = batchOf(a.getLhs()), rb = batchOf(a.getRhs());
+    AffineMap lhs = AffineMap::get(4, 0, op.getTransposeA() ? SmallVector<AffineExpr>{lb, d(3), d(1)}
+                                                             : SmallVector<AffineExpr>{lb, d(1), d(3)}, ctx);
+    AffineMap rhs = AffineMap::get(4, 0, op.getTransposeB() ? SmallVector<AffineExpr>{rb, d(2), d(3)}
+                                                             : SmallVector<AffineExpr>{rb, d(3), d(2)}, ctx);
+    AffineMap out = AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx);
+    r.replaceOp(op, contraction(r, op.getLoc(), op.getType(), a.getLhs(), a.getRhs(),
+                                filled(r, op.getLoc(), op.getType(), 0.0), lhs, rhs, out, 1));
+    return success();
+  }
+};
+
+struct MatmulLowering : GraphPattern<MatmulOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult matchAndRewrite(MatmulOp op, Adaptor a, ConversionPatternRewriter &r) const override {
+    MLIRContext *ctx = getContext();
+    Location loc = op.getLoc();
+    Value lhs = a.getLhs(), rhs = a.getRhs();
+    Type et = op.getType().getElementType();
+    bool vecA = typeOf(lhs).getRank() == 1, vecB = typeOf(rhs).getRank() == 1;
+    if (vecA)
+      lhs = reshapeTo(r, loc, lhs, RankedTensorType::get({1, typeOf(lhs).getDimSize(0)}, et));
+    if (vecB)
+      rhs = reshapeTo(r, loc, rhs, RankedTensorType::get({typeOf(rhs).getDimSize(0), 1}, et));
+    // A batch of matrices times one matrix is one matrix product whose rows
+    // are all the batch's rows (a [seq, 1, hidden] projection has 1-row
+    // matrices otherwise).
+    if (typeOf(rhs).getRank() == 2 && typeOf(lhs).getRank() > 2) {
+      ArrayRef<int64_t> s = typeOf(lhs).getShape();
+      int64_t rows = 1;
+      for (int64_t size : s.drop_back())
+        rows *= size;
+      lhs = reshapeTo(r, loc, lhs, RankedTensorType::get({rows, s.back()}, et));
+    }
+    ArrayRef<int64_t> as = typeOf(lhs).getShape(), bs = typeOf(rhs).getShape();
+    Shape batch = *broadcastShapes(as.drop_back(2), bs.drop_back(2));
+    int64_t nb = batch.size();
+    Shape outShape(batch);
+    outShape.push_back(as[as.size() - 2]);
+    outShape.push_back(bs.back());
+    auto outType = RankedTensorType::get(outShape, et);
+    // dims: batch..., m, n, k
+    int64_t nd = nb + 3;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    auto operandMap = [&](ArrayRef<int64_t> s, AffineExpr row, AffineExpr col) {
+      SmallVector<AffineExpr> e;
+      int64_t offset = nb - (int64_t)(s.size() - 2);
+      for (size_t i = 0; i + 2 < s.size(); ++i)
+        e.push_back(s[i] == 1 && batch[offset + i] != 1 ? getAffineConstantExpr(0, ctx)
+                                                         : d(offset + i));
+      e.push_back(row);
+      e.push_back(col);
+      return AffineMap::get(nd, 0, e, ctx);
+    };
+    SmallVector<AffineExpr> out;
+    for (int64_t i = 0; i < nb + 2; ++i)
+      out.push_back(d(i));
+    Value y = contraction(r, loc, outType, lhs, rhs, filled(r, loc, outType, 0.0),
+                          operandMap(as, d(nb), d(nb + 2)), operandMap(bs, d(nb + 2), d(nb + 1)),
+                          AffineMap::get(nd, 0, out, ctx), 1);
+    r.replaceOp(op, reshapeTo(r, loc, y, op.getType()));
+    return success();
+  }
+};
+
+/// conv2d (NCHW/OIHW, one group) as a matrix product: the input unrolled
+/// into columns [N, C*KH*KW, OH*OW] (im2col; a reshape for 1x1 stride-1
+/// convolutions) times the weights [O, C*KH*KW]. Its loops order so that the
+/// innermost one runs over the OH*OW output positions, a long contiguous row.
+/// The bias initializes the product's output [N, O, OH*OW] itself, so that
+/// the initialization and the product share their loops.
+Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w, Value bias) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = op.getType(), xt = typeOf(x);
+  Type et = type.getElementType();
+  ArrayRef<int64_t> ws = typeOf(w).getShape(), s = op.getStrides(), d = op.getDilations();
+  int64_t n = type.getDimSize(0), o = type.getDimSize(1), oh = type.getDimSize(2),
+          ow = type.getDimSize(3), c = ws[1], kh = ws[2], kw = ws[3];
+  int64_t ckk = c * kh * kw, p = oh * ow;
+  auto colType = RankedTensorType::get({n, ckk, p}, et);
+  Value col;
+  if (kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 && xt.getDimSize(2) == oh &&
+      xt.getDimSize(3) == ow) {
+    col = reshapeTo(b, loc, x, colType);
+  } else {
+    // cols[n, c, kh, kw, oh, ow] = x[n, c, oh * s0 + kh * d0, ow * s1 + kw * d1]:
+    // an affine copy whose innermost loop walks an input row.
+    auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    auto cols6 = RankedTensorType::get({n, c, kh, kw, oh, ow}, et);
+    AffineMap read = AffineMap::get(
+        6, 0, {dim(0), dim(1), dim(4) * s[0] + dim(2) * d[0], dim(5) * s[1] + dim(3) * d[1]},
+        ctx);
+    auto copy = linalg::GenericOp::create(
+        b, loc, TypeRange{cols6}, ValueRange{x}, ValueRange{empty(b, loc, cols6)},
+        SmallVector<AffineMap>{read, AffineMap::getMultiDimIdentityMap(6, ctx)},
+        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+        [](OpBuilder &nb, Location nl, ValueRange args) {
+          linalg::YieldOp::create(nb, nl, args[0]);
+        });
+    col = reshapeTo(b, loc, copy.getResult(0), colType);
+  }
+  Value w2 = reshapeTo(b, loc, w, RankedTensorType::get({o, ckk}, et));
+  auto outType = RankedTensorType::get({n, o, p}, et);
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  // loops: n, o, p | k
+  Value y = contraction(b, loc, outType, w2, col, biasInit(b, loc, outType, bias, 1),
+                        AffineMap::get(4, 0, {dim(1), dim(3)}, ctx),
+                        AffineMap::get(4, 0, {dim(0), dim(3), dim(2)}, ctx),
+                        AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx), 1);
+  return reshapeTo(b, loc, y, type);
+}
+
+struct Conv2DLowering : GraphPattern<Conv2DOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult matchAndRewrite(Conv2DOp op, Adaptor a, ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    bool nhwc = op.getDataLayout() == "NHWC";
+    bool hwio = op.getKernelLayout() == "HWIO";
+    Dims dm = dimsOf(op.getDataLayout());
+    ArrayRef<int64_t> p = op.getPadding();
+    SmallVector<int64_t> low(4, 0), high(4, 0);
+    low[dm.h] = p[0];
+    low[dm.w] = p[1];
+    high[dm.h] = p[2];
+    high[dm.w] = p[3];
+    Value x = padConstant(r, loc, a.getInput(), low, high, 0.0);
+    Value w = a.getWeight();
+    RankedTensorType type = op.getType();
+    Type et = type.getElementType();
+    auto strides = r.getI64TensorAttr(op.getStrides());
+    auto dilations = r.getI64TensorAttr(op.getDilations());
+    int64_t groups = op.getGroups();
+    int64_t c = typeOf(x).getDimSize(dm.c), o = type.getDimSize(dm.c);
+    ArrayRef<int64_t> ws = typeOf(w).getShape();
+    if (groups == 1 && !nhwc && !hwio) {
+      r.replaceOp(op, im2colConv(r, loc, op, x, w, a.getBias()));
+      return success();
+    }
+    Value init = biasInit(r, loc, type, a.getBias(), dm.c);
+    if (groups == 1) {
+      if (nhwc && hwio) {
+        r.replaceOp(op, linalg::Conv2DNhwcHwcfOp::create(r, loc, TypeRange{type}, ValueRange{x, w},
+                                                         ValueRange{init}, strides, dilations)
+                            .getResult(0));
+        return success();
+      }
+    }
+    if (groups == c && o == c) { // depthwise, multiplier 1
+      if (!nhwc && !hwio) {
+        Value w3 = reshapeTo(r, loc, w, RankedTensorType::get({ws[0], ws[2], ws[3]}, et));
+        r.replaceOp(op, linalg::DepthwiseConv2DNchwChwOp::create(
+                            r, loc, TypeRange{type}, ValueRange{x, w3}, ValueRange{init},
+                            strides, dilations).getResult(0));
+        return success();
+      }
+      if (nhwc && hwio) {
+        Value w3 = reshapeTo(r, loc, w, RankedTensorType::get({ws[0], ws[1], ws[3]}, et));
+        r.replaceOp(op, linalg::DepthwiseConv2DNhwcHwcOp::create(
+                            r, loc, TypeRange{type}, ValueRange{x, w3}, ValueRange{init},
+                            strides, dilations).getResult(0));
+        return success();
+      }
+    }
+    if (!nhwc && !hwio) { // grouped: [N, G, C/G, H, W] x [G, O/G, C/G, KH, KW]
+      RankedTensorType xt = typeOf(x);
+      Value xg = reshapeTo(r, loc, x, RankedTensorType::get(
+          {xt.getDimSize(0), groups, c / groups, xt.getDimSize(2), xt.getDimSize(3)}, et));
+      Value wg = reshapeTo(r, loc, w, RankedTensorType::get(
+          {groups, o / groups, ws[1], ws[2], ws[3]}, et));
+      auto outG = RankedTensorType::get({type.getDimSize(0), groups, o / groups,
+                                         type.getDimSize(2), type.getDimSize(3)}, et);
+      Value initG = reshapeTo(r, loc, init, outG);
+      Value y = linalg::Conv2DNgchwGfchwOp::create(r, loc, TypeRange{outG}, ValueRange{xg, wg},
+                                                   ValueRange{initG}, strides, dilations)
+                    .getResult(0);
+      r.replaceOp(op, reshapeTo(r, loc, y, type));
+      return success();
+    }
+    return r.notifyMatchFailure(op, "mixed layouts or grouped NHWC convolution");
+  }
+};
+
+} // namespace
+
+void dlc::populateLinearLoweringPatterns(RewritePatternSet &p) {
+  p.add<BiasAddLowering, DenseLowering, BatchMatmulLowering, MatmulLowering,
+        Conv2DLowering>(p.getContext());
+}
