@@ -58,8 +58,8 @@ void Importer::registerElementwise(ConverterTable &t) {
   variadic("Sum", graph::AddOp::getOperationName());
   t["Reciprocal"] = &Importer::convertReciprocal;
   t["Clip"] = &Importer::convertClip;
+  t["Dropout"] = &Importer::convertDropout;
   t["Gelu"] = &Importer::convertGelu;
-  t["Softmax"] = &Importer::convertSoftmax;
   for (const char *op : {"HardSigmoid", "HardSwish", "LeakyRelu", "PRelu", "Elu", "Selu", "Celu",
                          "Softplus", "Softsign", "Mish", "ThresholdedRelu", "LogSoftmax"})
     t[op] = &Importer::convertActivation;
@@ -154,36 +154,6 @@ Error Importer::convertGelu(Node &n) {
     return x.takeError();
   return result(n, make(n, graph::GeluOp::getOperationName(), *x,
                            {str("approximate", n.getString("approximate", "none"))}));
-}
-
-Error Importer::convertSoftmax(Node &n) {
-  if (Error e = checkAttrs(n, {"axis"}))
-    return e;
-  Expected<Value> x = in(n, 0);
-  if (!x)
-    return x.takeError();
-  ArrayRef<int64_t> shape = typeOf(*x).getShape();
-  int64_t rank = shape.size();
-  int64_t dflt = n.opset >= 13 ? -1 : 1;
-  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", dflt), rank);
-  if (!axis)
-    return fail(n, "axis out of range");
-  if (n.opset >= 13 || *axis == rank - 1) {
-    Expected<Value> y = make(n, graph::SoftmaxOp::getOperationName(), *x, {i64("axis", *axis)});
-    if (!y)
-      return y.takeError();
-    define(n, 0, *y);
-    return Error::success();
-  }
-  // Before opset 13 the input is coerced to 2-D at `axis`.
-  Expected<Value> flat = reshape(n, *x, {numElements(shape.take_front(*axis)),
-                                         numElements(shape.drop_front(*axis))});
-  if (!flat)
-    return flat.takeError();
-  Expected<Value> y = make(n, graph::SoftmaxOp::getOperationName(), *flat, {i64("axis", 1)});
-  if (!y)
-    return y.takeError();
-  return result(n, reshape(n, *y, shape));
 }
 
 Error Importer::convertActivation(Node &n) {
@@ -377,4 +347,32 @@ Error Importer::convertLogic(Node &n) {
   if (type == "Or")
     return result(n, select(ins[0], yes, ins[1]));
   return result(n, compare("ne", ins[0], ins[1])); // Xor
+}
+
+Error Importer::convertDropout(Node &n) {
+  if (Error e = checkAttrs(n, {"ratio", "seed", "is_test"}))
+    return e;
+  if (n.hasOutput(1))
+    return unsupported(n, "the mask output of Dropout");
+  if (n.hasInput(2)) {
+    Expected<Tensor> training = constIn(n, 2, "training_mode");
+    if (!training)
+      return training.takeError();
+    if (training->size() != 1 || training->data[0] != 0)
+      return unsupported(n, "training-mode Dropout");
+  }
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  double rate = 0.5;
+  if (n.attr("ratio"))
+    rate = n.getFloat("ratio", 0.5f);
+  if (n.hasInput(1)) {
+    Expected<Tensor> r = constIn(n, 1, "ratio");
+    if (!r)
+      return r.takeError();
+    rate = r->data.at(0);
+  }
+  // Kept as graph.dropout (the identity at inference) for SimplifyInference.
+  return result(n, make(n, graph::DropoutOp::getOperationName(), *x, {f64("rate", rate)}));
 }

@@ -3,9 +3,11 @@
 // Private to lib/Frontend/ONNX. The importer walks the ONNX graph in order,
 // mapping each value name to an MLIR value; a converter per ONNX operator
 // adds the graph ops for one node. Converters live by op family, one file
-// each (Elementwise.cpp: activations and elementwise arithmetic;
-// Reductions.cpp; the rest still in Importer.cpp), and each family registers
-// its converters in the importer's table (registerElementwise, ...).
+// each, named as the reference interpreter's and the linalg lowering's
+// families are (Elementwise, Linear, Pooling, Normalization, Reductions,
+// Shape, Quantization), and each family registers its converters in the
+// importer's table (registerElementwise, ...). Importer.cpp holds the walk,
+// values, constants and folding.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_LIB_FRONTEND_ONNX_IMPORTER_H
@@ -35,6 +37,18 @@ using llvm::Expected;
 inline Error makeError(const llvm::Twine &message, bool unsupported) {
   return llvm::make_error<OnnxImportError>(message.str(), unsupported);
 }
+
+/// The runtime type of an ONNX TensorProto data type, if dlc has one.
+std::optional<DType> dtypeFromOnnx(int code);
+/// "FLOAT", "UINT16", ... or "type N" for messages.
+std::string onnxTypeName(int code);
+/// "1, 2, 3" for messages.
+std::string formatInts(ArrayRef<int64_t> values);
+
+/// Explicit 2-D pads [top, left, bottom, right] for auto_pad = SAME_UPPER,
+/// SAME_LOWER or VALID (Conv and the pools).
+void autoPad(StringRef mode, ArrayRef<int64_t> in, ArrayRef<int64_t> k, ArrayRef<int64_t> s,
+             ArrayRef<int64_t> d, SmallVectorImpl<int64_t> &pads);
 
 /// One ONNX node being converted, with typed attribute accessors.
 struct Node {
@@ -107,6 +121,11 @@ private:
   // The families' registrations (one file each).
   static void registerElementwise(ConverterTable &t);
   static void registerReductions(ConverterTable &t);
+  static void registerLinear(ConverterTable &t);
+  static void registerPooling(ConverterTable &t);
+  static void registerNormalization(ConverterTable &t);
+  static void registerShape(ConverterTable &t);
+  static void registerQuantization(ConverterTable &t);
 
   // Errors.
   Error fail(Node &n, const llvm::Twine &msg) {
@@ -240,15 +259,14 @@ private:
     Error error = Error::success();
   };
 
-  // Converters by family. Elementwise.cpp: activations and elementwise
-  // arithmetic.
+  // Converters by family, one file each.
+  // Elementwise.cpp: activations and elementwise arithmetic.
   Error convertUnary(Node &n, StringRef op);
   Error convertBinary(Node &n, StringRef op);
   Error convertVariadic(Node &n, StringRef op);
   Error convertReciprocal(Node &n);
   Error convertClip(Node &n);
   Error convertGelu(Node &n);
-  Error convertSoftmax(Node &n);
   /// HardSigmoid, HardSwish, LeakyRelu, PRelu, Elu, Selu, Celu, Softplus,
   /// Softsign, Mish, ThresholdedRelu and LogSoftmax, as compositions of
   /// graph ops.
@@ -257,16 +275,42 @@ private:
   /// And, Or, Xor (compare and select on booleans), IsNaN, IsInf, Sign
   /// (compare and select) and Where (graph.select).
   Error convertLogic(Node &n);
+  Error convertDropout(Node &n);
   // Reductions.cpp.
   Error convertReduce(Node &n, StringRef op);
   /// ReduceMin, ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum and
   /// ReduceLogSumExp, as compositions around reduce_max and reduce_sum.
   Error convertReduceComposite(Node &n);
-  // Importer.cpp: the rest, to be split by family.
+  // Linear.cpp.
   Error convertConv(Node &n);
   /// Conv's attributes applied to x, w and an optional bias.
   Expected<Value> conv(Node &n, Value x, Value w, Value bias);
-  // Quantization (QDQ and the QLinear/Integer operators).
+  Error convertMatMul(Node &n);
+  Error convertGemm(Node &n);
+  // Pooling.cpp.
+  Error convertPool(Node &n, bool isMax);
+  Error convertGlobalPool(Node &n, bool isMax);
+  // Normalization.cpp.
+  Error convertBatchNorm(Node &n);
+  Error convertLayerNorm(Node &n);
+  Error convertSoftmax(Node &n);
+  // Shape.cpp: shape and indexing.
+  Error convertFlatten(Node &n);
+  Error convertReshape(Node &n);
+  Error convertTranspose(Node &n);
+  /// Expand: x broadcast to a shape.
+  Error convertExpand(Node &n);
+  Error convertConcat(Node &n);
+  Error convertSplit(Node &n);
+  Error convertSlice(Node &n);
+  Error convertSqueeze(Node &n, bool unsqueeze);
+  Error convertPad(Node &n);
+  Error convertGather(Node &n);
+  Error convertCast(Node &n);
+  Error convertShape(Node &n);
+  Error convertConstantOfShape(Node &n);
+  Error convertConstant(Node &n);
+  // Quantization.cpp: QDQ and the QLinear/Integer operators.
   Error convertQuantizeLinear(Node &n);
   Error convertDequantizeLinear(Node &n);
   Error convertQLinearConv(Node &n);
@@ -285,28 +329,6 @@ private:
   /// (input i - zero point input zi) in i32, the zero point along `axis` of
   /// the input when it has one value per index.
   Expected<Value> centeredI32(Node &n, int i, int zi, int64_t axis);
-  Error convertBatchNorm(Node &n);
-  Error convertGemm(Node &n);
-  Error convertPool(Node &n, bool isMax);
-  Error convertGlobalPool(Node &n, bool isMax);
-  Error convertFlatten(Node &n);
-  Error convertReshape(Node &n);
-  Error convertTranspose(Node &n);
-  /// Expand: x broadcast to a shape.
-  Error convertExpand(Node &n);
-  Error convertConcat(Node &n);
-  Error convertSplit(Node &n);
-  Error convertSlice(Node &n);
-  Error convertSqueeze(Node &n, bool unsqueeze);
-  Error convertPad(Node &n);
-  Error convertGather(Node &n);
-  Error convertCast(Node &n);
-  Error convertShape(Node &n);
-  Error convertConstantOfShape(Node &n);
-  Error convertConstant(Node &n);
-  Error convertLayerNorm(Node &n);
-  Error convertMatMul(Node &n);
-  Error convertDropout(Node &n);
 
   MLIRContext &ctx;
   OpBuilder builder;
