@@ -5,7 +5,11 @@
 // RUN: dlc-run %s --entry=integers --print-output | FileCheck %s --check-prefix=INT
 // RUN: not dlc-run %s --entry=int_div_zero 2>&1 | FileCheck %s --check-prefix=DIVZERO
 // RUN: dlc-run %s --entry=compare_select --print-output | FileCheck %s --check-prefix=CMP
-// RUN: dlc-run %s --entry=compare_select --target=cpu --print-output | FileCheck %s --check-prefix=CMP
+// RUN: dlc-run %s --entry=math --print-output | FileCheck %s --check-prefix=MATH
+// RUN: dlc-run %s --entry=math --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=MATH
+// RUN: dlc-run %s --entry=rounding --print-output | FileCheck %s --check-prefix=ROUND
+// RUN: dlc-run %s --entry=rounding --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=ROUND
+// RUN: dlc-run %s --entry=compare_select --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=CMP
 
 // UNARY: output 0: f32[3] = [0, 0, 2]
 // UNARY: output 1: f32[3] = [1, 0, 2]
@@ -127,4 +131,44 @@ func.func @compare_select() -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor
   %v = graph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
   %sel = graph.select %c, %v, %nine : (tensor<2x1xi1>, tensor<4xf32>, tensor<f32>) -> tensor<2x4xf32>
   return %eq, %ne, %gt, %beq, %lt, %le, %sel : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<2x4xf32>
+}
+
+// Trigonometric and hyperbolic functions and their inverses at 0.5 (acosh
+// at 1.5), to the six digits printed.
+// MATH: output 0: f32[6] = [0.479426, 0.877583, 0.546302, 0.523599, 1.0472, 0.463648]
+// MATH: output 1: f32[5] = [0.521095, 1.12763, 0.481212, 0.962424, 0.549306]
+// MATH: output 2: f64[2] = [0.479426, 0.877583]
+func.func @math() -> (tensor<6xf32>, tensor<5xf32>, tensor<2xf64>) {
+  %x = graph.constant dense<0.5> : tensor<1xf32>
+  %sin = graph.sin %x : tensor<1xf32>
+  %cos = graph.cos %x : tensor<1xf32>
+  %tan = graph.tan %x : tensor<1xf32>
+  %asin = graph.asin %x : tensor<1xf32>
+  %acos = graph.acos %x : tensor<1xf32>
+  %atan = graph.atan %x : tensor<1xf32>
+  %trig = graph.concat %sin, %cos, %tan, %asin, %acos, %atan {axis = 0 : i64} : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<6xf32>
+  %y = graph.constant dense<1.5> : tensor<1xf32>
+  %sinh = graph.sinh %x : tensor<1xf32>
+  %cosh = graph.cosh %x : tensor<1xf32>
+  %asinh = graph.asinh %x : tensor<1xf32>
+  %acosh = graph.acosh %y : tensor<1xf32>
+  %atanh = graph.atanh %x : tensor<1xf32>
+  %hyp = graph.concat %sinh, %cosh, %asinh, %acosh, %atanh {axis = 0 : i64} : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<5xf32>
+  %d = graph.constant dense<0.5> : tensor<1xf64>
+  %dsin = graph.sin %d : tensor<1xf64>
+  %dcos = graph.cos %d : tensor<1xf64>
+  %wide = graph.concat %dsin, %dcos {axis = 0 : i64} : (tensor<1xf64>, tensor<1xf64>) -> tensor<2xf64>
+  return %trig, %hyp, %wide : tensor<6xf32>, tensor<5xf32>, tensor<2xf64>
+}
+
+// Floor, ceil, and round with halves to the even neighbour.
+// ROUND: output 0: f32[6] = [-3, -2, -1, 0, 1, 2]
+// ROUND: output 1: f32[6] = [-2, -1, -0, 1, 2, 3]
+// ROUND: output 2: f32[6] = [-2, -2, -0, 0, 2, 2]
+func.func @rounding() -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) {
+  %x = graph.constant dense<[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5]> : tensor<6xf32>
+  %f = graph.floor %x : tensor<6xf32>
+  %c = graph.ceil %x : tensor<6xf32>
+  %r = graph.round %x : tensor<6xf32>
+  return %f, %c, %r : tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
 }

@@ -1,10 +1,14 @@
 // Data movement: transpose, reshapes, concat, split, slice, pad, cast,
-// gather, layout_transform.
+// gather, gather_elements, resize, layout_transform.
 // RUN: dlc-run %s --entry=movement --print-output | FileCheck %s --check-prefix=MOVE
 // RUN: dlc-run %s --entry=slicing --print-output | FileCheck %s --check-prefix=SLICE
 // RUN: dlc-run %s --entry=padding --print-output | FileCheck %s --check-prefix=PAD
 // RUN: dlc-run %s --entry=casts --print-output | FileCheck %s --check-prefix=CAST
 // RUN: dlc-run %s --entry=gather --print-output | FileCheck %s --check-prefix=GATHER
+// RUN: dlc-run %s --entry=gather_elements --print-output | FileCheck %s --check-prefix=GEL
+// RUN: dlc-run %s --entry=gather_elements --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=GEL
+// RUN: dlc-run %s --entry=resize --print-output | FileCheck %s --check-prefix=RESIZE
+// RUN: dlc-run %s --entry=resize --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=RESIZE
 // RUN: dlc-run %s --entry=layouts --print-output | FileCheck %s --check-prefix=LAYOUT
 // RUN: dlc-run %s --entry=dynamic --print-output | FileCheck %s --check-prefix=DYN
 // RUN: dlc-run %s --entry=gather_out_of_range --print-output | FileCheck %s --check-prefix=OOR
@@ -125,4 +129,37 @@ func.func @dynamic_mismatch() -> tensor<3x2xf32> {
   // DYNBAD: shapes.mlir:[[@LINE+1]]:8: error: dynamic_reshape: shape operand gives 2x3 but the result type is 3x2
   %0 = graph.dynamic_reshape %x, %s : (tensor<1x6xf32>, tensor<2xi64>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
+}
+
+// output[i][j] = x[i][idx[i][j]] along axis 1, x[idx[i][j]][j] along axis
+// 0; -1 counts from the end, 9 is clamped to the last.
+// GEL: output 0: f32[2x2] = {{\[\[}}3, 1], [5, 6]]
+// GEL: output 1: f32[1x3] = {{\[\[}}4, 2, 6]]
+func.func @gather_elements() -> (tensor<2x2xf32>, tensor<1x3xf32>) {
+  %x = graph.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %i = graph.constant dense<[[2, 0], [1, 9]]> : tensor<2x2xi64>
+  %0 = graph.gather_elements %x, %i {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  %j = graph.constant dense<[[1, 0, -1]]> : tensor<1x3xi32>
+  %1 = graph.gather_elements %x, %j {axis = 0 : i64} : (tensor<2x3xf32>, tensor<1x3xi32>) -> tensor<1x3xf32>
+  return %0, %1 : tensor<2x2xf32>, tensor<1x3xf32>
+}
+
+// Nearest (asymmetric coordinates, rounding down) doubles each element;
+// linear with half_pixel coordinates: x_original = (x + 0.5) / 2 - 0.5,
+// clamped at the edges; align_corners maps the ends onto the ends. The
+// ONNX node tests (conformance*.test) cover cubic and the other modes.
+// RESIZE: output 0: f32[1x1x4x4] = {{\[\[\[\[}}1, 1, 2, 2], [1, 1, 2, 2], [3, 3, 4, 4], [3, 3, 4, 4]]]]
+// RESIZE: output 1: f32[1x8] = {{\[\[}}0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3]]
+// RESIZE: output 2: f32[1x5] = {{\[\[}}0, 5, 10, 15, 20]]
+// RESIZE: output 3: i32[4] = [7, 7, 8, 8]
+func.func @resize() -> (tensor<1x1x4x4xf32>, tensor<1x8xf32>, tensor<1x5xf32>, tensor<4xi32>) {
+  %x = graph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]]]> : tensor<1x1x2x2xf32>
+  %0 = graph.resize %x {scales = array<f64: 1.0, 1.0, 2.0, 2.0>, coordinate_transformation_mode = "asymmetric", nearest_mode = "floor"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  %r = graph.constant dense<[[0.0, 1.0, 2.0, 3.0]]> : tensor<1x4xf32>
+  %1 = graph.resize %r {scales = array<f64: 1.0, 2.0>, mode = "linear"} : (tensor<1x4xf32>) -> tensor<1x8xf32>
+  %t = graph.constant dense<[[0.0, 10.0, 20.0]]> : tensor<1x3xf32>
+  %2 = graph.resize %t {scales = array<f64: 1.0, 1.6666666666666667>, mode = "linear", coordinate_transformation_mode = "align_corners"} : (tensor<1x3xf32>) -> tensor<1x5xf32>
+  %i = graph.constant dense<[7, 8]> : tensor<2xi32>
+  %3 = graph.resize %i {scales = array<f64: 2.0>} : (tensor<2xi32>) -> tensor<4xi32>
+  return %0, %1, %2, %3 : tensor<1x1x4x4xf32>, tensor<1x8xf32>, tensor<1x5xf32>, tensor<4xi32>
 }

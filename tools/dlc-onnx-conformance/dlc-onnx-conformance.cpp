@@ -3,7 +3,8 @@
 // dlc-onnx-conformance /usr/share/libonnx-testdata/data/node [--filter=conv]
 //
 // Each test directory holds model.onnx and test_data_set_*/{input,output}_N.pb.
-// A test is imported (integer and scalar inputs are frozen to their test
+// A test is imported (integer and scalar inputs, and inputs the importer
+// needs as constants, such as Resize's scales, are frozen to their test
 // values, since dlc compiles static shapes), run on the reference interpreter, and its
 // outputs compared with ONNX's tolerances (rtol 1e-3, atol 1e-7). Tests that
 // use an operator, attribute or data type dlc does not support are counted
@@ -18,6 +19,8 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+
+#include <set>
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -94,18 +97,17 @@ static Outcome runTest(StringRef dir, std::string &why) {
       dataError = toString(inputs.takeError());
     if (!expected)
       dataError = toString(expected.takeError());
+    // Integer inputs (shapes, axes, indices) and scalars (clip bounds, pad
+    // values) are frozen: dlc compiles static shapes. So is an input the
+    // importer says must be a constant (Resize's scales): the import is
+    // retried with it frozen.
+    std::set<std::string> frozen;
+    if (inputs)
+      for (auto &[name, t] : *inputs)
+        if (!name.empty() && (!dlc::isFloat(t.dtype) || t.shape.empty()))
+          frozen.insert(name);
     dlc::OnnxImportOptions options;
     std::vector<dlc::Tensor> args;
-    if (inputs)
-      for (auto &[name, t] : *inputs) {
-        // Integer inputs (shapes, axes, indices) and scalars (clip bounds,
-        // pad values) are frozen: dlc compiles static shapes.
-        bool freeze = !dlc::isFloat(t.dtype) || t.shape.empty();
-        if (freeze && !name.empty())
-          options.constantInputs[name] = t;
-        else
-          args.push_back(t);
-      }
     mlir::DialectRegistry registry;
     dlc::registerModelDialects(registry);
     dlc::registerCPUCompilerDialects(registry);
@@ -115,15 +117,34 @@ static Outcome runTest(StringRef dir, std::string &why) {
       diagnostics += d.str();
       return mlir::success();
     });
-    auto module = dlc::importOnnxFile(model, context, options);
-    if (!module) {
+    auto import = [&] {
+      options.constantInputs.clear();
+      args.clear();
+      if (inputs)
+        for (auto &[name, t] : *inputs) {
+          if (frozen.count(name))
+            options.constantInputs[name] = t;
+          else
+            args.push_back(t);
+        }
+      return dlc::importOnnxFile(model, context, options);
+    };
+    auto module = import();
+    while (!module) {
       Outcome outcome = Outcome::Fail;
+      bool retry = false;
       handleAllErrors(module.takeError(), [&](const dlc::OnnxImportError &e) {
         why = e.message;
         if (e.unsupported)
           outcome = Outcome::Unsupported;
+        bool isInput = inputs && llvm::any_of(*inputs, [&](const auto &in) {
+          return in.first == e.nonConstantValue;
+        });
+        retry = isInput && frozen.insert(e.nonConstantValue).second;
       });
-      return outcome;
+      if (!retry)
+        return outcome;
+      module = import();
     }
     if (!dataError.empty()) {
       why = "test data: " + dataError;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Support/Layout.h"
+#include "dlc/Support/Resize.h"
 #include "dlc/Support/Shape.h"
 
 #include "mlir/IR/Builders.h"
@@ -517,7 +518,37 @@ static LogicalResult inferReduce(std::optional<Location> loc, StringRef op,
 DLC_REDUCE_INFER(ReduceSumOp, "reduce_sum")
 DLC_REDUCE_INFER(ReduceMeanOp, "reduce_mean")
 DLC_REDUCE_INFER(ReduceMaxOp, "reduce_max")
+DLC_REDUCE_INFER(ReduceMinOp, "reduce_min")
+DLC_REDUCE_INFER(ReduceProdOp, "reduce_prod")
 #undef DLC_REDUCE_INFER
+
+template <typename Adaptor>
+static LogicalResult inferArgReduce(std::optional<Location> loc, StringRef op, Adaptor adaptor,
+                                    SmallVectorImpl<Type> &results) {
+  auto input = rankedOf(adaptor.getInput());
+  if (!input || input.getRank() < 1)
+    return fail(loc, op, "input must be a ranked tensor of rank >= 1");
+  std::optional<int64_t> axis = normalizeAxis(adaptor.getAxis(), input.getRank());
+  if (!axis)
+    return fail(loc, op, axisOutOfRange(adaptor.getAxis(), input.getRank()));
+  Shape shape;
+  for (int64_t i = 0, e = input.getRank(); i < e; ++i)
+    if (i != *axis)
+      shape.push_back(input.getDimSize(i));
+    else if (adaptor.getKeepdims())
+      shape.push_back(1);
+  results.push_back(RankedTensorType::get(shape, IntegerType::get(input.getContext(), 64)));
+  return success();
+}
+
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  return inferArgReduce(loc, "arg_max", adaptor, results);
+}
+LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  return inferArgReduce(loc, "arg_min", adaptor, results);
+}
 
 //===----------------------------------------------------------------------===//
 // Shape and data movement
@@ -704,6 +735,53 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   llvm::append_range(shape, indices.getShape());
   llvm::append_range(shape, data.getShape().drop_front(*axis + 1));
   results.push_back(RankedTensorType::get(shape, data.getElementType()));
+  return success();
+}
+
+LogicalResult ResizeOp::verify() {
+  auto in = getInput().getType(), out = getOutput().getType();
+  int64_t rank = in.getRank();
+  if (out.getRank() != rank)
+    return emitOpError("result rank ") << out.getRank() << " differs from the input's " << rank;
+  if (static_cast<int64_t>(getScales().size()) != rank)
+    return emitOpError("has ") << getScales().size() << " scales for rank " << rank;
+  for (double s : getScales())
+    if (!(s > 0))
+      return emitOpError("scales must be positive, got ") << s;
+  if (!isResizeMode(getMode()))
+    return emitOpError("unknown mode '") << getMode() << "' (nearest, linear or cubic)";
+  if (!isResizeCoordinates(getCoordinateTransformationMode()))
+    return emitOpError("unknown coordinate_transformation_mode '")
+           << getCoordinateTransformationMode() << "'";
+  if (!isResizeNearest(getNearestMode()))
+    return emitOpError("unknown nearest_mode '") << getNearestMode() << "'";
+  if (getMode() != "nearest" && !isa<FloatType>(in.getElementType()))
+    return emitOpError(getMode()) << " interpolation needs floating-point elements";
+  if (!getRoi().empty() && static_cast<int64_t>(getRoi().size()) != 2 * rank)
+    return emitOpError("has ") << getRoi().size() << " roi values for rank " << rank
+                               << " (starts then ends: " << 2 * rank << ")";
+  return success();
+}
+
+LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &results) {
+  StringRef op = "gather_elements";
+  auto data = rankedOf(adaptor.getData()), indices = rankedOf(adaptor.getIndices());
+  if (!data || !indices || data.getRank() < 1)
+    return fail(loc, op, "data must have rank >= 1 and indices must be ranked");
+  if (indices.getRank() != data.getRank())
+    return fail(loc, op, "indices have rank " + Twine(indices.getRank()) + ", data rank " +
+                             Twine(data.getRank()) + " (they must be equal)");
+  std::optional<int64_t> axis = normalizeAxis(adaptor.getAxis(), data.getRank());
+  if (!axis)
+    return fail(loc, op, axisOutOfRange(adaptor.getAxis(), data.getRank()));
+  for (int64_t d = 0; d < data.getRank(); ++d)
+    if (d != *axis && indices.getDimSize(d) > data.getDimSize(d))
+      return fail(loc, op, "indices " + formatShape(indices.getShape()) +
+                               " are larger than data " + formatShape(data.getShape()) +
+                               " in dimension " + Twine(d) + ", which is not the axis");
+  results.push_back(RankedTensorType::get(indices.getShape(), data.getElementType()));
   return success();
 }
 

@@ -33,6 +33,10 @@ public:
   }
   std::string message;
   bool unsupported;
+  /// The value that had to be a constant and was not (a graph input a
+  /// caller may freeze with OnnxImportOptions::constantInputs), if that is
+  /// what failed.
+  std::string nonConstantValue;
 };
 
 /// Imports the ONNX model at `path` as a module holding `func.func @main`

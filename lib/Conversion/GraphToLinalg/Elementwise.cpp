@@ -160,6 +160,28 @@ void dlc::populateElementwiseLoweringPatterns(RewritePatternSet &p) {
     Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero);
     return (Value)arith::SelectOp::create(b, l, neg, sub(b, l, zero, x), x);
   });
+  // Float math with a math dialect op of its own (intrinsics or libm).
+  auto math1 = [&p](auto tag, auto mathTag) {
+    using OpTy = decltype(tag);
+    using MathOp = decltype(mathTag);
+    addUnary<OpTy>(p, [](OpBuilder &b, Location l, Value x, OpTy) -> Value {
+      return MathOp::create(b, l, x);
+    });
+  };
+  math1(SinOp(), math::SinOp());
+  math1(CosOp(), math::CosOp());
+  math1(TanOp(), math::TanOp());
+  math1(AsinOp(), math::AsinOp());
+  math1(AcosOp(), math::AcosOp());
+  math1(AtanOp(), math::AtanOp());
+  math1(SinhOp(), math::SinhOp());
+  math1(CoshOp(), math::CoshOp());
+  math1(AsinhOp(), math::AsinhOp());
+  math1(AcoshOp(), math::AcoshOp());
+  math1(AtanhOp(), math::AtanhOp());
+  math1(FloorOp(), math::FloorOp());
+  math1(CeilOp(), math::CeilOp());
+  math1(RoundOp(), math::RoundEvenOp());
   addUnary<GeluOp>(p, [](OpBuilder &b, Location l, Value x, GeluOp op) {
     return gelu(b, l, x, op.getApproximate() == "tanh");
   });

@@ -57,6 +57,8 @@ Value scalar(OpBuilder &b, Location loc, Type t, double v);
 
 /// The lowest value of `t` (the identity of max).
 double lowest(Type t);
+/// The highest value of `t` (the identity of min).
+double highest(Type t);
 
 Value empty(OpBuilder &b, Location loc, RankedTensorType type);
 

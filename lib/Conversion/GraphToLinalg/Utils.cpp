@@ -33,6 +33,13 @@ double lowest(Type t) {
   return bits == 1 ? 0.0 : -std::ldexp(1.0, bits - 1);
 }
 
+double highest(Type t) {
+  if (isFloatType(t))
+    return std::numeric_limits<double>::infinity();
+  unsigned bits = t.getIntOrFloatBitWidth();
+  return bits == 1 ? 1.0 : std::ldexp(1.0, bits - 1) - 1;
+}
+
 Value empty(OpBuilder &b, Location loc, RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
 }

@@ -42,6 +42,20 @@ void Importer::registerElementwise(ConverterTable &t) {
   unary("Sqrt", graph::SqrtOp::getOperationName());
   unary("Neg", graph::NegOp::getOperationName());
   unary("Abs", graph::AbsOp::getOperationName());
+  unary("Sin", graph::SinOp::getOperationName());
+  unary("Cos", graph::CosOp::getOperationName());
+  unary("Tan", graph::TanOp::getOperationName());
+  unary("Asin", graph::AsinOp::getOperationName());
+  unary("Acos", graph::AcosOp::getOperationName());
+  unary("Atan", graph::AtanOp::getOperationName());
+  unary("Sinh", graph::SinhOp::getOperationName());
+  unary("Cosh", graph::CoshOp::getOperationName());
+  unary("Asinh", graph::AsinhOp::getOperationName());
+  unary("Acosh", graph::AcoshOp::getOperationName());
+  unary("Atanh", graph::AtanhOp::getOperationName());
+  unary("Floor", graph::FloorOp::getOperationName());
+  unary("Ceil", graph::CeilOp::getOperationName());
+  unary("Round", graph::RoundOp::getOperationName());
   auto binary = [&](const char *onnx, StringRef op) {
     t[onnx] = [op](Importer &im, Node &n) { return im.convertBinary(n, op); };
   };
@@ -56,6 +70,9 @@ void Importer::registerElementwise(ConverterTable &t) {
   variadic("Max", graph::MaximumOp::getOperationName());
   variadic("Min", graph::MinimumOp::getOperationName());
   variadic("Sum", graph::AddOp::getOperationName());
+  variadic("Mean", graph::AddOp::getOperationName());
+  t["Mod"] = &Importer::convertMod;
+  t["Shrink"] = &Importer::convertShrink;
   t["Reciprocal"] = &Importer::convertReciprocal;
   t["Clip"] = &Importer::convertClip;
   t["Dropout"] = &Importer::convertDropout;
@@ -109,8 +126,57 @@ Error Importer::convertVariadic(Node &n, StringRef op) {
     if (!acc)
       return acc.takeError();
   }
+  if (n.proto.op_type() == "Mean")
+    return result(n, make(n, graph::DivOp::getOperationName(),
+                          {*acc, scalar(*dtypeOf(typeOf(*acc).getElementType()),
+                                        n.proto.input_size())}));
   define(n, 0, *acc);
   return Error::success();
+}
+
+Error Importer::convertMod(Node &n) {
+  if (Error e = checkAttrs(n, {"fmod"}))
+    return e;
+  Expected<Value> a = in(n, 0), b = in(n, 1);
+  if (!a)
+    return a.takeError();
+  if (!b)
+    return b.takeError();
+  bool fmod = n.getInt("fmod", 0);
+  bool isFloatType = isa<FloatType>(typeOf(*a).getElementType());
+  if (isFloatType && !fmod)
+    return fail(n, "fmod must be 1 for floating-point inputs");
+  Composition k(*this, n);
+  Value zero = k.scalarLike(*a, 0);
+  Value q = k.div(*a, *b);
+  if (isFloatType) // the quotient truncated toward zero
+    q = k.select(k.compare("lt", q, zero), k.op(graph::CeilOp::getOperationName(), q),
+                 k.op(graph::FloorOp::getOperationName(), q));
+  // The remainder of truncated division has the sign of a (C's fmod);
+  // Python's mod, the sign of b.
+  Value r = k.sub(*a, k.mul(q, *b));
+  if (!fmod) {
+    Value signsDiffer = k.compare("ne", k.compare("lt", r, zero), k.compare("lt", *b, zero));
+    Value nonzero = k.compare("ne", r, zero);
+    Value adjust = k.select(nonzero, signsDiffer, nonzero); // nonzero and signsDiffer
+    r = k.select(adjust, k.add(r, *b), r);
+  }
+  return k.finish(r);
+}
+
+Error Importer::convertShrink(Node &n) {
+  if (Error e = checkAttrs(n, {"bias", "lambd"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  double bias = n.getFloat("bias", 0.0f), lambd = n.getFloat("lambd", 0.5f);
+  Composition k(*this, n);
+  Value below = k.compare("lt", *x, k.scalarLike(*x, -lambd));
+  Value above = k.compare("gt", *x, k.scalarLike(*x, lambd));
+  return k.finish(k.select(below, k.add(*x, k.scalarLike(*x, bias)),
+                           k.select(above, k.sub(*x, k.scalarLike(*x, bias)),
+                                    k.scalarLike(*x, 0))));
 }
 
 Error Importer::convertReciprocal(Node &n) {
@@ -252,9 +318,7 @@ Error Importer::convertActivation(Node &n) {
       v = *flat;
       axis = 1;
     }
-    NamedAttribute reduceAttrs[] = {ints("axes", {*axis}), named("keepdims", builder.getBoolAttr(true))};
-    Value shifted = sub(v, op(graph::ReduceMaxOp::getOperationName(), v, reduceAttrs));
-    y = sub(shifted, log(op(graph::ReduceSumOp::getOperationName(), exp(shifted), reduceAttrs)));
+    y = logSoftmax(composition, v, *axis);
     if (coerce && !composition.failed()) {
       Expected<Value> back = reshape(n, y, shape);
       if (!back)
@@ -263,6 +327,12 @@ Error Importer::convertActivation(Node &n) {
     }
   }
   return composition.finish(y);
+}
+
+Value Importer::logSoftmax(Composition &c, Value x, int64_t axis) {
+  Value shifted = c.sub(x, c.reduce(graph::ReduceMaxOp::getOperationName(), x, {axis}, true));
+  return c.sub(shifted,
+               c.log(c.reduce(graph::ReduceSumOp::getOperationName(), c.exp(shifted), {axis}, true)));
 }
 
 Error Importer::convertLogic(Node &n) {
@@ -352,15 +422,6 @@ Error Importer::convertLogic(Node &n) {
 Error Importer::convertDropout(Node &n) {
   if (Error e = checkAttrs(n, {"ratio", "seed", "is_test"}))
     return e;
-  if (n.hasOutput(1))
-    return unsupported(n, "the mask output of Dropout");
-  if (n.hasInput(2)) {
-    Expected<Tensor> training = constIn(n, 2, "training_mode");
-    if (!training)
-      return training.takeError();
-    if (training->size() != 1 || training->data[0] != 0)
-      return unsupported(n, "training-mode Dropout");
-  }
   Expected<Value> x = in(n, 0);
   if (!x)
     return x.takeError();
@@ -373,6 +434,23 @@ Error Importer::convertDropout(Node &n) {
       return r.takeError();
     rate = r->data.at(0);
   }
+  if (n.hasInput(2)) {
+    Expected<Tensor> training = constIn(n, 2, "training_mode");
+    if (!training)
+      return training.takeError();
+    // Training with ratio 0 drops nothing: the identity, as at inference.
+    if (training->size() != 1 || (training->data[0] != 0 && rate != 0))
+      return unsupported(n, "training-mode Dropout");
+  }
   // Kept as graph.dropout (the identity at inference) for SimplifyInference.
-  return result(n, make(n, graph::DropoutOp::getOperationName(), *x, {f64("rate", rate)}));
+  Expected<Value> y = make(n, graph::DropoutOp::getOperationName(), *x, {f64("rate", rate)});
+  if (!y)
+    return y.takeError();
+  define(n, 0, *y);
+  if (n.hasOutput(1)) { // nothing is dropped: the mask is all true
+    Tensor mask(DType::I1, typeOf(*x).getShape());
+    std::fill(mask.data.begin(), mask.data.end(), 1.0);
+    define(n, 1, constant(mask, n.proto.output(1)));
+  }
+  return Error::success();
 }

@@ -69,6 +69,7 @@ std::optional<DType> onnx_import::dtypeFromOnnx(int code) {
   case onnx::TensorProto::FLOAT: return DType::F32;
   case onnx::TensorProto::FLOAT16: return DType::F16;
   case onnx::TensorProto::BFLOAT16: return DType::BF16;
+  case onnx::TensorProto::DOUBLE: return DType::F64;
   case onnx::TensorProto::INT8: return DType::I8;
   case onnx::TensorProto::INT32: return DType::I32;
   case onnx::TensorProto::INT64: return DType::I64;
@@ -134,9 +135,15 @@ Expected<Tensor> Importer::constIn(Node &n, int i, StringRef what) {
   if (!v)
     return v.takeError();
   std::optional<Tensor> t = constantOf(*v);
-  if (!t)
-    return unsupported(n, what + " (input " + llvm::Twine(i) +
-                              ") is not a constant; dlc needs static shapes");
+  if (!t) {
+    auto error = std::make_unique<OnnxImportError>(
+        (path + ": " + n.label + ": unsupported: " + what + " (input " + llvm::Twine(i) +
+         ") is not a constant; dlc needs static shapes")
+            .str(),
+        true);
+    error->nonConstantValue = n.proto.input(i);
+    return Error(std::move(error));
+  }
   return *t;
 }
 
@@ -246,6 +253,7 @@ const Importer::ConverterTable &Importer::converters() {
     registerNormalization(t);
     registerShape(t);
     registerQuantization(t);
+    registerLosses(t);
     return t;
   }();
   return table;

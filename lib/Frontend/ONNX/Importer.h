@@ -15,6 +15,7 @@
 
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Frontend/ONNX.h"
+#include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -126,6 +127,7 @@ private:
   static void registerNormalization(ConverterTable &t);
   static void registerShape(ConverterTable &t);
   static void registerQuantization(ConverterTable &t);
+  static void registerLosses(ConverterTable &t);
 
   // Errors.
   Error fail(Node &n, const llvm::Twine &msg) {
@@ -234,22 +236,65 @@ private:
   public:
     Composition(Importer &im, Node &n) : im(im), n(n) {}
     ~Composition() { llvm::consumeError(std::move(error)); }
-    Value op(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    /// An op with its result type inferred unless `resultType` is given.
+    Value op(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {},
+             Type resultType = {}) {
       if (failed())
         return operands.front();
-      Expected<Value> v = im.make(n, name, operands, attrs);
+      Expected<Value> v = im.make(n, name, operands, attrs, resultType);
       if (!v) {
         error = v.takeError();
         return operands.front();
       }
       return *v;
     }
+    Value add(Value a, Value b) { return op(graph::AddOp::getOperationName(), {a, b}); }
+    Value sub(Value a, Value b) { return op(graph::SubOp::getOperationName(), {a, b}); }
+    Value mul(Value a, Value b) { return op(graph::MulOp::getOperationName(), {a, b}); }
+    Value div(Value a, Value b) { return op(graph::DivOp::getOperationName(), {a, b}); }
+    Value max(Value a, Value b) { return op(graph::MaximumOp::getOperationName(), {a, b}); }
+    Value min(Value a, Value b) { return op(graph::MinimumOp::getOperationName(), {a, b}); }
+    Value neg(Value a) { return op(graph::NegOp::getOperationName(), a); }
+    Value exp(Value a) { return op(graph::ExpOp::getOperationName(), a); }
+    Value log(Value a) { return op(graph::LogOp::getOperationName(), a); }
+    /// graph.compare with `predicate` (eq, ne, lt, le, gt, ge).
+    Value compare(StringRef predicate, Value a, Value b) {
+      return op(graph::CompareOp::getOperationName(), {a, b}, {im.str("predicate", predicate)});
+    }
+    Value select(Value c, Value a, Value b) {
+      return op(graph::SelectOp::getOperationName(), {c, a, b});
+    }
+    /// Reduction `name` (graph.reduce_sum, ...) over `axes` (all when empty).
+    Value reduce(StringRef name, Value x, ArrayRef<int64_t> axes, bool keepdims) {
+      return op(name, x, {im.ints("axes", axes), im.named("keepdims", im.builder.getBoolAttr(keepdims))});
+    }
+    Value reshape(Value x, ArrayRef<int64_t> shape) {
+      if (failed() || typeOf(x).getShape() == shape)
+        return x;
+      return op(graph::ReshapeOp::getOperationName(), x, {},
+                RankedTensorType::get(shape, typeOf(x).getElementType()));
+    }
+    Value cast(Value x, Type elementType) {
+      if (failed() || typeOf(x).getElementType() == elementType)
+        return x;
+      return op(graph::CastOp::getOperationName(), x, {},
+                RankedTensorType::get(typeOf(x).getShape(), elementType));
+    }
+    /// A scalar constant of `x`'s element type.
+    Value scalarLike(Value x, double v) {
+      return im.scalar(*dtypeOf(typeOf(x).getElementType()), v);
+    }
     bool failed() { return static_cast<bool>(error); }
     /// Output 0 defined as `y`, or the first error.
-    Error finish(Value y) {
+    Error finish(Value y) { return finish(ArrayRef<Value>{y}); }
+    /// Outputs 0, 1, ... defined as `ys` (an absent output is skipped), or
+    /// the first error.
+    Error finish(ArrayRef<Value> ys) {
       if (failed())
         return std::move(error);
-      im.define(n, 0, y);
+      for (auto [i, y] : llvm::enumerate(ys))
+        if (n.hasOutput(i))
+          im.define(n, i, y);
       return Error::success();
     }
 
@@ -265,12 +310,17 @@ private:
   Error convertBinary(Node &n, StringRef op);
   Error convertVariadic(Node &n, StringRef op);
   Error convertReciprocal(Node &n);
+  /// Mod: a - trunc(a / b) b, then moved to b's sign unless fmod.
+  Error convertMod(Node &n);
+  Error convertShrink(Node &n);
   Error convertClip(Node &n);
   Error convertGelu(Node &n);
   /// HardSigmoid, HardSwish, LeakyRelu, PRelu, Elu, Selu, Celu, Softplus,
   /// Softsign, Mish, ThresholdedRelu and LogSoftmax, as compositions of
   /// graph ops.
   Error convertActivation(Node &n);
+  /// (x - max) - log(sum(exp(x - max))) along `axis`.
+  Value logSoftmax(Composition &c, Value x, int64_t axis);
   /// Equal, Less, LessOrEqual, Greater, GreaterOrEqual (graph.compare), Not,
   /// And, Or, Xor (compare and select on booleans), IsNaN, IsInf, Sign
   /// (compare and select) and Where (graph.select).
@@ -278,7 +328,8 @@ private:
   Error convertDropout(Node &n);
   // Reductions.cpp.
   Error convertReduce(Node &n, StringRef op);
-  /// ReduceMin, ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum and
+  Error convertArgReduce(Node &n);
+  /// ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum and
   /// ReduceLogSumExp, as compositions around reduce_max and reduce_sum.
   Error convertReduceComposite(Node &n);
   // Linear.cpp.
@@ -294,6 +345,10 @@ private:
   Error convertBatchNorm(Node &n);
   Error convertLayerNorm(Node &n);
   Error convertSoftmax(Node &n);
+  Error convertInstanceNorm(Node &n);
+  Error convertLRN(Node &n);
+  Error convertHardmax(Node &n);
+  Error convertMeanVarianceNorm(Node &n);
   // Shape.cpp: shape and indexing.
   Error convertFlatten(Node &n);
   Error convertReshape(Node &n);
@@ -310,6 +365,21 @@ private:
   Error convertShape(Node &n);
   Error convertConstantOfShape(Node &n);
   Error convertConstant(Node &n);
+  Error convertGatherElements(Node &n);
+  Error convertSize(Node &n);
+  Error convertCastLike(Node &n);
+  Error convertTrilu(Node &n);
+  Error convertRange(Node &n);
+  Error convertEyeLike(Node &n);
+  Error convertTile(Node &n);
+  /// DepthToSpace and SpaceToDepth.
+  Error convertDepthToSpace(Node &n);
+  Error convertOneHot(Node &n);
+  /// Resize and Upsample: graph.resize with constant scales or sizes.
+  Error convertResize(Node &n);
+  // Losses.cpp.
+  /// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss.
+  Error convertLoss(Node &n);
   // Quantization.cpp: QDQ and the QLinear/Integer operators.
   Error convertQuantizeLinear(Node &n);
   Error convertDequantizeLinear(Node &n);

@@ -1,7 +1,10 @@
 //===- Normalization.cpp - ONNX normalization and softmax -----------------===//
 //
 // BatchNormalization (inference), LayerNormalization and Softmax (the
-// 2-D coercion of opsets before 13) map to one graph op each.
+// 2-D coercion of opsets before 13) map to one graph op each; LayerNorm's
+// Mean and InvStdDev outputs, InstanceNormalization, LRN (a channel window
+// of slices), MeanVarianceNormalization and Hardmax (arg_max compared with
+// the positions) are compositions.
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
@@ -17,6 +20,10 @@ void Importer::registerNormalization(ConverterTable &t) {
   t["BatchNormalization"] = &Importer::convertBatchNorm;
   t["LayerNormalization"] = &Importer::convertLayerNorm;
   t["Softmax"] = &Importer::convertSoftmax;
+  t["InstanceNormalization"] = &Importer::convertInstanceNorm;
+  t["LRN"] = &Importer::convertLRN;
+  t["Hardmax"] = &Importer::convertHardmax;
+  t["MeanVarianceNormalization"] = &Importer::convertMeanVarianceNorm;
 }
 
 Error Importer::convertBatchNorm(Node &n) {
@@ -42,8 +49,6 @@ Error Importer::convertBatchNorm(Node &n) {
 Error Importer::convertLayerNorm(Node &n) {
   if (Error e = checkAttrs(n, {"axis", "epsilon", "stash_type"}))
     return e;
-  if (n.hasOutput(1) || n.hasOutput(2))
-    return unsupported(n, "the Mean and InvStdDev outputs");
   Expected<Value> x = in(n, 0), scale = in(n, 1);
   if (!x)
     return x.takeError();
@@ -66,7 +71,156 @@ Error Importer::convertLayerNorm(Node &n) {
   if (!y)
     return y.takeError();
   define(n, 0, *y);
-  return Error::success();
+  if (!n.hasOutput(1) && !n.hasOutput(2))
+    return Error::success();
+  // The statistics, when asked for: the mean and 1 / sqrt(variance + eps)
+  // over the normalized axes, which stay as size 1, in the stash type.
+  int64_t rank = typeOf(*x).getRank();
+  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", -1), rank);
+  if (!axis)
+    return fail(n, "axis out of range");
+  int stash = n.getInt("stash_type", onnx::TensorProto::FLOAT);
+  std::optional<DType> stashType = dtypeFromOnnx(stash);
+  if (!stashType || !isFloat(*stashType))
+    return unsupported(n, "stash_type " + onnxTypeName(stash));
+  SmallVector<int64_t> axes;
+  for (int64_t d = *axis; d < rank; ++d)
+    axes.push_back(d);
+  Composition c(*this, n);
+  Value xs = c.cast(*x, mlirElementType(*stashType, &ctx));
+  StringRef mean = graph::ReduceMeanOp::getOperationName();
+  Value mu = c.reduce(mean, xs, axes, true);
+  Value d = c.sub(xs, mu);
+  Value var = c.reduce(mean, c.mul(d, d), axes, true);
+  Value inv = c.op(graph::RsqrtOp::getOperationName(),
+                   c.add(var, c.scalarLike(var, n.getFloat("epsilon", 1e-5f))));
+  return c.finish({*y, mu, inv});
+}
+
+Error Importer::convertInstanceNorm(Node &n) {
+  if (Error e = checkAttrs(n, {"epsilon"}))
+    return e;
+  Expected<Value> x = in(n, 0), scale = in(n, 1), bias = in(n, 2);
+  if (!x)
+    return x.takeError();
+  if (!scale)
+    return scale.takeError();
+  if (!bias)
+    return bias.takeError();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  if (rank < 3)
+    return fail(n, "the input has rank " + llvm::Twine(rank) + ", at least 3 (N, C, D1...) needed");
+  // (x - mean) / sqrt(var + eps) scale + bias over the spatial axes, per
+  // sample and channel.
+  SmallVector<int64_t> axes, channel(rank, 1);
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  channel[1] = shape[1];
+  Composition c(*this, n);
+  StringRef mean = graph::ReduceMeanOp::getOperationName();
+  Value d = c.sub(*x, c.reduce(mean, *x, axes, true));
+  Value var = c.reduce(mean, c.mul(d, d), axes, true);
+  Value inv = c.op(graph::RsqrtOp::getOperationName(),
+                   c.add(var, c.scalarLike(var, n.getFloat("epsilon", 1e-5f))));
+  return c.finish(c.add(c.mul(c.mul(d, inv), c.reshape(*scale, channel)),
+                        c.reshape(*bias, channel)));
+}
+
+Error Importer::convertLRN(Node &n) {
+  if (Error e = checkAttrs(n, {"alpha", "beta", "bias", "size"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  int64_t size = n.getInt("size", 0);
+  if (size < 1)
+    return fail(n, "size must be at least 1, got " + llvm::Twine(size));
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  if (rank < 3)
+    return fail(n, "the input has rank " + llvm::Twine(rank) + ", at least 3 (N, C, D1...) needed");
+  // y = x / (bias + alpha / size * sum of x^2 over the channels
+  // [c - floor((size - 1) / 2), c + ceil((size - 1) / 2)])^beta: the squares
+  // padded with zeros along C, and `size` shifted slices summed.
+  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  SmallVector<int64_t> padBefore(rank, 0), padAfter(rank, 0);
+  padBefore[1] = before;
+  padAfter[1] = after;
+  Composition c(*this, n);
+  Value padded = c.op(graph::PadOp::getOperationName(), c.mul(*x, *x),
+                      {ints("pad_before", padBefore), ints("pad_after", padAfter)});
+  Value sum;
+  for (int64_t i = 0; i < size; ++i) {
+    SmallVector<int64_t> starts(rank, 0), ends(shape), steps(rank, 1);
+    starts[1] = i;
+    ends[1] = i + shape[1];
+    Value slice = c.op(graph::SliceOp::getOperationName(), padded,
+                       {ints("starts", starts), ints("ends", ends), ints("steps", steps)});
+    sum = i ? c.add(sum, slice) : slice;
+  }
+  Value base = c.add(c.scalarLike(*x, n.getFloat("bias", 1.0f)),
+                     c.mul(c.scalarLike(*x, n.getFloat("alpha", 1e-4f) / size), sum));
+  Value denom = c.op(graph::PowOp::getOperationName(),
+                     {base, c.scalarLike(*x, n.getFloat("beta", 0.75f))});
+  return c.finish(c.div(*x, denom));
+}
+
+Error Importer::convertHardmax(Node &n) {
+  if (Error e = checkAttrs(n, {"axis"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", n.opset >= 13 ? -1 : 1), rank);
+  if (!axis)
+    return fail(n, "axis " + llvm::Twine(n.getInt("axis", -1)) + " out of range for rank " +
+                       llvm::Twine(rank));
+  Composition c(*this, n);
+  Value v = *x;
+  // Before opset 13 the input is coerced to 2-D at `axis`.
+  bool coerce = n.opset < 13 && *axis != rank - 1;
+  if (coerce) {
+    v = c.reshape(v, {numElements(shape.take_front(*axis)), numElements(shape.drop_front(*axis))});
+    axis = 1;
+  }
+  // 1 where the position along the axis is the first largest element's.
+  ArrayRef<int64_t> vs = typeOf(v).getShape();
+  SmallVector<int64_t> positionShape(vs.size(), 1);
+  positionShape[*axis] = vs[*axis];
+  Tensor positions(DType::I64, positionShape);
+  for (int64_t i = 0; i < vs[*axis]; ++i)
+    positions.data[i] = i;
+  Value arg = c.op(graph::ArgMaxOp::getOperationName(), v,
+                   {i64("axis", *axis), named("keepdims", builder.getBoolAttr(true))});
+  Value hot = c.compare("eq", arg, constant(positions, "positions"));
+  Value y = c.select(hot, c.scalarLike(v, 1), c.scalarLike(v, 0));
+  return c.finish(coerce ? c.reshape(y, shape) : y);
+}
+
+Error Importer::convertMeanVarianceNorm(Node &n) {
+  if (Error e = checkAttrs(n, {"axes"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  SmallVector<int64_t> axes = n.getInts("axes").value_or(SmallVector<int64_t>{0, 2, 3});
+  int64_t rank = typeOf(*x).getRank();
+  for (int64_t &a : axes) {
+    std::optional<int64_t> d = normalizeAxis(a, rank);
+    if (!d)
+      return fail(n, "axis " + llvm::Twine(a) + " out of range for rank " + llvm::Twine(rank));
+    a = *d;
+  }
+  // (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9), as ONNX's function body.
+  Composition c(*this, n);
+  StringRef mean = graph::ReduceMeanOp::getOperationName();
+  Value mu = c.reduce(mean, *x, axes, true);
+  Value var = c.sub(c.reduce(mean, c.mul(*x, *x), axes, true), c.mul(mu, mu));
+  Value sd = c.add(c.op(graph::SqrtOp::getOperationName(), var), c.scalarLike(*x, 1e-9));
+  return c.finish(c.div(c.sub(*x, mu), sd));
 }
 
 

@@ -1,7 +1,8 @@
 //===- Reductions.cpp - ONNX reductions ------------------------------------===//
 //
-// ReduceSum, ReduceMean and ReduceMax map to one graph op each; the others
-// are compositions: ReduceMin = -max(-x), ReduceL1 = sum(|x|), ReduceL2 =
+// ReduceSum, ReduceMean, ReduceMax, ReduceMin and ReduceProd map to one
+// graph op each, as ArgMax and ArgMin do; the others are compositions:
+// ReduceL1 = sum(|x|), ReduceL2 =
 // sqrt(sum(x x)), ReduceSumSquare = sum(x x), ReduceLogSum = log(sum(x)),
 // ReduceLogSumExp = log(sum(exp(x - max))) + max (stable for large x).
 // `noop_with_empty_axes` with no axes skips the reduction, not the
@@ -24,7 +25,11 @@ void Importer::registerReductions(ConverterTable &t) {
   simple("ReduceSum", graph::ReduceSumOp::getOperationName());
   simple("ReduceMean", graph::ReduceMeanOp::getOperationName());
   simple("ReduceMax", graph::ReduceMaxOp::getOperationName());
-  for (const char *op : {"ReduceMin", "ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum",
+  simple("ReduceMin", graph::ReduceMinOp::getOperationName());
+  simple("ReduceProd", graph::ReduceProdOp::getOperationName());
+  t["ArgMax"] = &Importer::convertArgReduce;
+  t["ArgMin"] = &Importer::convertArgReduce;
+  for (const char *op : {"ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum",
                          "ReduceLogSumExp"})
     t[op] = &Importer::convertReduceComposite;
 }
@@ -76,7 +81,6 @@ Error Importer::convertReduceComposite(Node &n) {
     return composition.op(name, operands, attrs);
   };
   auto unary = [&](StringRef name) { return [&, name](Value v) { return op(name, v); }; };
-  auto neg = unary(graph::NegOp::getOperationName());
   auto exp = unary(graph::ExpOp::getOperationName());
   auto log = unary(graph::LogOp::getOperationName());
   auto square = [&](Value v) { return op(graph::MulOp::getOperationName(), {v, v}); };
@@ -88,9 +92,7 @@ Error Importer::convertReduceComposite(Node &n) {
   };
   StringRef sum = graph::ReduceSumOp::getOperationName(), max = graph::ReduceMaxOp::getOperationName();
   Value y;
-  if (type == "ReduceMin") {
-    y = neg(reduced(max, neg(x)));
-  } else if (type == "ReduceL1") {
+  if (type == "ReduceL1") {
     y = reduced(sum, op(graph::AbsOp::getOperationName(), x));
   } else if (type == "ReduceL2") {
     y = op(graph::SqrtOp::getOperationName(), reduced(sum, square(x)));
@@ -124,4 +126,19 @@ Error Importer::convertReduceComposite(Node &n) {
     }
   }
   return composition.finish(y);
+}
+
+Error Importer::convertArgReduce(Node &n) {
+  if (Error e = checkAttrs(n, {"axis", "keepdims", "select_last_index"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  StringRef op = n.proto.op_type() == "ArgMax" ? graph::ArgMaxOp::getOperationName()
+                                               : graph::ArgMinOp::getOperationName();
+  return result(n, make(n, op, *x,
+                        {i64("axis", n.getInt("axis", 0)),
+                         named("keepdims", builder.getBoolAttr(n.getInt("keepdims", 1))),
+                         named("select_last_index",
+                               builder.getBoolAttr(n.getInt("select_last_index", 0)))}));
 }

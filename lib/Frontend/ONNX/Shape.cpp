@@ -1,14 +1,20 @@
 //===- Shape.cpp - ONNX shape and indexing operators ----------------------===//
 //
 // Data movement and shape computation: Flatten, Reshape, Expand,
-// Transpose, Concat, Split, Slice, Squeeze/Unsqueeze, Pad, Gather, Cast,
-// Shape, ConstantOfShape and Constant. Shape computations fold to constants
-// at import (Importer.cpp), which makes exported Reshape chains static.
+// Transpose, Concat, Split, Slice, Squeeze/Unsqueeze, Pad, Gather,
+// GatherElements, Cast, CastLike, Shape, Size, ConstantOfShape, Constant,
+// Range, EyeLike, Trilu, Tile, DepthToSpace, SpaceToDepth, OneHot, Resize
+// and Upsample (graph.resize). Shape
+// computations fold to constants at import (Importer.cpp), which makes
+// exported Reshape chains static. Trilu is a select with a constant mask;
+// Tile concatenates copies; DepthToSpace and SpaceToDepth are reshape,
+// transpose, reshape; OneHot compares the indices with the class numbers.
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
 
 #include "dlc/Runtime/Interpreter.h"
+#include "dlc/Support/Resize.h"
 #include "dlc/Support/Shape.h"
 
 using namespace mlir;
@@ -38,6 +44,18 @@ void Importer::registerShape(ConverterTable &t) {
   t["Shape"] = &Importer::convertShape;
   t["ConstantOfShape"] = &Importer::convertConstantOfShape;
   t["Constant"] = &Importer::convertConstant;
+  t["GatherElements"] = &Importer::convertGatherElements;
+  t["Size"] = &Importer::convertSize;
+  t["CastLike"] = &Importer::convertCastLike;
+  t["Trilu"] = &Importer::convertTrilu;
+  t["Range"] = &Importer::convertRange;
+  t["EyeLike"] = &Importer::convertEyeLike;
+  t["Tile"] = &Importer::convertTile;
+  t["DepthToSpace"] = &Importer::convertDepthToSpace;
+  t["SpaceToDepth"] = &Importer::convertDepthToSpace;
+  t["OneHot"] = &Importer::convertOneHot;
+  t["Resize"] = &Importer::convertResize;
+  t["Upsample"] = &Importer::convertResize;
 }
 
 Error Importer::convertFlatten(Node &n) {
@@ -455,4 +473,360 @@ Error Importer::convertConstant(Node &n) {
   }
   define(n, 0, constant(t, n.proto.output(0)));
   return Error::success();
+}
+
+Error Importer::convertGatherElements(Node &n) {
+  if (Error e = checkAttrs(n, {"axis"}))
+    return e;
+  Expected<Value> d = in(n, 0), i = in(n, 1);
+  if (!d)
+    return d.takeError();
+  if (!i)
+    return i.takeError();
+  return result(n, make(n, graph::GatherElementsOp::getOperationName(), {*d, *i},
+                        {i64("axis", n.getInt("axis", 0))}));
+}
+
+Error Importer::convertSize(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  Tensor t(DType::I64, {});
+  t.data[0] = typeOf(*x).getNumElements();
+  define(n, 0, constant(t, "size"));
+  return Error::success();
+}
+
+Error Importer::convertCastLike(Node &n) {
+  if (Error e = checkAttrs(n, {"saturate"}))
+    return e;
+  Expected<Value> x = in(n, 0), like = in(n, 1);
+  if (!x)
+    return x.takeError();
+  if (!like)
+    return like.takeError();
+  return result(n, castTo(n, *x, typeOf(*like).getElementType()));
+}
+
+Error Importer::convertTrilu(Node &n) {
+  if (Error e = checkAttrs(n, {"upper"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  int64_t k = 0;
+  if (n.hasInput(1)) {
+    Expected<SmallVector<int64_t>> kv = constInts(n, 1, "k");
+    if (!kv)
+      return kv.takeError();
+    if (kv->size() != 1)
+      return fail(n, "k must be a single value");
+    k = (*kv)[0];
+  }
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  if (shape.size() < 2)
+    return fail(n, "the input has rank " + llvm::Twine(shape.size()) + ", at least 2 needed");
+  // Kept: j - i >= k for the upper triangle, j - i <= k for the lower.
+  bool upper = n.getInt("upper", 1);
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  Tensor mask(DType::I1, {rows, cols});
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      mask.data[i * cols + j] = upper ? j - i >= k : j - i <= k;
+  Composition c(*this, n);
+  return c.finish(c.select(constant(mask, "trilu_mask"), *x, c.scalarLike(*x, 0)));
+}
+
+Error Importer::convertRange(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  double v[3];
+  DType type = DType::F32;
+  for (int i = 0; i < 3; ++i) {
+    Expected<Tensor> t = constIn(n, i, i == 0 ? "start" : i == 1 ? "limit" : "delta");
+    if (!t)
+      return t.takeError();
+    if (t->size() != 1)
+      return fail(n, "start, limit and delta must be scalars");
+    v[i] = t->data[0];
+    type = t->dtype;
+  }
+  if (v[2] == 0)
+    return fail(n, "delta is 0");
+  double count = std::max(std::ceil((v[1] - v[0]) / v[2]), 0.0);
+  if (count > (1 << 24))
+    return fail(n, "the range has " + llvm::Twine(static_cast<int64_t>(count)) + " elements, more than 2^24");
+  Tensor t(type, {static_cast<int64_t>(count)});
+  for (int64_t i = 0; i < t.size(); ++i)
+    t.data[i] = roundToDType(type, v[0] + i * v[2]);
+  define(n, 0, constant(t, "range"));
+  return Error::success();
+}
+
+Error Importer::convertEyeLike(Node &n) {
+  if (Error e = checkAttrs(n, {"dtype", "k"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  if (shape.size() != 2)
+    return fail(n, "the input has rank " + llvm::Twine(shape.size()) + ", 2 needed");
+  std::optional<DType> type = dtypeOf(typeOf(*x).getElementType());
+  if (n.attr("dtype")) {
+    int code = n.getInt("dtype", 0);
+    type = dtypeFromOnnx(code);
+    if (!type)
+      return unsupported(n, "dtype " + onnxTypeName(code));
+  }
+  int64_t k = n.getInt("k", 0);
+  Tensor t(*type, shape);
+  for (int64_t i = 0; i < shape[0]; ++i)
+    if (i + k >= 0 && i + k < shape[1])
+      t.data[i * shape[1] + i + k] = 1;
+  define(n, 0, constant(t, "eye"));
+  return Error::success();
+}
+
+Error Importer::convertTile(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  Expected<SmallVector<int64_t>> repeats = constInts(n, 1, "repeats");
+  if (!repeats)
+    return repeats.takeError();
+  int64_t rank = typeOf(*x).getRank();
+  if (static_cast<int64_t>(repeats->size()) != rank)
+    return fail(n, "repeats has " + llvm::Twine(repeats->size()) + " values for rank " +
+                       llvm::Twine(rank));
+  Value y = *x;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t r = (*repeats)[d];
+    if (r < 0)
+      return fail(n, "repeats must not be negative, got " + llvm::Twine(r));
+    if (r == 1)
+      continue;
+    if (r == 0) { // an empty dimension
+      SmallVector<int64_t> shape(typeOf(y).getShape());
+      shape[d] = 0;
+      y = constant(Tensor(*dtypeOf(typeOf(y).getElementType()), shape), "empty");
+      continue;
+    }
+    SmallVector<Value> copies(r, y);
+    Expected<Value> c = make(n, graph::ConcatOp::getOperationName(), copies, {i64("axis", d)});
+    if (!c)
+      return c.takeError();
+    y = *c;
+  }
+  define(n, 0, y);
+  return Error::success();
+}
+
+Error Importer::convertDepthToSpace(Node &n) {
+  bool toSpace = n.proto.op_type() == "DepthToSpace";
+  if (Error e = toSpace ? checkAttrs(n, {"blocksize", "mode"}) : checkAttrs(n, {"blocksize"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  ArrayRef<int64_t> s = typeOf(*x).getShape();
+  int64_t b = n.getInt("blocksize", 0);
+  if (s.size() != 4)
+    return fail(n, "the input has rank " + llvm::Twine(s.size()) + ", 4 (NCHW) needed");
+  if (b < 1)
+    return fail(n, "blocksize must be at least 1, got " + llvm::Twine(b));
+  int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  SmallVector<int64_t> inner, perm, out;
+  if (toSpace) {
+    if (C % (b * b))
+      return fail(n, "channels " + llvm::Twine(C) + " are not a multiple of blocksize^2 " +
+                         llvm::Twine(b * b));
+    std::string mode = n.getString("mode", "DCR");
+    if (mode == "DCR") {
+      inner = {N, b, b, C / (b * b), H, W};
+      perm = {0, 3, 4, 1, 5, 2};
+    } else if (mode == "CRD") {
+      inner = {N, C / (b * b), b, b, H, W};
+      perm = {0, 1, 4, 2, 5, 3};
+    } else {
+      return fail(n, "mode '" + mode + "' (expected DCR or CRD)");
+    }
+    out = {N, C / (b * b), H * b, W * b};
+  } else {
+    if (H % b || W % b)
+      return fail(n, "height " + llvm::Twine(H) + " and width " + llvm::Twine(W) +
+                         " are not multiples of blocksize " + llvm::Twine(b));
+    inner = {N, C, H / b, b, W / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    out = {N, C * b * b, H / b, W / b};
+  }
+  Composition c(*this, n);
+  Value t = c.op(graph::TransposeOp::getOperationName(), c.reshape(*x, inner),
+                 {ints("perm", perm)});
+  return c.finish(c.reshape(t, out));
+}
+
+Error Importer::convertOneHot(Node &n) {
+  if (Error e = checkAttrs(n, {"axis"}))
+    return e;
+  Expected<Value> indices = in(n, 0), values = in(n, 2);
+  if (!indices)
+    return indices.takeError();
+  if (!values)
+    return values.takeError();
+  Expected<Tensor> depthT = constIn(n, 1, "depth");
+  if (!depthT)
+    return depthT.takeError();
+  if (depthT->size() != 1 || depthT->data[0] < 1)
+    return fail(n, "depth must be one value of at least 1");
+  if (typeOf(*values).getNumElements() != 2)
+    return fail(n, "values must hold two elements [off, on]");
+  int64_t depth = static_cast<int64_t>(depthT->data[0]);
+  int64_t rank = typeOf(*indices).getRank() + 1;
+  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", -1), rank);
+  if (!axis)
+    return fail(n, "axis " + llvm::Twine(n.getInt("axis", -1)) + " out of range for rank " +
+                       llvm::Twine(rank));
+  // The class numbers along the axis, compared with the indices (negative
+  // ones count from the end).
+  SmallVector<int64_t> classShape(rank, 1);
+  classShape[*axis] = depth;
+  Tensor classes(DType::I64, classShape);
+  for (int64_t i = 0; i < depth; ++i)
+    classes.data[i] = i;
+  SmallVector<int64_t> idxShape(typeOf(*indices).getShape());
+  idxShape.insert(idxShape.begin() + *axis, 1);
+  Composition c(*this, n);
+  Value idx = c.reshape(c.cast(*indices, builder.getI64Type()), idxShape);
+  Value zero = scalar(DType::I64, 0);
+  idx = c.select(c.compare("lt", idx, zero), c.add(idx, scalar(DType::I64, depth)), idx);
+  Value hot = c.compare("eq", idx, constant(classes, "classes"));
+  Value flat = c.reshape(*values, {2});
+  auto pick = [&](int64_t i) {
+    return c.op(graph::SliceOp::getOperationName(), flat,
+                {ints("starts", {i}), ints("ends", {i + 1}), ints("steps", {1})});
+  };
+  Value off = c.reshape(pick(0), {}), on = c.reshape(pick(1), {});
+  return c.finish(c.select(hot, on, off));
+}
+
+Error Importer::convertResize(Node &n) {
+  bool upsample = n.proto.op_type() == "Upsample";
+  // Upsample and Resize before opset 11: X and scales, asymmetric
+  // coordinates, nearest rounding down.
+  bool legacy = upsample || n.opset < 11;
+  if (Error e = legacy ? checkAttrs(n, {"mode", "scales"})
+                       : checkAttrs(n, {"mode", "coordinate_transformation_mode", "cubic_coeff_a",
+                                        "exclude_outside", "extrapolation_value", "nearest_mode",
+                                        "antialias", "axes", "keep_aspect_ratio_policy"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  RankedTensorType xt = typeOf(*x);
+  ArrayRef<int64_t> inShape = xt.getShape();
+  int64_t rank = inShape.size();
+  if (n.getInt("antialias", 0))
+    return unsupported(n, "antialias");
+  std::string policy = n.getString("keep_aspect_ratio_policy", "stretch");
+  if (policy != "stretch")
+    return unsupported(n, "keep_aspect_ratio_policy '" + policy + "'");
+  // The axes the scales, sizes and roi give (all by default).
+  SmallVector<int64_t> axes;
+  for (int64_t a : n.getInts("axes").value_or(SmallVector<int64_t>{})) {
+    std::optional<int64_t> d = normalizeAxis(a, rank);
+    if (!d)
+      return fail(n, "axis " + llvm::Twine(a) + " out of range for rank " + llvm::Twine(rank));
+    axes.push_back(*d);
+  }
+  if (axes.empty())
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  int64_t count = axes.size();
+  // Scales from the attribute (Upsample-7), input 1 (legacy) or input 2;
+  // sizes from input 3.
+  SmallVector<double> given;
+  SmallVector<int64_t> sizes;
+  if (upsample && n.attr("scales")) {
+    const auto *a = n.attrOf("scales", onnx::AttributeProto::FLOATS);
+    if (a)
+      given.assign(a->floats().begin(), a->floats().end());
+  } else if (n.hasInput(legacy ? 1 : 2)) {
+    Expected<Tensor> t = constIn(n, legacy ? 1 : 2, "scales");
+    if (!t)
+      return t.takeError();
+    given.assign(t->data.begin(), t->data.end());
+  }
+  if (!legacy && n.hasInput(3)) {
+    Expected<SmallVector<int64_t>> s = constInts(n, 3, "sizes");
+    if (!s)
+      return s.takeError();
+    sizes = *s;
+  }
+  if (!given.empty() && !sizes.empty())
+    return fail(n, "both scales and sizes are given");
+  if (given.empty() && sizes.empty())
+    return fail(n, "neither scales nor sizes are given");
+  if (static_cast<int64_t>(given.size() + sizes.size()) != count)
+    return fail(n, (given.empty() ? "sizes" : "scales") + llvm::Twine(" have ") +
+                       llvm::Twine(given.size() + sizes.size()) + " values for " +
+                       llvm::Twine(count) + " axes");
+  SmallVector<double> scales(rank, 1.0);
+  SmallVector<int64_t> outShape(inShape);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t d = axes[i];
+    if (!sizes.empty()) {
+      if (sizes[i] < 1)
+        return fail(n, "sizes must be positive, got " + llvm::Twine(sizes[i]));
+      outShape[d] = sizes[i];
+      scales[d] = static_cast<double>(sizes[i]) / inShape[d];
+    } else {
+      if (!(given[i] > 0))
+        return fail(n, "scales must be positive, got " + std::to_string(given[i]));
+      scales[d] = given[i];
+      outShape[d] = static_cast<int64_t>(std::floor(inShape[d] * given[i]));
+    }
+  }
+  std::string mode = n.getString("mode", "nearest");
+  if (mode == "bilinear" || mode == "trilinear") // Upsample-7's names
+    mode = "linear";
+  std::string coordinates =
+      legacy ? "asymmetric" : n.getString("coordinate_transformation_mode", "half_pixel");
+  std::string nearest = legacy ? "floor" : n.getString("nearest_mode", "round_prefer_floor");
+  if (!isResizeMode(mode))
+    return fail(n, "mode '" + mode + "' (expected nearest, linear or cubic)");
+  if (!isResizeCoordinates(coordinates))
+    return unsupported(n, "coordinate_transformation_mode '" + coordinates + "'");
+  if (!isResizeNearest(nearest))
+    return unsupported(n, "nearest_mode '" + nearest + "'");
+  SmallVector<double> roi;
+  if (coordinates == "tf_crop_and_resize") {
+    Expected<Tensor> t = constIn(n, 1, "roi");
+    if (!t)
+      return t.takeError();
+    if (t->size() != 2 * count)
+      return fail(n, "roi has " + llvm::Twine(t->size()) + " values for " + llvm::Twine(count) +
+                         " axes (starts then ends)");
+    roi.assign(2 * rank, 0.0);
+    for (int64_t d = 0; d < rank; ++d)
+      roi[rank + d] = 1.0;
+    for (int64_t i = 0; i < count; ++i) {
+      roi[axes[i]] = t->data[i];
+      roi[rank + axes[i]] = t->data[count + i];
+    }
+  }
+  SmallVector<NamedAttribute> attrs = {
+      named("scales", builder.getDenseF64ArrayAttr(scales)), str("mode", mode),
+      str("coordinate_transformation_mode", coordinates), str("nearest_mode", nearest),
+      f64("cubic_coeff_a", n.getFloat("cubic_coeff_a", -0.75f)),
+      named("exclude_outside", builder.getBoolAttr(n.getInt("exclude_outside", 0))),
+      f64("extrapolation_value", n.getFloat("extrapolation_value", 0.0f))};
+  if (!roi.empty())
+    attrs.push_back(named("roi", builder.getDenseF64ArrayAttr(roi)));
+  return result(n, make(n, graph::ResizeOp::getOperationName(), *x, attrs,
+                        RankedTensorType::get(outShape, xt.getElementType())));
 }

@@ -68,6 +68,21 @@ EvalResult interp::evalElementwise(Operation *op, Inputs in, Outputs out) {
       })
       .Case([&](NegOp) { return unary([](double x) { return -x; }); })
       .Case([&](AbsOp) { return unary([](double x) { return std::fabs(x); }); })
+      .Case([&](SinOp) { return unary([](double x) { return std::sin(x); }); })
+      .Case([&](CosOp) { return unary([](double x) { return std::cos(x); }); })
+      .Case([&](TanOp) { return unary([](double x) { return std::tan(x); }); })
+      .Case([&](AsinOp) { return unary([](double x) { return std::asin(x); }); })
+      .Case([&](AcosOp) { return unary([](double x) { return std::acos(x); }); })
+      .Case([&](AtanOp) { return unary([](double x) { return std::atan(x); }); })
+      .Case([&](SinhOp) { return unary([](double x) { return std::sinh(x); }); })
+      .Case([&](CoshOp) { return unary([](double x) { return std::cosh(x); }); })
+      .Case([&](AsinhOp) { return unary([](double x) { return std::asinh(x); }); })
+      .Case([&](AcoshOp) { return unary([](double x) { return std::acosh(x); }); })
+      .Case([&](AtanhOp) { return unary([](double x) { return std::atanh(x); }); })
+      .Case([&](FloorOp) { return unary([](double x) { return std::floor(x); }); })
+      .Case([&](CeilOp) { return unary([](double x) { return std::ceil(x); }); })
+      // nearbyint rounds halves to even in the default rounding mode.
+      .Case([&](RoundOp) { return unary([](double x) { return std::nearbyint(x); }); })
       .Case([&](GeluOp c) {
         bool approx = c.getApproximate() == "tanh";
         return unary([&](double x) { return gelu(x, approx); });

@@ -1,12 +1,14 @@
 //===- Shape.cpp - shape and indexing -------------------------------------===//
 //
 // Data movement: transpose, the reshapes, concat, split, slice, pad (three
-// modes), gather (indices clamped, see graph.gather) and layout transforms.
+// modes), gather and gather_elements (indices clamped, see graph.gather),
+// resize (per axis, taps from Support/Resize.h) and layout transforms.
 //
 //===----------------------------------------------------------------------===//
 #include "Eval.h"
 
 #include "dlc/Support/Layout.h"
+#include "dlc/Support/Resize.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -148,6 +150,52 @@ EvalResult interp::evalShape(Operation *op, Inputs in, Outputs out) {
                         out[0].data.begin() + pos);
             pos += inner;
           }
+        return success();
+      })
+      .Case([&](GatherElementsOp c) {
+        const Tensor &data = *in[0], &indices = *in[1];
+        int64_t axis = *normalizeAxis(c.getAxis(), data.shape.size());
+        int64_t dim = data.shape[axis];
+        Shape ds = rowMajorStrides(data.shape);
+        forEachIndex(indices.shape, [&](ArrayRef<int64_t> idx, int64_t linear) {
+          int64_t i = static_cast<int64_t>(indices.data[linear]);
+          if (i < 0)
+            i += dim;
+          i = std::clamp<int64_t>(i, 0, dim - 1); // see graph.gather_elements
+          out[0].data[linear] = data.data[dot(idx, ds) + (i - idx[axis]) * ds[axis]];
+        });
+        return success();
+      })
+      .Case([&](ResizeOp c) {
+        // One axis at a time, the last first: y[.., o, ..] = bias[o] +
+        // sum over taps k of weight[k][o] x[.., index[k][o], ..].
+        Tensor cur = *in[0];
+        ResizeMode mode = c.getResizeMode();
+        for (int64_t a = static_cast<int64_t>(cur.shape.size()) - 1; a >= 0; --a) {
+          int64_t inLen = cur.shape[a], outLen = out[0].shape[a];
+          if (inLen == outLen && c.getScales()[a] == 1.0 && c.getRoi().empty())
+            continue;
+          ArrayRef<double> roi = c.getRoi();
+          ResizeTaps taps = resizeTaps(mode, inLen, outLen, c.getScales()[a],
+                                       roi.empty() ? 0.0 : roi[a],
+                                       roi.empty() ? 1.0 : roi[a + cur.shape.size()]);
+          Shape shape(cur.shape);
+          shape[a] = outLen;
+          Tensor next(cur.dtype, shape);
+          int64_t inner = rowMajorStrides(cur.shape)[a];
+          int64_t outer = cur.size() / std::max<int64_t>(inLen * inner, 1);
+          for (int64_t o = 0; o < outer; ++o)
+            for (int64_t x = 0; x < outLen; ++x)
+              for (int64_t i = 0; i < inner; ++i) {
+                double acc = taps.bias[x];
+                for (int64_t k = 0; k < taps.count; ++k)
+                  acc += taps.weight[k * outLen + x] *
+                         cur.data[(o * inLen + taps.index[k * outLen + x]) * inner + i];
+                next.data[(o * outLen + x) * inner + i] = acc;
+              }
+          cur = std::move(next);
+        }
+        out[0].data = std::move(cur.data);
         return success();
       })
       .Case([&](LayoutTransformOp c) {

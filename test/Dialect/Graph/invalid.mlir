@@ -137,7 +137,7 @@ func.func @conv_element_types(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf16>) 
 // -----
 
 func.func @conv_bool(%x: tensor<1x3x8x8xi1>, %w: tensor<4x3x3x3xi1>) {
-  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 8-bit signless integer or 32-bit signless integer or 64-bit signless integer values with at most 2^48 elements}}
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 64-bit float or 8-bit signless integer or 32-bit signless integer or 64-bit signless integer values with at most 2^48 elements}}
   %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xi1>, tensor<4x3x3x3xi1>) -> tensor<1x4x6x6xi1>
   return
 }
@@ -152,9 +152,9 @@ func.func @dynamic_shape(%x: tensor<?x3xf32>) {
 
 // -----
 
-func.func @unsupported_element_type(%x: tensor<2xf64>) {
+func.func @unsupported_element_type(%x: tensor<2xi16>) {
   // expected-error @+1 {{operand #0 must be statically shaped tensor of}}
-  %0 = graph.relu %x : tensor<2xf64>
+  %0 = graph.relu %x : tensor<2xi16>
   return
 }
 
@@ -684,6 +684,131 @@ func.func @gather_indices_type(%d: tensor<4xf32>, %i: tensor<2xf32>) {
 
 // -----
 
+func.func @gather_elements_rank(%d: tensor<4x8xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{gather_elements: indices have rank 1, data rank 2 (they must be equal)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.gather_elements %d, %i : (tensor<4x8xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_larger(%d: tensor<4x8xf32>, %i: tensor<2x9xi64>) {
+  // expected-error @+2 {{gather_elements: indices 2x9 are larger than data 4x8 in dimension 1, which is not the axis}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.gather_elements %d, %i {axis = 0 : i64} : (tensor<4x8xf32>, tensor<2x9xi64>) -> tensor<2x9xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_axis(%d: tensor<4x8xf32>, %i: tensor<2x2xi64>) {
+  // expected-error @+2 {{gather_elements: axis -3 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.gather_elements %d, %i {axis = -3 : i64} : (tensor<4x8xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @arg_max_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{arg_max: axis 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.arg_max %x {axis = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  return
+}
+
+// -----
+
+func.func @arg_min_scalar(%x: tensor<f32>) {
+  // expected-error @+2 {{arg_min: input must be a ranked tensor of rank >= 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.arg_min %x : (tensor<f32>) -> tensor<i64>
+  return
+}
+
+// -----
+
+func.func @arg_max_result_type(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{result #0 must be statically shaped tensor of 64-bit signless integer values}}
+  %0 = graph.arg_max %x {axis = 1 : i64, keepdims = false} : (tensor<2x3xf32>) -> tensor<2xi32>
+  return
+}
+
+// -----
+
+func.func @sin_of_integers(%x: tensor<2xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of}}
+  %0 = graph.sin %x : tensor<2xi32>
+  return
+}
+
+// -----
+
+func.func @resize_scales(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'graph.resize' op has 1 scales for rank 2}}
+  %0 = graph.resize %x {scales = array<f64: 2.0>} : (tensor<1x4xf32>) -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_scale_zero(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'graph.resize' op scales must be positive, got 0}}
+  %0 = graph.resize %x {scales = array<f64: 1.0, 0.0>} : (tensor<1x4xf32>) -> tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @resize_mode(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'graph.resize' op unknown mode 'bicubic' (nearest, linear or cubic)}}
+  %0 = graph.resize %x {scales = array<f64: 1.0, 2.0>, mode = "bicubic"} : (tensor<1x4xf32>) -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_coordinates(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'graph.resize' op unknown coordinate_transformation_mode 'center'}}
+  %0 = graph.resize %x {scales = array<f64: 1.0, 2.0>, coordinate_transformation_mode = "center"} : (tensor<1x4xf32>) -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_nearest_mode(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'graph.resize' op unknown nearest_mode 'nearest'}}
+  %0 = graph.resize %x {scales = array<f64: 1.0, 2.0>, nearest_mode = "nearest"} : (tensor<1x4xf32>) -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_linear_ints(%x: tensor<1x4xi32>) {
+  // expected-error @+1 {{'graph.resize' op linear interpolation needs floating-point elements}}
+  %0 = graph.resize %x {scales = array<f64: 1.0, 2.0>, mode = "linear"} : (tensor<1x4xi32>) -> tensor<1x8xi32>
+  return
+}
+
+// -----
+
+func.func @resize_rank(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'graph.resize' op result rank 1 differs from the input's 2}}
+  %0 = graph.resize %x {scales = array<f64: 1.0, 2.0>} : (tensor<1x4xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_roi(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{'graph.resize' op has 2 roi values for rank 2 (starts then ends: 4)}}
+  %0 = graph.resize %x {scales = array<f64: 1.0, 2.0>, roi = array<f64: 0.0, 1.0>} : (tensor<1x4xf32>) -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
 func.func @expand_dims_axis(%x: tensor<2x3xf32>) {
   // expected-error @+2 {{expand_dims: axis 3 is out of range for rank 3}}
   // expected-error @+1 {{failed to infer returned types}}
@@ -904,7 +1029,7 @@ func.func @dropout_rate(%x: tensor<4xf32>) {
 // Element counts that overflow 64 bits (2^32 x 2^32) or dimensions that are
 // negative: every graph tensor has at most 2^48 elements.
 func.func @too_many_elements(%x: tensor<4294967296x4294967296xf32>) {
-  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 8-bit signless integer or 32-bit signless integer or 64-bit signless integer values with at most 2^48 elements, but got 'tensor<4294967296x4294967296xf32>'}}
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 64-bit float or 8-bit signless integer or 32-bit signless integer or 64-bit signless integer values with at most 2^48 elements, but got 'tensor<4294967296x4294967296xf32>'}}
   %0 = graph.relu %x : tensor<4294967296x4294967296xf32>
   return
 }

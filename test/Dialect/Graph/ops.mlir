@@ -228,3 +228,26 @@ func.func @regions(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1
     }
   }
 #-}
+
+// CHECK-LABEL: func @math_and_indexing
+func.func @math_and_indexing(%x: tensor<2x3xf32>, %d: tensor<4xf64>, %i: tensor<2x2xi64>) -> (tensor<2x3xf32>, tensor<4xf64>, tensor<2xf32>, tensor<2x1xf32>, tensor<2xi64>, tensor<1x3xi64>, tensor<2x6xf32>) {
+  // CHECK: graph.sin %{{.*}} : tensor<2x3xf32>
+  %0 = graph.sin %x : tensor<2x3xf32>
+  // CHECK: graph.acosh %{{.*}} : tensor<2x3xf32>
+  %1 = graph.acosh %0 : tensor<2x3xf32>
+  // CHECK: graph.round %{{.*}} : tensor<4xf64>
+  %2 = graph.round %d : tensor<4xf64>
+  // CHECK: graph.reduce_min %{{.*}} {axes = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  %3 = graph.reduce_min %1 {axes = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  // CHECK: graph.reduce_prod %{{.*}} {axes = array<i64: 1>, keepdims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  %4 = graph.reduce_prod %1 {axes = array<i64: 1>, keepdims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  // CHECK: graph.arg_max %{{.*}} {axis = 1 : i64, keepdims = false, select_last_index = true} : (tensor<2x3xf32>) -> tensor<2xi64>
+  %5 = graph.arg_max %x {axis = 1 : i64, keepdims = false, select_last_index = true} : (tensor<2x3xf32>) -> tensor<2xi64>
+  // CHECK: graph.arg_min %{{.*}} : (tensor<2x3xf32>) -> tensor<1x3xi64>
+  %6 = graph.arg_min %x : (tensor<2x3xf32>) -> tensor<1x3xi64>
+  // CHECK: graph.gather_elements %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  %7 = graph.gather_elements %x, %i {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  // CHECK: graph.resize %{{.*}} {coordinate_transformation_mode = "align_corners", mode = "cubic", scales = array<f64: 1.000000e+00, 2.000000e+00>} : (tensor<2x3xf32>) -> tensor<2x6xf32>
+  %8 = graph.resize %x {scales = array<f64: 1.0, 2.0>, mode = "cubic", coordinate_transformation_mode = "align_corners"} : (tensor<2x3xf32>) -> tensor<2x6xf32>
+  return %1, %2, %3, %4, %5, %6, %8 : tensor<2x3xf32>, tensor<4xf64>, tensor<2xf32>, tensor<2x1xf32>, tensor<2xi64>, tensor<1x3xi64>, tensor<2x6xf32>
+}

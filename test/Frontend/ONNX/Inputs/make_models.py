@@ -65,9 +65,9 @@ save("bad_shapes", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv_g", g
      [helper.make_tensor_value_info("x", f32, [1, 64, 4, 4])],
      [helper.make_tensor_value_info("y", f32, [1, 6, 2, 2])],
      [init("w", np.ones((6, 21, 3, 3), dtype=np.float32))])
-save("double", [helper.make_node("Relu", ["x"], ["y"], name="relu")],
-     [helper.make_tensor_value_info("x", TensorProto.DOUBLE, [2])],
-     [helper.make_tensor_value_info("y", TensorProto.DOUBLE, [2])])
+save("uint16", [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+     [helper.make_tensor_value_info("x", TensorProto.UINT16, [2])],
+     [helper.make_tensor_value_info("y", TensorProto.UINT16, [2])])
 
 # Malformed models a mutation probe produced: each must be one diagnostic.
 x4 = [helper.make_tensor_value_info("x", f32, [1, 1, 4, 4])]
@@ -122,3 +122,73 @@ save("expand_bad", [helper.make_node("Expand", ["x", "shape"], ["y"], name="expa
      [vi("x", f32, [3])], [vi("y", f32, [4])], [init("shape", np.array([4], np.int64))])
 save("reducel2_int", [helper.make_node("ReduceL2", ["x"], ["y"], name="rl2")],
      [vi("x", i32, [2, 3])], [vi("y", i32, [1, 1])])
+
+# Errors of the converters added with the ONNX node tests' operators.
+i64 = TensorProto.INT64
+save("mod_float_fmod0", [helper.make_node("Mod", ["a", "b"], ["y"], name="mod")],
+     [vi("a", f32, [2]), vi("b", f32, [2])], [vi("y", f32, [2])])
+save("trilu_rank1", [helper.make_node("Trilu", ["x"], ["y"], name="trilu")],
+     [vi("x", f32, [3])], [vi("y", f32, [3])])
+save("range_delta0", [helper.make_node("Range", ["s", "l", "d"], ["y"], name="range")], [],
+     [vi("y", f32, [1])], [init("s", np.float32(0)), init("l", np.float32(4)),
+                           init("d", np.float32(0))])
+save("range_input", [helper.make_node("Range", ["s", "l", "d"], ["y"], name="range")],
+     [vi("s", f32, [])], [vi("y", f32, [1])], [init("l", np.float32(4)), init("d", np.float32(1))])
+save("tile_repeats", [helper.make_node("Tile", ["x", "r"], ["y"], name="tile")],
+     [vi("x", f32, [2, 3])], [vi("y", f32, [4, 3])], [init("r", np.array([2], np.int64))])
+save("tile_negative", [helper.make_node("Tile", ["x", "r"], ["y"], name="tile")],
+     [vi("x", f32, [2, 3])], [vi("y", f32, [4, 3])], [init("r", np.array([2, -1], np.int64))])
+save("d2s_mode", [helper.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=2, mode="XYZ")],
+     [vi("x", f32, [1, 4, 2, 2])], [vi("y", f32, [1, 1, 4, 4])])
+save("d2s_channels", [helper.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=2)],
+     [vi("x", f32, [1, 6, 2, 2])], [vi("y", f32, [1, 1, 4, 4])])
+save("s2d_size", [helper.make_node("SpaceToDepth", ["x"], ["y"], name="s2d", blocksize=2)],
+     [vi("x", f32, [1, 1, 3, 4])], [vi("y", f32, [1, 4, 1, 2])])
+save("onehot_depth", [helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="onehot")],
+     [vi("i", i64, [3])], [vi("y", f32, [3, 1])],
+     [init("d", np.array([0], np.int64)), init("v", np.array([0, 1], np.float32))])
+save("onehot_values", [helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="onehot")],
+     [vi("i", i64, [3])], [vi("y", f32, [3, 4])],
+     [init("d", np.array([4], np.int64)), init("v", np.array([0, 1, 2], np.float32))])
+save("nll_reduction", [helper.make_node("NegativeLogLikelihoodLoss", ["x", "t"], ["y"], name="nll",
+                                        reduction="avg")],
+     [vi("x", f32, [2, 3]), vi("t", i64, [2])], [vi("y", f32, [])])
+save("nll_shapes", [helper.make_node("NegativeLogLikelihoodLoss", ["x", "t"], ["y"], name="nll")],
+     [vi("x", f32, [2, 3, 4]), vi("t", i64, [2, 5])], [vi("y", f32, [])])
+save("nll_weight", [helper.make_node("NegativeLogLikelihoodLoss", ["x", "t", "w"], ["y"], name="nll")],
+     [vi("x", f32, [2, 3]), vi("t", i64, [2]), vi("w", f32, [4])], [vi("y", f32, [])])
+save("sce_float_target", [helper.make_node("SoftmaxCrossEntropyLoss", ["x", "t"], ["y"], name="sce")],
+     [vi("x", f32, [2, 3]), vi("t", f32, [2])], [vi("y", f32, [])])
+save("lrn_size", [helper.make_node("LRN", ["x"], ["y"], name="lrn", size=0)],
+     [vi("x", f32, [1, 4, 2, 2])], [vi("y", f32, [1, 4, 2, 2])])
+save("instnorm_rank", [helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"], name="in")],
+     [vi("x", f32, [2, 3]), vi("s", f32, [3]), vi("b", f32, [3])], [vi("y", f32, [2, 3])])
+save("eyelike_rank", [helper.make_node("EyeLike", ["x"], ["y"], name="eye")],
+     [vi("x", f32, [2, 2, 2])], [vi("y", f32, [2, 2, 2])])
+save("hardmax_axis", [helper.make_node("Hardmax", ["x"], ["y"], name="hardmax", axis=2)],
+     [vi("x", f32, [2, 3])], [vi("y", f32, [2, 3])])
+save("mvn_axis", [helper.make_node("MeanVarianceNormalization", ["x"], ["y"], name="mvn", axes=[4])],
+     [vi("x", f32, [1, 2, 2, 2])], [vi("y", f32, [1, 2, 2, 2])])
+save("layernorm_stash", [helper.make_node("LayerNormalization", ["x", "s"], ["y", "m"], name="ln",
+                                          stash_type=TensorProto.INT32)],
+     [vi("x", f32, [2, 3]), vi("s", f32, [3])], [vi("y", f32, [2, 3]), vi("m", f32, [2, 1])])
+save("argmax_axis", [helper.make_node("ArgMax", ["x"], ["y"], name="argmax", axis=2)],
+     [vi("x", f32, [2, 3])], [vi("y", i64, [2, 1])])
+save("gather_elements_rank", [helper.make_node("GatherElements", ["x", "i"], ["y"], name="ge")],
+     [vi("x", f32, [2, 3]), vi("i", i64, [2])], [vi("y", f32, [2])])
+empty = init("empty", np.zeros(0, np.float32))
+save("resize_both", [helper.make_node("Resize", ["x", "", "s", "z"], ["y"], name="resize")],
+     [vi("x", f32, [1, 1, 2, 2])], [vi("y", f32, [1, 1, 4, 4])],
+     [init("s", np.array([1, 1, 2, 2], np.float32)), init("z", np.array([1, 1, 4, 4], np.int64))])
+save("resize_neither", [helper.make_node("Resize", ["x", "", "empty"], ["y"], name="resize")],
+     [vi("x", f32, [1, 1, 2, 2])], [vi("y", f32, [1, 1, 4, 4])], [empty])
+save("resize_count", [helper.make_node("Resize", ["x", "", "s"], ["y"], name="resize")],
+     [vi("x", f32, [1, 1, 2, 2])], [vi("y", f32, [1, 1, 4, 4])],
+     [init("s", np.array([2, 2], np.float32))])
+save("resize_mode", [helper.make_node("Resize", ["x", "", "s"], ["y"], name="resize", mode="area")],
+     [vi("x", f32, [1, 1, 2, 2])], [vi("y", f32, [1, 1, 4, 4])],
+     [init("s", np.array([1, 1, 2, 2], np.float32))])
+save("resize_antialias", [helper.make_node("Resize", ["x", "", "s"], ["y"], name="resize",
+                                           mode="linear", antialias=1)],
+     [vi("x", f32, [1, 1, 4, 4])], [vi("y", f32, [1, 1, 2, 2])],
+     [init("s", np.array([1, 1, 0.5, 0.5], np.float32))], opset=18)

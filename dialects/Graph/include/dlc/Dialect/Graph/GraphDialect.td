@@ -24,7 +24,7 @@ def Graph_Dialect : Dialect {
 class Graph_Op<string mnemonic, list<Trait> traits = []>
     : Op<Graph_Dialect, mnemonic, traits>;
 
-def Graph_ElemType : AnyTypeOf<[F32, F16, BF16, I8, I32, I64, I1]>;
+def Graph_ElemType : AnyTypeOf<[F32, F16, BF16, F64, I8, I32, I64, I1]>;
 // Every graph tensor has a size dlc can count and address (Support/Shape.h:
 // no negative dimension, at most 2^48 elements), so that no shape
 // arithmetic downstream overflows.
@@ -33,9 +33,9 @@ class Graph_TensorOf<list<Type> types> : ConfinedType<StaticShapeTensorOf<types>
            ".getShape()).has_value()">],
     StaticShapeTensorOf<types>.summary # " with at most 2^48 elements">;
 
-def Graph_Tensor : Graph_TensorOf<[F32, F16, BF16, I8, I32, I64, I1]>;
-def Graph_FloatTensor : Graph_TensorOf<[F32, F16, BF16]>;
-def Graph_NumericTensor : Graph_TensorOf<[F32, F16, BF16, I8, I32, I64]>;
+def Graph_Tensor : Graph_TensorOf<[F32, F16, BF16, F64, I8, I32, I64, I1]>;
+def Graph_FloatTensor : Graph_TensorOf<[F32, F16, BF16, F64]>;
+def Graph_NumericTensor : Graph_TensorOf<[F32, F16, BF16, F64, I8, I32, I64]>;
 def Graph_IndexTensor : Graph_TensorOf<[I32, I64]>;
 def Graph_QuantTensor : Graph_TensorOf<[I8, I32]>;
 

@@ -4,6 +4,7 @@
 
 #include "dlc/Dialect/Graph/GraphDialect.h"
 #include "dlc/Dialect/Graph/GraphInterfaces.h"
+#include "dlc/Support/Resize.h"
 #include "dlc/Support/Shape.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -210,6 +210,21 @@ def Graph_SqrtOp : Graph_UnaryOp<"sqrt", Graph_FloatTensor, "sqrt(x)">;
 def Graph_RsqrtOp : Graph_UnaryOp<"rsqrt", Graph_FloatTensor, "1 / sqrt(x)">;
 def Graph_NegOp : Graph_UnaryOp<"neg", Graph_NumericTensor, "-x">;
 def Graph_AbsOp : Graph_UnaryOp<"abs", Graph_NumericTensor, "|x|">;
+def Graph_SinOp : Graph_UnaryOp<"sin", Graph_FloatTensor, "sin(x)">;
+def Graph_CosOp : Graph_UnaryOp<"cos", Graph_FloatTensor, "cos(x)">;
+def Graph_TanOp : Graph_UnaryOp<"tan", Graph_FloatTensor, "tan(x)">;
+def Graph_AsinOp : Graph_UnaryOp<"asin", Graph_FloatTensor, "asin(x)">;
+def Graph_AcosOp : Graph_UnaryOp<"acos", Graph_FloatTensor, "acos(x)">;
+def Graph_AtanOp : Graph_UnaryOp<"atan", Graph_FloatTensor, "atan(x)">;
+def Graph_SinhOp : Graph_UnaryOp<"sinh", Graph_FloatTensor, "sinh(x)">;
+def Graph_CoshOp : Graph_UnaryOp<"cosh", Graph_FloatTensor, "cosh(x)">;
+def Graph_AsinhOp : Graph_UnaryOp<"asinh", Graph_FloatTensor, "asinh(x)">;
+def Graph_AcoshOp : Graph_UnaryOp<"acosh", Graph_FloatTensor, "acosh(x)">;
+def Graph_AtanhOp : Graph_UnaryOp<"atanh", Graph_FloatTensor, "atanh(x)">;
+def Graph_FloorOp : Graph_UnaryOp<"floor", Graph_FloatTensor, "floor(x)">;
+def Graph_CeilOp : Graph_UnaryOp<"ceil", Graph_FloatTensor, "ceil(x)">;
+def Graph_RoundOp : Graph_UnaryOp<"round", Graph_FloatTensor,
+                                  "round(x) (halves to the even neighbour)">;
 
 // FastMath's forms: the same functions, which the backends may compute with
 // cheaper, less accurate approximations (f32; other types exactly).
@@ -494,6 +509,26 @@ class Graph_ReduceOp<string mnemonic, string what>
 def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum", "Sum">;
 def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean", "Mean">;
 def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max", "Maximum">;
+def Graph_ReduceMinOp : Graph_ReduceOp<"reduce_min", "Minimum">;
+def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod", "Product">;
+
+class Graph_ArgReduceOp<string mnemonic, string what>
+    : Graph_Op<mnemonic, [Pure, Graph_Pattern<"CommReduce">, InferTypeOpAdaptor]> {
+  let summary = "Index of the " # what # " along `axis`";
+  let description = "The index (i64) of the " # what # " element along `axis` "
+      "(negative counts from the end): the first of equal ones, or the last "
+      "with `select_last_index`. A NaN counts as the " # what # ". `keepdims` "
+      "keeps the axis as size 1.\n\n"
+      "```mlir\n%i = graph." # mnemonic # " %x {axis = 1 : i64, keepdims = false} "
+      ": (tensor<2x10xf32>) -> tensor<2xi64>\n```";
+  let arguments = (ins Graph_NumericTensor:$input, DefaultValuedAttr<I64Attr, "0">:$axis,
+      DefaultValuedAttr<BoolAttr, "true">:$keepdims,
+      DefaultValuedAttr<BoolAttr, "false">:$select_last_index);
+  let results = (outs Graph_TensorOf<[I64]>:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def Graph_ArgMaxOp : Graph_ArgReduceOp<"arg_max", "largest">;
+def Graph_ArgMinOp : Graph_ArgReduceOp<"arg_min", "smallest">;
 
 //===----------------------------------------------------------------------===//
 // Shape and data movement
@@ -664,6 +699,77 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure, Graph_Pattern<"Injective">, Infer
   let results = (outs Graph_Tensor:$output);
   let assemblyFormat = [{
     $data `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure, Graph_Pattern<"Injective">,
+    InferTypeOpAdaptor, AllElementTypesMatch<["data", "output"]>]> {
+  let summary = "Gather elements of `data` along `axis` by an index per output element";
+  let description = [{
+    ONNX GatherElements: `output[i][j][k] = data[indices[i][j][k]][j][k]` for
+    `axis = 0` (and so on for the other axes). `indices` has the rank of
+    `data`, and each of its dimensions other than `axis` is at most `data`'s;
+    the output has the shape of `indices`. Negative indices count from the
+    end; an index still out of range is clamped, as graph.gather's.
+
+    ```mlir
+    %y = graph.gather_elements %x, %i {axis = 1 : i64}
+       : (tensor<2x5xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$data, Graph_IndexTensor:$indices,
+      DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = [{
+    $data `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_ResizeOp : Graph_Op<"resize", [Pure, Graph_Pattern<"Injective">,
+    SameOperandsAndResultElementType]> {
+  let summary = "Resize by nearest, linear or cubic interpolation (ONNX Resize)";
+  let description = [{
+    Resizes every axis whose `scales` entry is not 1 (or whose size
+    changes) with ONNX Resize's semantics: an output position `x` maps to
+    an input coordinate by `coordinate_transformation_mode` (half_pixel,
+    half_pixel_symmetric, pytorch_half_pixel, align_corners, asymmetric,
+    tf_half_pixel_for_nn, tf_crop_and_resize with the normalized box `roi`,
+    starts then ends), and reads the nearest input (rounded by
+    `nearest_mode`), two (linear) or four (cubic, coefficient
+    `cubic_coeff_a`, `exclude_outside`) neighbours, clamped to the edge.
+    Axes are interpolated one at a time, the last first, as ONNX's
+    reference does. `scales` are ONNX's (the output size over the input
+    size when sizes were given); the result type gives the output sizes.
+    Linear and cubic modes need floating-point elements.
+
+    ```mlir
+    %y = graph.resize %x {mode = "linear", scales = array<f64: 1.0, 1.0, 2.0, 2.0>}
+       : (tensor<1x3x8x8xf32>) -> tensor<1x3x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$input, DenseF64ArrayAttr:$scales,
+      DefaultValuedStrAttr<StrAttr, "nearest">:$mode,
+      DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
+      DefaultValuedStrAttr<StrAttr, "round_prefer_floor">:$nearest_mode,
+      DefaultValuedAttr<F64Attr, "-0.75">:$cubic_coeff_a,
+      DefaultValuedAttr<BoolAttr, "false">:$exclude_outside,
+      DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
+      DefaultValuedAttr<DenseF64ArrayAttr, "{}">:$roi);
+  let results = (outs Graph_NumericTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The interpolation attributes, for dlc::resizeTaps.
+    ::dlc::ResizeMode getResizeMode() {
+      ::dlc::ResizeMode m;
+      m.mode = getMode();
+      m.coordinates = getCoordinateTransformationMode();
+      m.nearest = getNearestMode();
+      m.cubicA = getCubicCoeffA().convertToDouble();
+      m.excludeOutside = getExcludeOutside();
+      m.extrapolation = getExtrapolationValue().convertToDouble();
+      return m;
+    }
   }];
 }
 
