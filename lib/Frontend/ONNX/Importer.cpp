@@ -97,16 +97,39 @@ std::string onnx_import::formatInts(ArrayRef<int64_t> values) {
                     ", ");
 }
 
-Error Importer::checkWindow(Node &n, ArrayRef<int64_t> strides,
-                            ArrayRef<int64_t> dilations) {
-  auto valid = [](ArrayRef<int64_t> v) {
-    return v.size() == 2 && llvm::all_of(v, [](int64_t x) { return x >= 1; });
+Expected<Importer::Window> Importer::window(Node &n, ArrayRef<int64_t> spatial,
+                                            ArrayRef<int64_t> kernel, bool oneD) {
+  size_t dims = oneD ? 1 : 2;
+  SmallVector<int64_t> strides = n.getInts("strides").value_or(SmallVector<int64_t>(dims, 1));
+  SmallVector<int64_t> dil = n.getInts("dilations").value_or(SmallVector<int64_t>(dims, 1));
+  SmallVector<int64_t> pads = n.getInts("pads").value_or(SmallVector<int64_t>(2 * dims, 0));
+  auto valid = [&](ArrayRef<int64_t> v) {
+    return v.size() == dims && llvm::all_of(v, [](int64_t x) { return x >= 1; });
   };
-  if (!valid(strides) || !valid(dilations))
-    return fail(n, "strides and dilations must be 2 values >= 1, got strides [" +
-                       formatInts(strides) + "] and dilations [" +
-                       formatInts(dilations) + "]");
-  return Error::success();
+  if (!valid(strides) || !valid(dil))
+    return fail(n, "strides and dilations must be " + llvm::Twine(dims) +
+                       " values >= 1, got strides [" + formatInts(strides) +
+                       "] and dilations [" + formatInts(dil) + "]");
+  if (pads.size() != 2 * dims)
+    return fail(n, "pads must be " + llvm::Twine(2 * dims) + " values, got [" +
+                       formatInts(pads) + "]");
+  if (auto ks = n.getInts("kernel_shape"))
+    if (ArrayRef<int64_t>(*ks) != kernel)
+      return fail(n, "kernel_shape does not match the weight's shape");
+  Window w{SmallVector<int64_t>(kernel), strides, dil, pads};
+  if (oneD) { // over a height of 1
+    w.kernel.insert(w.kernel.begin(), 1);
+    w.strides.insert(w.strides.begin(), 1);
+    w.dilations.insert(w.dilations.begin(), 1);
+    w.pads = {0, pads[0], 0, pads[1]};
+  }
+  std::string mode = n.getString("auto_pad", "NOTSET");
+  if (mode != "NOTSET") {
+    if (mode != "SAME_UPPER" && mode != "SAME_LOWER" && mode != "VALID")
+      return fail(n, "bad auto_pad '" + mode + "'");
+    autoPad(mode, spatial, w.kernel, w.strides, w.dilations, w.pads);
+  }
+  return w;
 }
 
 Expected<Value> Importer::in(Node &n, int i) {

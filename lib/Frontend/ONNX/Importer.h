@@ -137,8 +137,21 @@ private:
     return makeError(path + ": " + n.label + ": unsupported: " + msg, true);
   }
   Error checkAttrs(Node &n, std::initializer_list<StringRef> known);
-  /// 2-D strides and dilations, each >= 1.
-  Error checkWindow(Node &n, ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations);
+  /// A 2-D window of Conv or a pool: kernel, strides, dilations and pads
+  /// [top, left, bottom, right].
+  struct Window {
+    SmallVector<int64_t> kernel, strides, dilations, pads;
+  };
+  /// The node's window attributes (strides, dilations, pads, auto_pad over
+  /// the 2-D `spatial` sizes, kernel_shape checked against `kernel`) with
+  /// ONNX's defaults; `oneD` lifts 1-D attributes to a height of 1.
+  Expected<Window> window(Node &n, ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel,
+                          bool oneD);
+  static SmallVector<int64_t> insertUnitDim(ArrayRef<int64_t> shape, int64_t pos) {
+    SmallVector<int64_t> s(shape);
+    s.insert(s.begin() + pos, 1);
+    return s;
+  }
 
   // Values.
   Expected<Value> in(Node &n, int i);
@@ -329,6 +342,8 @@ private:
   // Reductions.cpp.
   Error convertReduce(Node &n, StringRef op);
   Error convertArgReduce(Node &n);
+  Error convertCumSum(Node &n);
+  Error convertTopK(Node &n);
   /// ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum and
   /// ReduceLogSumExp, as compositions around reduce_max and reduce_sum.
   Error convertReduceComposite(Node &n);
@@ -338,6 +353,9 @@ private:
   Expected<Value> conv(Node &n, Value x, Value w, Value bias);
   Error convertMatMul(Node &n);
   Error convertGemm(Node &n);
+  /// Einsum: every operand laid out over all the equation's labels, multiplied
+  /// (broadcasting) and summed over the labels the output does not keep.
+  Error convertEinsum(Node &n);
   // Pooling.cpp.
   Error convertPool(Node &n, bool isMax);
   Error convertGlobalPool(Node &n, bool isMax);
@@ -377,6 +395,7 @@ private:
   Error convertOneHot(Node &n);
   /// Resize and Upsample: graph.resize with constant scales or sizes.
   Error convertResize(Node &n);
+  Error convertGatherND(Node &n);
   // Losses.cpp.
   /// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss.
   Error convertLoss(Node &n);

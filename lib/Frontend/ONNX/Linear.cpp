@@ -1,14 +1,22 @@
 //===- Linear.cpp - ONNX convolutions and matrix products -----------------===//
 //
-// Conv (explicit, SAME and VALID padding, groups) becomes graph.conv2d;
+// Conv (explicit, SAME and VALID padding, groups; 1-D as 2-D over a height
+// of 1) becomes graph.conv2d;
 // MatMul graph.matmul; Gemm graph.dense where B is a transposed constant
 // or graph.matmul otherwise, with alpha, beta and C applied around it.
+// Einsum lays every operand out over all of the equation's labels (a
+// repeated label in one operand takes its diagonal), multiplies them with
+// broadcasting and sums the labels the output drops: general, and exact,
+// but it materializes the full product.
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
 
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Support/Shape.h"
+
+#include <cctype>
+#include <map>
 
 using namespace mlir;
 using namespace dlc;
@@ -18,6 +26,7 @@ void Importer::registerLinear(ConverterTable &t) {
   t["Conv"] = &Importer::convertConv;
   t["Gemm"] = &Importer::convertGemm;
   t["MatMul"] = &Importer::convertMatMul;
+  t["Einsum"] = &Importer::convertEinsum;
 }
 
 Error Importer::convertConv(Node &n) {
@@ -40,39 +49,39 @@ Error Importer::convertConv(Node &n) {
 }
 
 Expected<Value> Importer::conv(Node &n, Value x, Value w, Value bias) {
-  if (typeOf(x).getRank() != 4)
-    return unsupported(n, n.proto.op_type() + " on a rank-" +
-                              llvm::Twine(typeOf(x).getRank()) +
-                              " input (only 2-D convolutions)");
-  SmallVector<int64_t> strides = n.getInts("strides").value_or(
-      SmallVector<int64_t>{1, 1});
-  SmallVector<int64_t> dil = n.getInts("dilations").value_or(
-      SmallVector<int64_t>{1, 1});
-  SmallVector<int64_t> pads = n.getInts("pads").value_or(
-      SmallVector<int64_t>{0, 0, 0, 0});
-  if (Error e = checkWindow(n, strides, dil))
-    return std::move(e);
-  std::string mode = n.getString("auto_pad", "NOTSET");
-  ArrayRef<int64_t> ws = typeOf(w).getShape();
-  if (mode != "NOTSET") {
-    if (mode != "SAME_UPPER" && mode != "SAME_LOWER" && mode != "VALID")
-      return fail(n, "bad auto_pad '" + mode + "'");
-    if (ws.size() != 4)
-      return fail(n, "the kernel must be 2-D");
-    autoPad(mode, typeOf(x).getShape().drop_front(2), ws.drop_front(2),
-            strides, dil, pads);
+  int64_t rank = typeOf(x).getRank();
+  if (rank != 4 && rank != 3)
+    return unsupported(n, n.proto.op_type() + " on a rank-" + llvm::Twine(rank) +
+                              " input (only 1-D and 2-D convolutions)");
+  // A 1-D convolution is a 2-D one over a height of 1.
+  bool oneD = rank == 3;
+  SmallVector<int64_t> kernel(typeOf(w).getShape().drop_front(2));
+  if (oneD) {
+    Expected<Value> x2 = reshape(n, x, insertUnitDim(typeOf(x).getShape(), 2));
+    if (!x2)
+      return x2.takeError();
+    Expected<Value> w2 = reshape(n, w, insertUnitDim(typeOf(w).getShape(), 2));
+    if (!w2)
+      return w2.takeError();
+    x = *x2;
+    w = *w2;
   }
-  if (auto ks = n.getInts("kernel_shape"))
-    if (ws.size() == 4 && ArrayRef<int64_t>(*ks) != ws.drop_front(2))
-      return fail(n, "kernel_shape does not match the weight's shape");
+  Expected<Window> win = window(n, typeOf(x).getShape().drop_front(2), kernel, oneD);
+  if (!win)
+    return win.takeError();
   SmallVector<Value> operands{x, w};
   if (bias)
     operands.push_back(bias);
-  return make(n, graph::Conv2DOp::getOperationName(), operands,
-              {ints("strides", strides), ints("padding", pads),
-               ints("dilations", dil), i64("groups", n.getInt("group", 1))});
+  Expected<Value> y = make(n, graph::Conv2DOp::getOperationName(), operands,
+                           {ints("strides", win->strides), ints("padding", win->pads),
+                            ints("dilations", win->dilations),
+                            i64("groups", n.getInt("group", 1))});
+  if (!y || !oneD)
+    return y;
+  SmallVector<int64_t> shape(typeOf(*y).getShape());
+  shape.erase(shape.begin() + 2);
+  return reshape(n, *y, shape);
 }
-
 
 Error Importer::convertMatMul(Node &n) {
   if (Error e = checkAttrs(n, {}))
@@ -150,4 +159,141 @@ Error Importer::convertGemm(Node &n) {
   }
   define(n, 0, *y);
   return Error::success();
+}
+
+Error Importer::convertEinsum(Node &n) {
+  if (Error e = checkAttrs(n, {"equation"}))
+    return e;
+  std::string equation;
+  for (char ch : n.getString("equation", ""))
+    if (ch != ' ')
+      equation += ch;
+  SmallVector<Value> operands;
+  for (int i = 0; i < n.proto.input_size(); ++i) {
+    Expected<Value> v = in(n, i);
+    if (!v)
+      return v.takeError();
+    operands.push_back(*v);
+  }
+  auto bad = [&](const llvm::Twine &why) {
+    return fail(n, "equation '" + equation + "': " + why);
+  };
+  StringRef eq(equation);
+  auto [lhs, rhs] = eq.split("->");
+  bool explicitOutput = eq.contains("->");
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != operands.size())
+    return bad("has " + llvm::Twine(terms.size()) + " operand terms for " +
+               llvm::Twine(operands.size()) + " inputs");
+  // Labels: letters, and for "..." the characters '0'.. standing for the
+  // broadcast dimensions, aligned from the right.
+  int64_t ellipsis = 0;
+  for (auto [term, v] : llvm::zip(terms, operands)) {
+    int64_t letters = term.size() - (term.contains("...") ? 3 : 0);
+    if (term.contains("..."))
+      ellipsis = std::max<int64_t>(ellipsis, typeOf(v).getRank() - letters);
+  }
+  auto expand = [&](StringRef term, int64_t rank, std::string &labels) -> bool {
+    size_t dots = term.find("...");
+    int64_t letters = term.size() - (dots == StringRef::npos ? 0 : 3);
+    int64_t covered = dots == StringRef::npos ? 0 : rank - letters;
+    if (covered < 0 || (dots == StringRef::npos && letters != rank))
+      return false;
+    for (size_t i = 0; i < term.size(); ++i) {
+      if (i == dots) {
+        for (int64_t e = ellipsis - covered; e < ellipsis; ++e)
+          labels += static_cast<char>('0' + e);
+        i += 2;
+      } else if (std::isalpha(static_cast<unsigned char>(term[i]))) {
+        labels += term[i];
+      } else {
+        return false;
+      }
+    }
+    return true;
+  };
+  SmallVector<std::string> labels(operands.size());
+  std::map<char, int64_t> size, count;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    ArrayRef<int64_t> shape = typeOf(operands[i]).getShape();
+    if (!expand(terms[i], shape.size(), labels[i]))
+      return bad("term '" + terms[i] + "' does not fit input " + llvm::Twine(i) + " of shape " +
+                 formatShape(shape));
+    for (auto [label, dim] : llvm::zip(labels[i], shape)) {
+      ++count[label];
+      int64_t &s = size[label];
+      if (s > 1 && dim > 1 && s != dim)
+        return bad("label '" + std::string(1, label) + "' has sizes " + llvm::Twine(s) +
+                   " and " + llvm::Twine(dim));
+      s = std::max(s, dim);
+    }
+  }
+  std::string out;
+  if (explicitOutput) {
+    if (!expand(rhs, ellipsis + rhs.size() - (rhs.contains("...") ? 3 : 0), out))
+      return bad("bad output term '" + rhs + "'");
+    for (char label : out)
+      if (!size.count(label))
+        return bad("output label '" + std::string(1, label) + "' is in no input");
+  } else { // the broadcast dimensions, then the labels used once, sorted
+    for (int64_t e = 0; e < ellipsis; ++e)
+      out += static_cast<char>('0' + e);
+    for (auto [label, c] : count)
+      if (c == 1 && std::isalpha(static_cast<unsigned char>(label)))
+        out += label;
+  }
+  // All labels: the output's in order, then the summed ones.
+  std::string all = out;
+  for (const std::string &l : labels)
+    for (char label : l)
+      if (all.find(label) == std::string::npos)
+        all += label;
+  int64_t rank = all.size();
+  Composition c(*this, n);
+  Value product;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    Value v = operands[i];
+    std::string l = labels[i];
+    // A label repeated within the operand: keep the diagonal (the identity
+    // mask over the two dimensions, summed over the second).
+    for (size_t p = 0; p < l.size(); ++p)
+      for (size_t q = p + 1; q < l.size(); ++q) {
+        if (l[q] != l[p])
+          continue;
+        ArrayRef<int64_t> shape = typeOf(v).getShape();
+        SmallVector<int64_t> maskShape(shape.size(), 1);
+        maskShape[p] = shape[p];
+        maskShape[q] = shape[q];
+        Tensor eye(DType::I1, maskShape);
+        for (int64_t j = 0; j < std::min(shape[p], shape[q]); ++j)
+          eye.data[j * rowMajorStrides(maskShape)[p] + j * rowMajorStrides(maskShape)[q]] = 1;
+        v = c.reduce(graph::ReduceSumOp::getOperationName(),
+                     c.select(constant(eye, "diagonal"), v, c.scalarLike(v, 0)),
+                     {static_cast<int64_t>(q)}, false);
+        l.erase(q, 1);
+        --q;
+      }
+    // Transposed into the order of `all`, with size-1 dimensions for the
+    // labels it lacks.
+    SmallVector<int64_t> perm, shape;
+    for (char label : all) {
+      size_t at = l.find(label);
+      if (at != std::string::npos)
+        perm.push_back(at);
+    }
+    if (!llvm::is_sorted(perm))
+      v = c.op(graph::TransposeOp::getOperationName(), v, {ints("perm", perm)});
+    ArrayRef<int64_t> vs = typeOf(v).getShape();
+    for (size_t j = 0, next = 0; j < all.size(); ++j)
+      shape.push_back(l.find(all[j]) != std::string::npos ? vs[next++] : 1);
+    v = c.reshape(v, shape);
+    product = product ? c.mul(product, v) : v;
+  }
+  SmallVector<int64_t> summed;
+  for (int64_t d = out.size(); d < rank; ++d)
+    summed.push_back(d);
+  Value y = summed.empty() ? product
+                           : c.reduce(graph::ReduceSumOp::getOperationName(), product, summed, false);
+  return c.finish(y);
 }

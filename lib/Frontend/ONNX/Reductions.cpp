@@ -6,13 +6,19 @@
 // sqrt(sum(x x)), ReduceSumSquare = sum(x x), ReduceLogSum = log(sum(x)),
 // ReduceLogSumExp = log(sum(exp(x - max))) + max (stable for large x).
 // `noop_with_empty_axes` with no axes skips the reduction, not the
-// arithmetic around it, as ONNX's reference does.
+// arithmetic around it, as ONNX's reference does. CumSum is a product with a
+// constant triangular matrix along the axis (exact for integers); TopK picks
+// the k largest (smallest) one at a time (the best value among the positions
+// not taken, then the first position holding it), which keeps ONNX's order:
+// larger first, then lower index. A NaN input is not ordered.
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
 
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Support/Shape.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace dlc;
@@ -29,6 +35,8 @@ void Importer::registerReductions(ConverterTable &t) {
   simple("ReduceProd", graph::ReduceProdOp::getOperationName());
   t["ArgMax"] = &Importer::convertArgReduce;
   t["ArgMin"] = &Importer::convertArgReduce;
+  t["CumSum"] = &Importer::convertCumSum;
+  t["TopK"] = &Importer::convertTopK;
   for (const char *op : {"ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum",
                          "ReduceLogSumExp"})
     t[op] = &Importer::convertReduceComposite;
@@ -141,4 +149,111 @@ Error Importer::convertArgReduce(Node &n) {
                          named("keepdims", builder.getBoolAttr(n.getInt("keepdims", 1))),
                          named("select_last_index",
                                builder.getBoolAttr(n.getInt("select_last_index", 0)))}));
+}
+
+Error Importer::convertCumSum(Node &n) {
+  if (Error e = checkAttrs(n, {"exclusive", "reverse"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  Expected<SmallVector<int64_t>> axisIn = constInts(n, 1, "axis");
+  if (!axisIn)
+    return axisIn.takeError();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  std::optional<int64_t> axis =
+      axisIn->size() == 1 ? normalizeAxis((*axisIn)[0], rank) : std::nullopt;
+  if (!axis)
+    return fail(n, "axis must be one value in range for rank " + llvm::Twine(rank));
+  int64_t len = shape[*axis];
+  constexpr int64_t kMaxLength = 4096;
+  if (len > kMaxLength)
+    return unsupported(n, "CumSum along " + llvm::Twine(len) + " elements (at most " +
+                              llvm::Twine(kMaxLength) + ")");
+  bool exclusive = n.getInt("exclusive", 0), reverse = n.getInt("reverse", 0);
+  // y[j] = sum over i of x[i] m[i][j]: m[i][j] = 1 where i comes before j
+  // (or is j, unless exclusive) in the summation order.
+  Tensor m(*dtypeOf(typeOf(*x).getElementType()), {len, len});
+  for (int64_t i = 0; i < len; ++i)
+    for (int64_t j = 0; j < len; ++j)
+      m.data[i * len + j] = reverse ? (exclusive ? i > j : i >= j) : (exclusive ? i < j : i <= j);
+  Composition c(*this, n);
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis)
+      perm.push_back(d);
+  perm.push_back(*axis);
+  bool moved = *axis != rank - 1;
+  StringRef transpose = graph::TransposeOp::getOperationName();
+  Value v = moved ? c.op(transpose, *x, {ints("perm", perm)}) : *x;
+  Value y = c.op(graph::MatmulOp::getOperationName(), {v, constant(m, "cumsum")});
+  if (moved) {
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      inverse[perm[d]] = d;
+    y = c.op(transpose, y, {ints("perm", inverse)});
+  }
+  return c.finish(y);
+}
+
+Error Importer::convertTopK(Node &n) {
+  if (Error e = checkAttrs(n, {"axis", "largest", "sorted"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  Expected<SmallVector<int64_t>> kIn = constInts(n, 1, "k");
+  if (!kIn)
+    return kIn.takeError();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", -1), rank);
+  if (!axis)
+    return fail(n, "axis " + llvm::Twine(n.getInt("axis", -1)) + " out of range for rank " +
+                       llvm::Twine(rank));
+  if (kIn->size() != 1 || (*kIn)[0] < 0 || (*kIn)[0] > shape[*axis])
+    return fail(n, "k must be one value in [0, " + llvm::Twine(shape[*axis]) + "]");
+  int64_t k = (*kIn)[0];
+  constexpr int64_t kMaxK = 64;
+  if (k > kMaxK)
+    return unsupported(n, "TopK with k = " + llvm::Twine(k) + " (at most " + llvm::Twine(kMaxK) +
+                              ")");
+  if (k == 0)
+    return unsupported(n, "TopK with k = 0 (an empty result)");
+  bool largest = n.getInt("largest", 1);
+  Composition c(*this, n);
+  SmallVector<int64_t> positionShape(rank, 1);
+  positionShape[*axis] = shape[*axis];
+  Tensor positions(DType::I64, positionShape);
+  for (int64_t i = 0; i < shape[*axis]; ++i)
+    positions.data[i] = i;
+  Value position = constant(positions, "positions");
+  // Each round: the best value m among the positions not taken yet, then
+  // the first untaken position holding m (exact with infinities and ties).
+  double inf = std::numeric_limits<double>::infinity();
+  Value done = c.scalarLike(*x, largest ? -inf : inf);
+  Value no = scalar(DType::I1, 0), yes = scalar(DType::I1, 1);
+  Value taken;
+  SmallVector<Value> values, indices;
+  for (int64_t j = 0; j < k; ++j) {
+    Value open = taken ? c.select(taken, done, *x) : *x;
+    Value m = c.reduce(largest ? graph::ReduceMaxOp::getOperationName()
+                               : graph::ReduceMinOp::getOperationName(),
+                       open, {*axis}, true);
+    Value holds = c.compare("eq", *x, m);
+    if (taken)
+      holds = c.select(taken, no, holds);
+    Value pick = c.op(graph::ArgMaxOp::getOperationName(), c.cast(holds, builder.getI32Type()),
+                      {i64("axis", *axis), named("keepdims", builder.getBoolAttr(true))});
+    indices.push_back(pick);
+    values.push_back(c.op(graph::GatherElementsOp::getOperationName(), {*x, pick},
+                          {i64("axis", *axis)}));
+    Value now = c.compare("eq", position, pick);
+    taken = taken ? c.select(now, yes, taken) : now;
+  }
+  StringRef concat = graph::ConcatOp::getOperationName();
+  Value v = k == 1 ? values[0] : c.op(concat, values, {i64("axis", *axis)});
+  Value i = k == 1 ? indices[0] : c.op(concat, indices, {i64("axis", *axis)});
+  return c.finish({v, i});
 }

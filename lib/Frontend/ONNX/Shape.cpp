@@ -4,7 +4,8 @@
 // Transpose, Concat, Split, Slice, Squeeze/Unsqueeze, Pad, Gather,
 // GatherElements, Cast, CastLike, Shape, Size, ConstantOfShape, Constant,
 // Range, EyeLike, Trilu, Tile, DepthToSpace, SpaceToDepth, OneHot, Resize
-// and Upsample (graph.resize). Shape
+// and Upsample (graph.resize), GatherND (a gather from the data flattened
+// over the indexed dimensions). Shape
 // computations fold to constants at import (Importer.cpp), which makes
 // exported Reshape chains static. Trilu is a select with a constant mask;
 // Tile concatenates copies; DepthToSpace and SpaceToDepth are reshape,
@@ -55,6 +56,7 @@ void Importer::registerShape(ConverterTable &t) {
   t["SpaceToDepth"] = &Importer::convertDepthToSpace;
   t["OneHot"] = &Importer::convertOneHot;
   t["Resize"] = &Importer::convertResize;
+  t["GatherND"] = &Importer::convertGatherND;
   t["Upsample"] = &Importer::convertResize;
 }
 
@@ -829,4 +831,50 @@ Error Importer::convertResize(Node &n) {
     attrs.push_back(named("roi", builder.getDenseF64ArrayAttr(roi)));
   return result(n, make(n, graph::ResizeOp::getOperationName(), *x, attrs,
                         RankedTensorType::get(outShape, xt.getElementType())));
+}
+
+Error Importer::convertGatherND(Node &n) {
+  if (Error e = checkAttrs(n, {"batch_dims"}))
+    return e;
+  Expected<Value> data = in(n, 0), indices = in(n, 1);
+  if (!data)
+    return data.takeError();
+  if (!indices)
+    return indices.takeError();
+  ArrayRef<int64_t> d = typeOf(*data).getShape(), q = typeOf(*indices).getShape();
+  int64_t b = n.getInt("batch_dims", 0), rd = d.size(), rq = q.size();
+  int64_t r = rq ? q.back() : 0;
+  if (rq < 1 || b < 0 || b >= std::min(rd, rq) || b + r > rd || r < 1 ||
+      q.take_front(b) != d.take_front(b))
+    return fail(n, "data " + formatShape(d) + ", indices " + formatShape(q) + " and batch_dims " +
+                       llvm::Twine(b) + " do not fit together");
+  // The linear position in data's first b + r dimensions: the batch
+  // position, plus the indices (negative ones from the end) times strides.
+  SmallVector<int64_t> strides(b + r, 1);
+  for (int64_t k = b + r - 2; k >= 0; --k)
+    strides[k] = strides[k + 1] * d[k + 1];
+  Tensor sizes(DType::I64, {r}), steps(DType::I64, {r});
+  for (int64_t k = 0; k < r; ++k) {
+    sizes.data[k] = d[b + k];
+    steps.data[k] = strides[b + k];
+  }
+  Composition c(*this, n);
+  Value idx = c.cast(*indices, builder.getI64Type());
+  idx = c.select(c.compare("lt", idx, scalar(DType::I64, 0)),
+                 c.add(idx, constant(sizes, "sizes")), idx);
+  Value linear = c.reduce(graph::ReduceSumOp::getOperationName(),
+                          c.mul(idx, constant(steps, "strides")), {rq - 1}, false);
+  SmallVector<int64_t> outer(q.drop_back());
+  for (int64_t k = 0; k < b; ++k) {
+    SmallVector<int64_t> shape(outer.size(), 1);
+    shape[k] = q[k];
+    Tensor offsets(DType::I64, shape);
+    for (int64_t i = 0; i < q[k]; ++i)
+      offsets.data[i] = i * strides[k];
+    linear = c.add(linear, constant(offsets, "batch_offsets"));
+  }
+  SmallVector<int64_t> flat{numElements(d.take_front(b + r))};
+  llvm::append_range(flat, d.drop_front(b + r));
+  return c.finish(c.op(graph::GatherOp::getOperationName(), {c.reshape(*data, flat), linear},
+                       {i64("axis", 0)}));
 }

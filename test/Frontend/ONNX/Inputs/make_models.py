@@ -192,3 +192,20 @@ save("resize_antialias", [helper.make_node("Resize", ["x", "", "s"], ["y"], name
                                            mode="linear", antialias=1)],
      [vi("x", f32, [1, 1, 4, 4])], [vi("y", f32, [1, 1, 2, 2])],
      [init("s", np.array([1, 1, 0.5, 0.5], np.float32))], opset=18)
+save("einsum_terms", [helper.make_node("Einsum", ["a", "b"], ["y"], name="einsum", equation="ij->i")],
+     [vi("a", f32, [2, 3]), vi("b", f32, [3])], [vi("y", f32, [2])])
+save("einsum_sizes", [helper.make_node("Einsum", ["a", "b"], ["y"], name="einsum",
+                                       equation="ij,jk->ik")],
+     [vi("a", f32, [2, 3]), vi("b", f32, [4, 5])], [vi("y", f32, [2, 5])])
+save("einsum_output", [helper.make_node("Einsum", ["a"], ["y"], name="einsum", equation="ij->iz")],
+     [vi("a", f32, [2, 3])], [vi("y", f32, [2, 3])])
+save("topk_k", [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
+     [vi("x", f32, [2, 3])], [vi("v", f32, [2, 3]), vi("i", i64, [2, 3])],
+     [init("k", np.array([4], np.int64))])
+save("cumsum_axis", [helper.make_node("CumSum", ["x", "a"], ["y"], name="cumsum")],
+     [vi("x", f32, [2, 3])], [vi("y", f32, [2, 3])], [init("a", np.array(2, np.int64))])
+save("gathernd_shapes", [helper.make_node("GatherND", ["x", "i"], ["y"], name="gathernd")],
+     [vi("x", f32, [2, 3])], [vi("y", f32, [2])], [init("i", np.zeros((2, 3), np.int64))])
+save("conv3d", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d")],
+     [vi("x", f32, [1, 1, 4, 4, 4])], [vi("y", f32, [1, 1, 4, 4, 4])],
+     [init("w", np.ones((1, 1, 1, 1, 1), np.float32))])

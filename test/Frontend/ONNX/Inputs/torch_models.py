@@ -1,5 +1,5 @@
-"""Exports torchvision resnet18, mobilenet_v2 and mobilenet_v3_small and a
-torch.nn.TransformerEncoder
+"""Exports torchvision resnet18, mobilenet_v2 and mobilenet_v3_small, a small
+1-D convolutional network and a torch.nn.TransformerEncoder
 (random weights, fixed seed) to ONNX, with an input and PyTorch's output as .npy."""
 import sys
 
@@ -8,8 +8,24 @@ import torch
 import torchvision
 
 out = sys.argv[1]
-which = sys.argv[2:] or ["resnet18", "mobilenet_v2", "mobilenet_v3_small", "transformer"]
+which = sys.argv[2:] or ["resnet18", "mobilenet_v2", "mobilenet_v3_small", "conv1d",
+                         "transformer"]
 torch.manual_seed(0)
+
+
+class Conv1d(torch.nn.Module):
+    """1-D convolutions and pools, as audio and sequence models use them."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = torch.nn.Sequential(
+            torch.nn.Conv1d(4, 8, 5, stride=2, padding=2), torch.nn.BatchNorm1d(8),
+            torch.nn.ReLU(), torch.nn.MaxPool1d(3, stride=2, padding=1),
+            torch.nn.Conv1d(8, 8, 3, dilation=2, groups=2), torch.nn.AvgPool1d(2),
+            torch.nn.AdaptiveAvgPool1d(1))
+
+    def forward(self, x):
+        return self.body(x)
 
 
 class Encoder(torch.nn.Module):
@@ -28,7 +44,7 @@ def randomize_batch_norms(model):
     """Random inference statistics, so that batch norms do real work and the
     outputs are of order 1 (torchvision's init leaves them near identity)."""
     for m in model.modules():
-        if isinstance(m, torch.nn.BatchNorm2d):
+        if isinstance(m, (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d)):
             m.running_mean.uniform_(-0.2, 0.2)
             m.running_var.uniform_(0.5, 1.5)
             m.weight.data.uniform_(0.5, 1.5)
@@ -60,5 +76,7 @@ for name in which:
         for layer in (model.classifier[0], model.classifier[3]):
             torch.nn.init.normal_(layer.weight, 0, 0.1)
         export(name, randomize_batch_norms(model), (1, 3, 224, 224))
+    elif name == "conv1d":
+        export(name, randomize_batch_norms(Conv1d()), (2, 4, 64))
     elif name == "transformer":
         export(name, Encoder(), (1, 16, 64))
