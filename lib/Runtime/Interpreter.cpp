@@ -80,7 +80,7 @@ ElementsAttr dlc::elementsAttrFromTensor(const Tensor &t, MLIRContext *ctx,
     unsigned width = type.getElementType().getIntOrFloatBitWidth();
     SmallVector<APInt> values;
     for (int64_t i = 0; i < n; ++i)
-      values.push_back(APInt(width, static_cast<int64_t>(t.data[i]),
+      values.push_back(APInt(width, toInt64(t.data[i]),
                              /*isSigned=*/true, /*implicitTrunc=*/true));
     return DenseElementsAttr::get(type, values);
   }

@@ -61,6 +61,16 @@ static const llvm::fltSemantics &halfSemantics(DType type) {
                             : llvm::APFloat::BFloat();
 }
 
+int64_t dlc::toInt64(double value) {
+  if (std::isnan(value))
+    return 0;
+  if (value >= 9223372036854775807.0)
+    return std::numeric_limits<int64_t>::max();
+  if (value <= -9223372036854775808.0)
+    return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(value);
+}
+
 /// Truncates toward zero and wraps into a `bits`-bit two's complement value.
 static double wrapInteger(double value, unsigned bits) {
   if (std::isnan(value))
@@ -161,7 +171,7 @@ void dlc::encodeElement(DType type, double value, char *bytes) {
     return;
   }
   case DType::I64: {
-    int64_t i = static_cast<int64_t>(value);
+    int64_t i = toInt64(value);
     std::memcpy(bytes, &i, 8);
     return;
   }

@@ -29,6 +29,11 @@ bool isFloat(DType type);
 /// Bytes per element in files (i1 uses one byte).
 int64_t dtypeBytes(DType type);
 
+/// `value` as an int64, truncated toward zero and saturating at the int64
+/// range (INT64_MAX, which exports write for "to the end", is 2^63 as a
+/// double: out of range for a plain cast); NaN gives 0.
+int64_t toInt64(double value);
+
 /// Rounds `value` to a representable value of `type`: floats round to
 /// nearest even, integers truncate toward zero and wrap, i1 is `value != 0`.
 double roundToDType(DType type, double value);

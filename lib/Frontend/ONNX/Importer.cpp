@@ -37,8 +37,10 @@ using namespace dlc::onnx_import;
 char OnnxImportError::ID = 0;
 
 /// Largest result (in elements) folded at import time: shape computations,
-/// never weights.
+/// never weights. Integer and boolean results (shapes, indices, masks, such
+/// as the attention masks vision transformers build) may be larger.
 static constexpr int64_t kFoldLimit = 4096;
+static constexpr int64_t kIndexFoldLimit = 1 << 20;
 
 
 Error dlc::parseInputShape(StringRef spec, OnnxImportOptions &options) {
@@ -176,7 +178,7 @@ Expected<SmallVector<int64_t>> Importer::constInts(Node &n, int i, StringRef wha
     return t.takeError();
   SmallVector<int64_t> ints;
   for (double v : t->data)
-    ints.push_back(static_cast<int64_t>(v));
+    ints.push_back(toInt64(v));
   return ints;
 }
 
@@ -212,12 +214,17 @@ Importer::makeOp(Node &n, StringRef name, ValueRange operands,
     return v.getDefiningOp<graph::ConstantOp>();
   });
   int64_t resultElements = 0;
-  for (Type t : op->getResultTypes())
-    resultElements += cast<RankedTensorType>(t).getNumElements();
+  bool indices = true;
+  for (Type t : op->getResultTypes()) {
+    auto type = cast<RankedTensorType>(t);
+    resultElements += type.getNumElements();
+    indices &= isa<IntegerType>(type.getElementType());
+  }
+  int64_t limit = indices ? kIndexFoldLimit : kFoldLimit;
   SmallVector<Value> results(op->getResults());
   // Quantization stays visible (FakeQuantizationToInteger reads it).
   bool quantization = isa<graph::QuantizeOp, graph::DequantizeOp>(op);
-  if (allConstant && resultElements <= kFoldLimit && op->getNumOperands() && !quantization) {
+  if (allConstant && resultElements <= limit && op->getNumOperands() && !quantization) {
     std::vector<Tensor> ins;
     for (Value v : op->getOperands())
       ins.push_back(*constantOf(v));

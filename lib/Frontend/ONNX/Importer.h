@@ -396,6 +396,8 @@ private:
   /// Resize and Upsample: graph.resize with constant scales or sizes.
   Error convertResize(Node &n);
   Error convertGatherND(Node &n);
+  /// ScatterND, ScatterElements and Scatter with constant indices.
+  Error convertScatter(Node &n);
   // Losses.cpp.
   /// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss.
   Error convertLoss(Node &n);

@@ -5,7 +5,9 @@
 // GatherElements, Cast, CastLike, Shape, Size, ConstantOfShape, Constant,
 // Range, EyeLike, Trilu, Tile, DepthToSpace, SpaceToDepth, OneHot, Resize
 // and Upsample (graph.resize), GatherND (a gather from the data flattened
-// over the indexed dimensions). Shape
+// over the indexed dimensions), and ScatterND, ScatterElements and Scatter
+// with constant indices (the writes resolved at import: a select of
+// gathered updates, one gather per repeated target for add and mul). Shape
 // computations fold to constants at import (Importer.cpp), which makes
 // exported Reshape chains static. Trilu is a select with a constant mask;
 // Tile concatenates copies; DepthToSpace and SpaceToDepth are reshape,
@@ -57,6 +59,9 @@ void Importer::registerShape(ConverterTable &t) {
   t["OneHot"] = &Importer::convertOneHot;
   t["Resize"] = &Importer::convertResize;
   t["GatherND"] = &Importer::convertGatherND;
+  t["ScatterND"] = &Importer::convertScatter;
+  t["ScatterElements"] = &Importer::convertScatter;
+  t["Scatter"] = &Importer::convertScatter;
   t["Upsample"] = &Importer::convertResize;
 }
 
@@ -430,7 +435,7 @@ Error Importer::convertConstantOfShape(Node &n) {
   }
   SmallVector<int64_t> shape;
   for (double d : s->data)
-    shape.push_back(static_cast<int64_t>(d));
+    shape.push_back(toInt64(d));
   if (!checkedNumElements(shape))
     return fail(n, "shape [" + formatInts(shape) +
                        "] has a negative dimension or more than 2^48 elements");
@@ -877,4 +882,113 @@ Error Importer::convertGatherND(Node &n) {
   llvm::append_range(flat, d.drop_front(b + r));
   return c.finish(c.op(graph::GatherOp::getOperationName(), {c.reshape(*data, flat), linear},
                        {i64("axis", 0)}));
+}
+
+Error Importer::convertScatter(Node &n) {
+  StringRef type = n.proto.op_type();
+  bool nd = type == "ScatterND";
+  if (Error e = nd ? checkAttrs(n, {"reduction"}) : checkAttrs(n, {"axis", "reduction"}))
+    return e;
+  Expected<Value> data = in(n, 0), updates = in(n, 2);
+  if (!data)
+    return data.takeError();
+  if (!updates)
+    return updates.takeError();
+  Expected<Tensor> indices = constIn(n, 1, "indices");
+  if (!indices)
+    return indices.takeError();
+  std::string reduction = n.getString("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul" && reduction != "max" &&
+      reduction != "min")
+    return fail(n, "reduction '" + reduction + "' (expected none, add, mul, max or min)");
+  ArrayRef<int64_t> d = typeOf(*data).getShape(), u = typeOf(*updates).getShape();
+  ArrayRef<int64_t> q = indices->shape;
+  int64_t rd = d.size();
+  // Every update element (or slice, for ScatterND) as a row of `updates`
+  // flattened to [rows, slice], and the row of data flattened alike that
+  // it writes.
+  int64_t slice = 1, rows = 0;
+  std::vector<int64_t> target;
+  if (nd) {
+    int64_t r = q.empty() ? 0 : q.back();
+    SmallVector<int64_t> want(q.drop_back());
+    llvm::append_range(want, d.drop_front(std::min(r, rd)));
+    if (q.empty() || r < 1 || r > rd || u != ArrayRef<int64_t>(want))
+      return fail(n, "data " + formatShape(d) + ", indices " + formatShape(q) + " and updates " +
+                         formatShape(u) + " do not fit together");
+    slice = numElements(d.drop_front(r));
+    rows = numElements(q.drop_back());
+    for (int64_t i = 0; i < rows; ++i) {
+      int64_t linear = 0;
+      for (int64_t k = 0; k < r; ++k) {
+        int64_t v = toInt64(indices->data[i * r + k]);
+        if (v < 0)
+          v += d[k];
+        if (v < 0 || v >= d[k])
+          return fail(n, "index " + llvm::Twine(toInt64(indices->data[i * r + k])) +
+                             " out of range for dimension " + llvm::Twine(k) + " of size " +
+                             llvm::Twine(d[k]));
+        linear = linear * d[k] + v;
+      }
+      target.push_back(linear);
+    }
+  } else {
+    std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", 0), rd);
+    if (!axis)
+      return fail(n, "axis " + llvm::Twine(n.getInt("axis", 0)) + " out of range for rank " +
+                         llvm::Twine(rd));
+    bool fits = q == u && static_cast<int64_t>(q.size()) == rd;
+    for (int64_t k = 0; fits && k < rd; ++k)
+      fits = q[k] <= d[k];
+    if (!fits)
+      return fail(n, "data " + formatShape(d) + ", indices " + formatShape(q) + " and updates " +
+                         formatShape(u) + " do not fit together");
+    rows = indices->size();
+    Shape ds = rowMajorStrides(d), qs = rowMajorStrides(q);
+    for (int64_t i = 0; i < rows; ++i) {
+      int64_t v = toInt64(indices->data[i]);
+      if (v < 0)
+        v += d[*axis];
+      if (v < 0 || v >= d[*axis])
+        return fail(n, "index " + llvm::Twine(toInt64(indices->data[i])) + " out of range for axis " +
+                           llvm::Twine(*axis) + " of size " + llvm::Twine(d[*axis]));
+      int64_t linear = 0;
+      for (int64_t k = 0; k < rd; ++k)
+        linear += (k == *axis ? v : (i / qs[k]) % q[k]) * ds[k];
+      target.push_back(linear);
+    }
+  }
+  int64_t places = numElements(d) / std::max<int64_t>(slice, 1);
+  // Layer l holds, for each row of data, the update row of its l-th write.
+  std::vector<std::vector<int64_t>> layers;
+  std::vector<int64_t> writes(places, 0);
+  for (int64_t i = 0; i < rows; ++i) {
+    int64_t l = writes[target[i]]++;
+    if (reduction == "none")
+      l = 0; // the last write wins
+    if (static_cast<int64_t>(layers.size()) <= l)
+      layers.emplace_back(places, -1);
+    layers[l][target[i]] = i;
+  }
+  Composition c(*this, n);
+  SmallVector<int64_t> flatShape{places, slice};
+  Value flatData = c.reshape(*data, flatShape);
+  Value flatUpdates = c.reshape(*updates, {rows, slice});
+  Value y = flatData;
+  for (const std::vector<int64_t> &layer : layers) {
+    Tensor from(DType::I64, {places}), hit(DType::I1, {places, 1});
+    for (int64_t p = 0; p < places; ++p) {
+      from.data[p] = std::max<int64_t>(layer[p], 0);
+      hit.data[p] = layer[p] >= 0;
+    }
+    Value written = c.op(graph::GatherOp::getOperationName(),
+                         {flatUpdates, constant(from, "scatter_rows")}, {i64("axis", 0)});
+    Value combined = reduction == "add"   ? c.add(y, written)
+                     : reduction == "mul" ? c.mul(y, written)
+                     : reduction == "max" ? c.max(y, written)
+                     : reduction == "min" ? c.min(y, written)
+                                          : written;
+    y = c.select(constant(hit, "scatter_mask"), combined, y);
+  }
+  return c.finish(c.reshape(y, d));
 }

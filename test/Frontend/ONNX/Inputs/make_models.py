@@ -209,3 +209,17 @@ save("gathernd_shapes", [helper.make_node("GatherND", ["x", "i"], ["y"], name="g
 save("conv3d", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d")],
      [vi("x", f32, [1, 1, 4, 4, 4])], [vi("y", f32, [1, 1, 4, 4, 4])],
      [init("w", np.ones((1, 1, 1, 1, 1), np.float32))])
+# Slice to INT64_MAX ("to the end") given by a Constant node: 2^63 as a
+# double must saturate, not wrap to INT64_MIN.
+save("slice_int64_max", [
+    helper.make_node("Constant", [], ["e"], value=init("ev", np.array([2**63 - 1], np.int64))),
+    helper.make_node("Slice", ["x", "s", "e", "a"], ["y"], name="slice")],
+     [vi("x", f32, [1, 56, 4])], [vi("y", f32, [1, 53, 4])],
+     [init("s", np.array([3], np.int64)), init("a", np.array([1], np.int64))])
+save("scatter_indices", [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
+     [vi("x", f32, [4]), vi("i", i64, [1, 1]), vi("u", f32, [1])], [vi("y", f32, [4])])
+save("scatter_range", [helper.make_node("ScatterElements", ["x", "i", "u"], ["y"], name="scatter")],
+     [vi("x", f32, [4]), vi("u", f32, [1])], [vi("y", f32, [4])], [init("i", np.array([7], np.int64))])
+save("scatter_shapes", [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
+     [vi("x", f32, [4, 2]), vi("u", f32, [3])], [vi("y", f32, [4, 2])],
+     [init("i", np.array([[1]], np.int64))])
