@@ -8,6 +8,8 @@
 // RUN: dlc-run %s --entry=gather_elements --print-output | FileCheck %s --check-prefix=GEL
 // RUN: dlc-run %s --entry=gather_elements --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=GEL
 // RUN: dlc-run %s --entry=resize --print-output | FileCheck %s --check-prefix=RESIZE
+// RUN: dlc-run %s --entry=bf16_to_f16 --print-output | FileCheck %s --check-prefix=HALF
+// RUN: dlc-run %s --entry=bf16_to_f16 --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=HALF
 // RUN: dlc-run %s --entry=resize --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=RESIZE
 // RUN: dlc-run %s --entry=layouts --print-output | FileCheck %s --check-prefix=LAYOUT
 // RUN: dlc-run %s --entry=dynamic --print-output | FileCheck %s --check-prefix=DYN
@@ -162,4 +164,14 @@ func.func @resize() -> (tensor<1x1x4x4xf32>, tensor<1x8xf32>, tensor<1x5xf32>, t
   %i = graph.constant dense<[7, 8]> : tensor<2xi32>
   %3 = graph.resize %i {scales = array<f64: 2.0>} : (tensor<2xi32>) -> tensor<4xi32>
   return %0, %1, %2, %3 : tensor<1x1x4x4xf32>, tensor<1x8xf32>, tensor<1x5xf32>, tensor<4xi32>
+}
+
+// bf16 to f16 directly (what cast(cast(x, f32), f16) folds to): through f32,
+// rounded once; found by the differential test (test/e2e/differential.test),
+// where the lowering emitted an invalid same-width truncation.
+// HALF: output 0: f16[3] = [1.70312, -300, 0.100098]
+func.func @bf16_to_f16() -> tensor<3xf16> {
+  %x = graph.constant dense<[1.703125, -300.0, 0.10009765625]> : tensor<3xbf16>
+  %0 = graph.cast %x : (tensor<3xbf16>) -> tensor<3xf16>
+  return %0 : tensor<3xf16>
 }

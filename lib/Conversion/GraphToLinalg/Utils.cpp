@@ -154,10 +154,13 @@ Value convertScalar(OpBuilder &b, Location l, Value x, Type to) {
                ? (Value)arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, x, zero)
                : (Value)arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, x, zero);
   }
-  if (isFloatType(from) && isFloatType(to))
-    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
-               ? (Value)arith::ExtFOp::create(b, l, to, x)
-               : (Value)arith::TruncFOp::create(b, l, to, x);
+  if (isFloatType(from) && isFloatType(to)) {
+    unsigned fromBits = from.getIntOrFloatBitWidth(), toBits = to.getIntOrFloatBitWidth();
+    if (fromBits == toBits) // bf16 <-> f16: exactly through f32, then rounded once
+      return arith::TruncFOp::create(b, l, to, arith::ExtFOp::create(b, l, b.getF32Type(), x));
+    return fromBits < toBits ? (Value)arith::ExtFOp::create(b, l, to, x)
+                             : (Value)arith::TruncFOp::create(b, l, to, x);
+  }
   if (isFloatType(from)) { // truncate toward zero, then wrap (via i64)
     Value wide = arith::FPToSIOp::create(b, l, b.getI64Type(), x);
     return to.isInteger(64) ? wide : (Value)arith::TruncIOp::create(b, l, to, wide);
