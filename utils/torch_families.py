@@ -232,8 +232,9 @@ the CPU by `dlc-run --target=cpu` and compared with PyTorch's outputs on the sam
 input. A model matches when every output element is within {ATOL:g} +
 {SCALE_RTOL:g} max|torch| of PyTorch's (a bound relative to the output's scale:
 random weights make some outputs large, and both sides round in f32). dlc compile
-time is `dlc-run --no-cache` on 2 threads, measured while the exports ran. "export failed" is PyTorch's own exporter failing (or this
-torchvision lacking the model), not dlc.
+time is `dlc-run --no-cache` on 2 threads, measured while the exports ran.
+"export failed" is PyTorch's own exporter failing (or this torchvision lacking
+the model), not dlc.
 
 """
     with open(args.out, "w") as f:
