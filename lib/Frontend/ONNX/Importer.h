@@ -356,6 +356,8 @@ private:
   /// Einsum: every operand laid out over all the equation's labels, multiplied
   /// (broadcasting) and summed over the labels the output does not keep.
   Error convertEinsum(Node &n);
+  /// ConvTranspose (1-D and 2-D) as a convolution of the spread input.
+  Error convertConvTranspose(Node &n);
   // Pooling.cpp.
   Error convertPool(Node &n, bool isMax);
   Error convertGlobalPool(Node &n, bool isMax);

@@ -4,13 +4,19 @@
 // of 1) becomes graph.conv2d;
 // MatMul graph.matmul; Gemm graph.dense where B is a transposed constant
 // or graph.matmul otherwise, with alpha, beta and C applied around it.
-// Einsum lays every operand out over all of the equation's labels (a
+// ConvTranspose is the convolution of the input spread by the strides
+// (zeros between its elements), padded by (k - 1) d - pad on each side (the
+// output padding at the end), with the kernel flipped and its in and out
+// channels swapped per group. Einsum lays every operand out over all of the
+// equation's labels (a
 // repeated label in one operand takes its diagonal), multiplies them with
 // broadcasting and sums the labels the output drops: general, and exact,
 // but it materializes the full product.
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
+
+#include "llvm/Support/MathExtras.h"
 
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Support/Shape.h"
@@ -27,6 +33,7 @@ void Importer::registerLinear(ConverterTable &t) {
   t["Gemm"] = &Importer::convertGemm;
   t["MatMul"] = &Importer::convertMatMul;
   t["Einsum"] = &Importer::convertEinsum;
+  t["ConvTranspose"] = &Importer::convertConvTranspose;
 }
 
 Error Importer::convertConv(Node &n) {
@@ -295,5 +302,149 @@ Error Importer::convertEinsum(Node &n) {
     summed.push_back(d);
   Value y = summed.empty() ? product
                            : c.reduce(graph::ReduceSumOp::getOperationName(), product, summed, false);
+  return c.finish(y);
+}
+
+Error Importer::convertConvTranspose(Node &n) {
+  if (Error e = checkAttrs(n, {"auto_pad", "dilations", "group", "kernel_shape", "output_padding",
+                               "output_shape", "pads", "strides"}))
+    return e;
+  Expected<Value> xIn = in(n, 0), wIn = in(n, 1);
+  if (!xIn)
+    return xIn.takeError();
+  if (!wIn)
+    return wIn.takeError();
+  Value bias;
+  if (n.hasInput(2)) {
+    Expected<Value> b = in(n, 2);
+    if (!b)
+      return b.takeError();
+    bias = *b;
+  }
+  int64_t rank = typeOf(*xIn).getRank();
+  if ((rank != 4 && rank != 3) || typeOf(*wIn).getRank() != rank)
+    return unsupported(n, "ConvTranspose on a rank-" + llvm::Twine(rank) +
+                              " input (only 1-D and 2-D)");
+  int64_t dims = rank - 2, g = n.getInt("group", 1);
+  ArrayRef<int64_t> xs = typeOf(*xIn).getShape(), ws = typeOf(*wIn).getShape();
+  if (g < 1 || xs[1] != ws[0] || ws[0] % g)
+    return fail(n, "input channels " + llvm::Twine(xs[1]) + ", weight " + formatShape(ws) +
+                       " and group " + llvm::Twine(g) + " do not fit together");
+  auto intsOr = [&](StringRef name, int64_t count, int64_t value) {
+    return n.getInts(name).value_or(SmallVector<int64_t>(count, value));
+  };
+  SmallVector<int64_t> strides = intsOr("strides", dims, 1), dil = intsOr("dilations", dims, 1);
+  SmallVector<int64_t> pads = intsOr("pads", 2 * dims, 0);
+  SmallVector<int64_t> outPad = intsOr("output_padding", dims, 0);
+  SmallVector<int64_t> kernel(ws.drop_front(2));
+  if (strides.size() != size_t(dims) || dil.size() != size_t(dims) ||
+      pads.size() != size_t(2 * dims) || outPad.size() != size_t(dims) ||
+      llvm::any_of(strides, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(dil, [](int64_t v) { return v < 1; }))
+    return fail(n, "strides, dilations, pads and output_padding must have " +
+                       llvm::Twine(dims) + ", " + llvm::Twine(dims) + ", " +
+                       llvm::Twine(2 * dims) + " and " + llvm::Twine(dims) +
+                       " values (strides and dilations >= 1)");
+  if (auto ks = n.getInts("kernel_shape"))
+    if (ArrayRef<int64_t>(*ks) != ArrayRef<int64_t>(kernel))
+      return fail(n, "kernel_shape does not match the weight's shape");
+  // Explicit output sizes (output_shape, or the input times the strides for
+  // SAME padding) fix the total padding.
+  std::string mode = n.getString("auto_pad", "NOTSET");
+  std::optional<SmallVector<int64_t>> outShape = n.getInts("output_shape");
+  if (!outShape && (mode == "SAME_UPPER" || mode == "SAME_LOWER")) {
+    outShape.emplace();
+    for (int64_t i = 0; i < dims; ++i)
+      outShape->push_back(xs[2 + i] * strides[i]);
+  } else if (mode != "NOTSET" && mode != "VALID" && mode != "SAME_UPPER" && mode != "SAME_LOWER") {
+    return fail(n, "bad auto_pad '" + mode + "'");
+  }
+  if (outShape) {
+    if (outShape->size() > size_t(dims))
+      outShape->erase(outShape->begin(), outShape->end() - dims); // N, C given too
+    if (outShape->size() != size_t(dims))
+      return fail(n, "output_shape must have " + llvm::Twine(dims) + " values");
+    for (int64_t i = 0; i < dims; ++i) {
+      int64_t total = strides[i] * (xs[2 + i] - 1) + outPad[i] + (kernel[i] - 1) * dil[i] + 1 -
+                      (*outShape)[i];
+      // A negative total (an output larger than the input reaches) pads
+      // the result; halves are rounded down, as ONNX's reference does.
+      bool upper = mode == "SAME_UPPER";
+      int64_t half = llvm::divideFloorSigned(total, 2);
+      pads[i] = upper ? half : total - half;
+      pads[dims + i] = upper ? total - half : half;
+    }
+  }
+  Composition c(*this, n);
+  Value x = *xIn, w = *wIn;
+  if (dims == 1) { // over a height of 1
+    x = c.reshape(x, insertUnitDim(xs, 2));
+    w = c.reshape(w, insertUnitDim(ws, 2));
+    kernel.insert(kernel.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    dil.insert(dil.begin(), 1);
+    outPad.insert(outPad.begin(), 0);
+    pads = {0, pads[0], 0, pads[1]};
+  }
+  ArrayRef<int64_t> s4 = typeOf(x).getShape();
+  int64_t N = s4[0], C = s4[1], H = s4[2], W = s4[3];
+  // The input spread by the strides: [N, C, H, 1, W, 1] padded to
+  // [N, C, H, sh, W, sw], then [N, C, H sh, W sw] cut to (H - 1) sh + 1.
+  if (strides[0] > 1 || strides[1] > 1) {
+    Value v = c.reshape(x, {N, C, H, 1, W, 1});
+    v = c.op(graph::PadOp::getOperationName(), v,
+             {ints("pad_before", {0, 0, 0, 0, 0, 0}),
+              ints("pad_after", {0, 0, 0, strides[0] - 1, 0, strides[1] - 1})});
+    v = c.reshape(v, {N, C, H * strides[0], W * strides[1]});
+    x = c.op(graph::SliceOp::getOperationName(), v,
+             {ints("starts", {0, 0, 0, 0}),
+              ints("ends", {N, C, (H - 1) * strides[0] + 1, (W - 1) * strides[1] + 1}),
+              ints("steps", {1, 1, 1, 1})});
+  }
+  // Padded by (k - 1) d - pad (the output padding at the end); a negative
+  // amount crops.
+  SmallVector<int64_t> before(4, 0), after(4, 0), cutBefore(4, 0), cutAfter(4, 0);
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t reach = (kernel[i] - 1) * dil[i];
+    int64_t lo = reach - pads[i], hi = reach - pads[2 + i] + outPad[i];
+    before[2 + i] = std::max<int64_t>(lo, 0);
+    after[2 + i] = std::max<int64_t>(hi, 0);
+    cutBefore[2 + i] = std::max<int64_t>(-lo, 0);
+    cutAfter[2 + i] = std::max<int64_t>(-hi, 0);
+  }
+  if (llvm::any_of(before, [](int64_t v) { return v; }) ||
+      llvm::any_of(after, [](int64_t v) { return v; }))
+    x = c.op(graph::PadOp::getOperationName(), x,
+             {ints("pad_before", before), ints("pad_after", after)});
+  if (llvm::any_of(cutBefore, [](int64_t v) { return v; }) ||
+      llvm::any_of(cutAfter, [](int64_t v) { return v; })) {
+    ArrayRef<int64_t> ps = typeOf(x).getShape();
+    SmallVector<int64_t> ends(ps);
+    for (int64_t i = 2; i < 4; ++i)
+      ends[i] -= cutAfter[i];
+    x = c.op(graph::SliceOp::getOperationName(), x,
+             {ints("starts", cutBefore), ints("ends", ends), ints("steps", {1, 1, 1, 1})});
+  }
+  // The kernel [C_in, C_out / g, kh, kw] as [C_out, C_in / g, kh, kw],
+  // flipped in space.
+  int64_t cin = s4[1], coutPerGroup = typeOf(w).getShape()[1];
+  Value k = c.reshape(w, {g, cin / g, coutPerGroup, kernel[0], kernel[1]});
+  k = c.op(graph::TransposeOp::getOperationName(), k, {ints("perm", {0, 2, 1, 3, 4})});
+  k = c.reshape(k, {g * coutPerGroup, cin / g, kernel[0], kernel[1]});
+  k = c.op(graph::SliceOp::getOperationName(), k,
+           {ints("starts", {0, 0, kernel[0] - 1, kernel[1] - 1}),
+            ints("ends", {g * coutPerGroup, cin / g, -1, -1}), ints("steps", {1, 1, -1, -1})});
+  SmallVector<Value> operands{x, k};
+  if (bias)
+    operands.push_back(bias);
+  Value y = c.failed() ? x
+                       : c.op(graph::Conv2DOp::getOperationName(), operands,
+                              {ints("strides", {1, 1}), ints("padding", {0, 0, 0, 0}),
+                               ints("dilations", dil), i64("groups", g)});
+  if (dims == 1 && !c.failed()) {
+    SmallVector<int64_t> shape(typeOf(y).getShape());
+    shape.erase(shape.begin() + 2);
+    y = c.reshape(y, shape);
+  }
   return c.finish(y);
 }

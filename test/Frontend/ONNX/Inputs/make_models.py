@@ -223,3 +223,11 @@ save("scatter_range", [helper.make_node("ScatterElements", ["x", "i", "u"], ["y"
 save("scatter_shapes", [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
      [vi("x", f32, [4, 2]), vi("u", f32, [3])], [vi("y", f32, [4, 2])],
      [init("i", np.array([[1]], np.int64))])
+save("convtranspose_group", [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv",
+                                              group=3)],
+     [vi("x", f32, [1, 4, 3, 3])], [vi("y", f32, [1, 6, 5, 5])],
+     [init("w", np.ones((4, 2, 3, 3), np.float32))])
+save("convtranspose_strides", [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv",
+                                                strides=[2])],
+     [vi("x", f32, [1, 4, 3, 3])], [vi("y", f32, [1, 2, 5, 5])],
+     [init("w", np.ones((4, 2, 3, 3), np.float32))])

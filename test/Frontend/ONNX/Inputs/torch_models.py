@@ -1,5 +1,6 @@
 """Exports torchvision resnet18, mobilenet_v2 and mobilenet_v3_small, a small
-1-D convolutional network and a torch.nn.TransformerEncoder
+1-D convolutional network, transposed convolutions and a
+torch.nn.TransformerEncoder
 (random weights, fixed seed) to ONNX, with an input and PyTorch's output as .npy."""
 import sys
 
@@ -9,7 +10,7 @@ import torchvision
 
 out = sys.argv[1]
 which = sys.argv[2:] or ["resnet18", "mobilenet_v2", "mobilenet_v3_small", "conv1d",
-                         "transformer"]
+                         "deconv", "transformer"]
 torch.manual_seed(0)
 
 
@@ -22,7 +23,23 @@ class Conv1d(torch.nn.Module):
             torch.nn.Conv1d(4, 8, 5, stride=2, padding=2), torch.nn.BatchNorm1d(8),
             torch.nn.ReLU(), torch.nn.MaxPool1d(3, stride=2, padding=1),
             torch.nn.Conv1d(8, 8, 3, dilation=2, groups=2), torch.nn.AvgPool1d(2),
+            torch.nn.ConvTranspose1d(8, 4, 4, stride=2, padding=1),
             torch.nn.AdaptiveAvgPool1d(1))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+class Decoder2d(torch.nn.Module):
+    """Transposed convolutions as segmentation and generative decoders use
+    them: strides, padding, output padding, groups, dilation."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = torch.nn.Sequential(
+            torch.nn.ConvTranspose2d(8, 6, 3, stride=2, padding=1, output_padding=1, groups=2),
+            torch.nn.ReLU(),
+            torch.nn.ConvTranspose2d(6, 3, (2, 3), stride=(2, 1), dilation=(1, 2), bias=False))
 
     def forward(self, x):
         return self.body(x)
@@ -76,6 +93,8 @@ for name in which:
         for layer in (model.classifier[0], model.classifier[3]):
             torch.nn.init.normal_(layer.weight, 0, 0.1)
         export(name, randomize_batch_norms(model), (1, 3, 224, 224))
+    elif name == "deconv":
+        export(name, Decoder2d(), (1, 8, 5, 7))
     elif name == "conv1d":
         export(name, randomize_batch_norms(Conv1d()), (2, 4, 64))
     elif name == "transformer":
