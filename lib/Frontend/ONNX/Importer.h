@@ -155,6 +155,12 @@ private:
 
   // Values.
   Expected<Value> in(Node &n, int i);
+  /// Input `i`, or a null value when the node leaves it out.
+  Expected<Value> optionalIn(Node &n, int i) {
+    if (!n.hasInput(i))
+      return Value();
+    return in(n, i);
+  }
   std::optional<Tensor> constantOf(Value v);
   Expected<Tensor> constIn(Node &n, int i, StringRef what);
   /// Constant input `i` as integers.

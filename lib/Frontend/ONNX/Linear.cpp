@@ -45,14 +45,10 @@ Error Importer::convertConv(Node &n) {
     return x.takeError();
   if (!w)
     return w.takeError();
-  Value bias;
-  if (n.hasInput(2)) {
-    Expected<Value> b = in(n, 2);
-    if (!b)
-      return b.takeError();
-    bias = *b;
-  }
-  return result(n, conv(n, *x, *w, bias));
+  Expected<Value> bias = optionalIn(n, 2);
+  if (!bias)
+    return bias.takeError();
+  return result(n, conv(n, *x, *w, *bias));
 }
 
 Expected<Value> Importer::conv(Node &n, Value x, Value w, Value bias) {
@@ -314,13 +310,10 @@ Error Importer::convertConvTranspose(Node &n) {
     return xIn.takeError();
   if (!wIn)
     return wIn.takeError();
-  Value bias;
-  if (n.hasInput(2)) {
-    Expected<Value> b = in(n, 2);
-    if (!b)
-      return b.takeError();
-    bias = *b;
-  }
+  Expected<Value> biasIn = optionalIn(n, 2);
+  if (!biasIn)
+    return biasIn.takeError();
+  Value bias = *biasIn;
   int64_t rank = typeOf(*xIn).getRank();
   if ((rank != 4 && rank != 3) || typeOf(*wIn).getRank() != rank)
     return unsupported(n, "ConvTranspose on a rank-" + llvm::Twine(rank) +

@@ -29,13 +29,10 @@ Error Importer::convertLoss(Node &n) {
     return input.takeError();
   if (!target)
     return target.takeError();
-  Value weight;
-  if (n.hasInput(2)) {
-    Expected<Value> w = in(n, 2);
-    if (!w)
-      return w.takeError();
-    weight = *w;
-  }
+  Expected<Value> weightIn = optionalIn(n, 2);
+  if (!weightIn)
+    return weightIn.takeError();
+  Value weight = *weightIn;
   std::string reduction = n.getString("reduction", "mean");
   if (reduction != "none" && reduction != "sum" && reduction != "mean")
     return fail(n, "reduction '" + reduction + "' (expected none, sum or mean)");

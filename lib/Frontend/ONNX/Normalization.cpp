@@ -54,13 +54,11 @@ Error Importer::convertLayerNorm(Node &n) {
     return x.takeError();
   if (!scale)
     return scale.takeError();
-  Value bias;
-  if (n.hasInput(2)) {
-    Expected<Value> b = in(n, 2);
-    if (!b)
-      return b.takeError();
-    bias = *b;
-  } else {
+  Expected<Value> biasIn = optionalIn(n, 2);
+  if (!biasIn)
+    return biasIn.takeError();
+  Value bias = *biasIn;
+  if (!bias) {
     RankedTensorType st = typeOf(*scale);
     bias = constant(Tensor(*dtypeOf(st.getElementType()), st.getShape()), "zero");
   }
