@@ -94,15 +94,45 @@ Error Importer::convertUnary(Node &n, StringRef op) {
   return result(n, make(n, op, *x));
 }
 
+Expected<Value> Importer::legacyBroadcast(Node &n, Value a, Value b) {
+  if (n.opset >= 7)
+    return b;
+  ArrayRef<int64_t> as = typeOf(a).getShape(), bs = typeOf(b).getShape();
+  if (!n.getInt("broadcast", 0)) {
+    if (as != bs)
+      return fail(n, "operands " + formatShape(as) + " and " + formatShape(bs) +
+                         " differ and broadcast is 0");
+    return b;
+  }
+  // B's dimensions match A's from `axis` on (by default, A's last ones).
+  int64_t ra = as.size(), rb = bs.size();
+  int64_t axis = n.getInt("axis", ra - rb);
+  if (axis < 0)
+    axis += ra;
+  if (axis < 0 || axis + rb > ra)
+    return fail(n, "axis " + llvm::Twine(n.getInt("axis", ra - rb)) + " does not place " +
+                       formatShape(bs) + " within " + formatShape(as));
+  SmallVector<int64_t> shape(ra, 1);
+  for (int64_t d = 0; d < rb; ++d)
+    shape[axis + d] = bs[d];
+  return reshape(n, b, shape);
+}
+
 Error Importer::convertBinary(Node &n, StringRef op) {
-  if (Error e = checkAttrs(n, {}))
+  // Opsets before 7: `broadcast` and `axis`; before 6: `consumed_inputs`,
+  // an optimization hint without semantics.
+  if (Error e = n.opset < 7 ? checkAttrs(n, {"broadcast", "axis", "consumed_inputs"})
+                            : checkAttrs(n, {}))
     return e;
   Expected<Value> a = in(n, 0), b = in(n, 1);
   if (!a)
     return a.takeError();
   if (!b)
     return b.takeError();
-  Value rhs = *b;
+  Expected<Value> bb = legacyBroadcast(n, *a, *b);
+  if (!bb)
+    return bb.takeError();
+  Value rhs = *bb;
   if (op == graph::PowOp::getOperationName()) { // the exponent may have another type
     Expected<Value> c = castTo(n, rhs, typeOf(*a).getElementType());
     if (!c)
@@ -337,13 +367,17 @@ Value Importer::logSoftmax(Composition &c, Value x, int64_t axis) {
 
 Error Importer::convertLogic(Node &n) {
   StringRef type = n.proto.op_type();
+  bool unary = type == "Not" || type == "IsNaN" || type == "IsInf" || type == "Sign";
+  bool legacy = n.opset < 7 && !unary && type != "Where";
   if (Error e = type == "IsInf" ? checkAttrs(n, {"detect_positive", "detect_negative"})
+                : legacy        ? checkAttrs(n, {"broadcast", "axis"})
                                 : checkAttrs(n, {}))
     return e;
   SmallVector<Value> ins;
-  bool unary = type == "Not" || type == "IsNaN" || type == "IsInf" || type == "Sign";
   for (int i = 0, e = unary ? 1 : type == "Where" ? 3 : 2; i < e; ++i) {
     Expected<Value> v = in(n, i);
+    if (v && i == 1 && legacy)
+      v = legacyBroadcast(n, ins[0], *v);
     if (!v)
       return v.takeError();
     ins.push_back(*v);

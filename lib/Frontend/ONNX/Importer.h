@@ -327,6 +327,9 @@ private:
   // Elementwise.cpp: activations and elementwise arithmetic.
   Error convertUnary(Node &n, StringRef op);
   Error convertBinary(Node &n, StringRef op);
+  /// Operand `b` of a binary op as opsets before 7 broadcast it (the
+  /// `broadcast` and `axis` attributes), ready for numpy broadcasting.
+  Expected<Value> legacyBroadcast(Node &n, Value a, Value b);
   Error convertVariadic(Node &n, StringRef op);
   Error convertReciprocal(Node &n);
   /// Mod: a - trunc(a / b) b, then moved to b's sign unless fmod.

@@ -98,7 +98,10 @@ Error Importer::convertMatMul(Node &n) {
 }
 
 Error Importer::convertGemm(Node &n) {
-  if (Error e = checkAttrs(n, {"alpha", "beta", "transA", "transB"}))
+  // Before opset 7, `broadcast` says whether C broadcasts (numpy's
+  // unidirectional rule, as later opsets always apply).
+  if (Error e = n.opset < 7 ? checkAttrs(n, {"alpha", "beta", "transA", "transB", "broadcast"})
+                            : checkAttrs(n, {"alpha", "beta", "transA", "transB"}))
     return e;
   Expected<Value> a = in(n, 0), b = in(n, 1);
   if (!a)
@@ -124,6 +127,15 @@ Error Importer::convertGemm(Node &n) {
   float alpha = n.getFloat("alpha", 1.0f), beta = n.getFloat("beta", 1.0f);
   // A 1-D C with beta 1 and alpha 1 is the dense layer's own bias.
   int64_t outFeatures = typeOf(weight).getDimSize(0);
+  if (n.opset < 7 && n.hasInput(2) && !n.getInt("broadcast", 0)) {
+    Expected<Value> c = in(n, 2);
+    if (!c)
+      return c.takeError();
+    SmallVector<int64_t> mn{typeOf(lhs).getDimSize(0), outFeatures};
+    if (typeOf(*c).getShape() != ArrayRef<int64_t>(mn))
+      return fail(n, "C " + formatShape(typeOf(*c).getShape()) + " is not " + formatShape(mn) +
+                         " and broadcast is 0");
+  }
   if (n.hasInput(2) && alpha == 1.0f && beta == 1.0f) {
     Expected<Value> c = in(n, 2);
     if (!c)

@@ -231,3 +231,20 @@ save("convtranspose_strides", [helper.make_node("ConvTranspose", ["x", "w"], ["y
                                                 strides=[2])],
      [vi("x", f32, [1, 4, 3, 3])], [vi("y", f32, [1, 2, 5, 5])],
      [init("w", np.ones((4, 2, 3, 3), np.float32))])
+# Opset 6 broadcasting: B's dimensions match A's from `axis` on.
+save("legacy_add", [helper.make_node("Add", ["a", "b"], ["y"], name="add", broadcast=1, axis=1),
+                    helper.make_node("Mul", ["y", "c"], ["z"], name="mul", broadcast=1)],
+     [vi("a", f32, [2, 3, 4])], [vi("z", f32, [2, 3, 4])],
+     [init("b", np.array([1, 2, 3], np.float32)), init("c", np.array([1, 2, 3, 4], np.float32))],
+     opset=6)
+a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+np.save(f"{out}/legacy_add_input.npy", a)
+np.save(f"{out}/legacy_add_expected.npy",
+        (a + np.array([1, 2, 3], np.float32).reshape(1, 3, 1)) * np.array([1, 2, 3, 4], np.float32))
+save("legacy_nobroadcast", [helper.make_node("Sub", ["a", "b"], ["y"], name="sub")],
+     [vi("a", f32, [2, 3])], [vi("y", f32, [2, 3])], [init("b", np.ones(3, np.float32))], opset=6)
+save("legacy_axis", [helper.make_node("Add", ["a", "b"], ["y"], name="add", broadcast=1, axis=2)],
+     [vi("a", f32, [2, 3])], [vi("y", f32, [2, 3])], [init("b", np.ones(3, np.float32))], opset=6)
+save("legacy_gemm", [helper.make_node("Gemm", ["a", "b", "c"], ["y"], name="gemm")],
+     [vi("a", f32, [2, 3])], [vi("y", f32, [2, 4])],
+     [init("b", np.ones((3, 4), np.float32)), init("c", np.ones(4, np.float32))], opset=6)
