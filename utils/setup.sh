@@ -10,6 +10,7 @@ packages=(
   libgtest-dev nlohmann-json3-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3-numpy python3-onnx python3-torch python3-torchvision
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
+#include <cmath>
 #include "llvm/ADT/SmallSet.h"
 
 using namespace mlir;
@@ -746,8 +747,12 @@ LogicalResult ResizeOp::verify() {
   if (static_cast<int64_t>(getScales().size()) != rank)
     return emitOpError("has ") << getScales().size() << " scales for rank " << rank;
   for (double s : getScales())
-    if (!(s > 0))
-      return emitOpError("scales must be positive, got ") << s;
+    if (!(s > 0) || !std::isfinite(s))
+      return emitOpError("scales must be positive and finite, got ") << s;
+  for (int64_t d = 0; d < rank; ++d)
+    if (in.getDimSize(d) == 0 && out.getDimSize(d) != 0)
+      return emitOpError("cannot resize the empty dimension ") << d << " to "
+                                                               << out.getDimSize(d);
   if (!isResizeMode(getMode()))
     return emitOpError("unknown mode '") << getMode() << "' (nearest, linear or cubic)";
   if (!isResizeCoordinates(getCoordinateTransformationMode()))

@@ -47,6 +47,12 @@ llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importOnnxFile(llvm::StringRef path, mlir::MLIRContext &context,
                const OnnxImportOptions &options = {});
 
+/// Imports a serialized ONNX model held in memory; `name` stands for its
+/// file in messages and locations.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+importOnnxBuffer(llvm::StringRef bytes, llvm::StringRef name, mlir::MLIRContext &context,
+                 const OnnxImportOptions &options = {});
+
 /// Parses "name:1x3x224x224" into `options.inputShapes`.
 llvm::Error parseInputShape(llvm::StringRef spec, OnnxImportOptions &options);
 

@@ -466,7 +466,9 @@ Error Importer::convertDropout(Node &n) {
     Expected<Tensor> r = constIn(n, 1, "ratio");
     if (!r)
       return r.takeError();
-    rate = r->data.at(0);
+    if (r->size() != 1)
+      return fail(n, "ratio must be one value");
+    rate = r->data[0];
   }
   if (n.hasInput(2)) {
     Expected<Tensor> training = constIn(n, 2, "training_mode");

@@ -466,14 +466,8 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
   return Error::success();
 }
 
-Expected<OwningOpRef<ModuleOp>> Importer::run() {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return makeError(path + ": cannot read: " + buffer.getError().message(),
-                     false);
+Expected<OwningOpRef<ModuleOp>> Importer::run(StringRef bytes) {
   onnx::ModelProto model;
-  StringRef bytes = (*buffer)->getBuffer();
   if (bytes.empty() || !model.ParseFromArray(bytes.data(), bytes.size()))
     return makeError(path + ": not a valid ONNX model (protobuf parse failed; "
                             "truncated or not an .onnx file?)",
@@ -515,7 +509,17 @@ Expected<OwningOpRef<ModuleOp>> Importer::run() {
 Expected<OwningOpRef<ModuleOp>>
 dlc::importOnnxFile(StringRef path, MLIRContext &context,
                     const OnnxImportOptions &options) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError(path + ": cannot read: " + buffer.getError().message(), false);
+  return importOnnxBuffer((*buffer)->getBuffer(), path, context, options);
+}
+
+Expected<OwningOpRef<ModuleOp>>
+dlc::importOnnxBuffer(StringRef bytes, StringRef name, MLIRContext &context,
+                      const OnnxImportOptions &options) {
   context.loadDialect<graph::GraphDialect, func::FuncDialect>();
-  Importer importer(context, path, options);
-  return importer.run();
+  Importer importer(context, name, options);
+  return importer.run(bytes);
 }

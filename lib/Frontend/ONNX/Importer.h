@@ -112,7 +112,8 @@ public:
   Importer(MLIRContext &ctx, StringRef path, const OnnxImportOptions &options)
       : ctx(ctx), builder(&ctx), path(path.str()), options(options) {}
 
-  Expected<OwningOpRef<ModuleOp>> run();
+  /// Imports the serialized ModelProto `bytes`.
+  Expected<OwningOpRef<ModuleOp>> run(StringRef bytes);
 
 private:
   using Converter = std::function<Error(Importer &, Node &)>;

@@ -56,6 +56,9 @@ Expected<Value> Importer::conv(Node &n, Value x, Value w, Value bias) {
   if (rank != 4 && rank != 3)
     return unsupported(n, n.proto.op_type() + " on a rank-" + llvm::Twine(rank) +
                               " input (only 1-D and 2-D convolutions)");
+  if (typeOf(w).getRank() != rank)
+    return fail(n, "the weight has rank " + llvm::Twine(typeOf(w).getRank()) +
+                       ", the input rank " + llvm::Twine(rank) + " (they must be equal)");
   // A 1-D convolution is a 2-D one over a height of 1.
   bool oneD = rank == 3;
   SmallVector<int64_t> kernel(typeOf(w).getShape().drop_front(2));
@@ -251,6 +254,9 @@ Error Importer::convertEinsum(Node &n) {
     for (char label : out)
       if (!size.count(label))
         return bad("output label '" + std::string(1, label) + "' is in no input");
+    for (size_t i = 0; i < out.size(); ++i)
+      if (out.find(out[i], i + 1) != std::string::npos)
+        return bad("output label '" + std::string(1, out[i]) + "' is repeated");
   } else { // the broadcast dimensions, then the labels used once, sorted
     for (int64_t e = 0; e < ellipsis; ++e)
       out += static_cast<char>('0' + e);
@@ -344,12 +350,12 @@ Error Importer::convertConvTranspose(Node &n) {
   SmallVector<int64_t> kernel(ws.drop_front(2));
   if (strides.size() != size_t(dims) || dil.size() != size_t(dims) ||
       pads.size() != size_t(2 * dims) || outPad.size() != size_t(dims) ||
-      llvm::any_of(strides, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(dil, [](int64_t v) { return v < 1; }))
+      llvm::any_of(strides, [](int64_t v) { return v < 1 || v > (1 << 16); }) ||
+      llvm::any_of(dil, [](int64_t v) { return v < 1 || v > (1 << 16); }))
     return fail(n, "strides, dilations, pads and output_padding must have " +
                        llvm::Twine(dims) + ", " + llvm::Twine(dims) + ", " +
                        llvm::Twine(2 * dims) + " and " + llvm::Twine(dims) +
-                       " values (strides and dilations >= 1)");
+                       " values (strides and dilations in [1, 65536])");
   if (auto ks = n.getInts("kernel_shape"))
     if (ArrayRef<int64_t>(*ks) != ArrayRef<int64_t>(kernel))
       return fail(n, "kernel_shape does not match the weight's shape");

@@ -76,6 +76,7 @@ Error Importer::convertLoss(Node &n) {
   if (n.attr("ignore_index")) {
     Value kept = c.compare("ne", *target, scalar(targetType, n.getInt("ignore_index", 0)));
     w = c.select(kept, w ? w : c.scalarLike(logProb, 1), zero);
+    picked = c.select(kept, picked, zero); // 0, even where the log-probability is -inf
   }
   Value loss = c.neg(w ? c.mul(picked, w) : picked);
   if (reduction == "sum")

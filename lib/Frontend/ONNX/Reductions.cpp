@@ -6,8 +6,8 @@
 // sqrt(sum(x x)), ReduceSumSquare = sum(x x), ReduceLogSum = log(sum(x)),
 // ReduceLogSumExp = log(sum(exp(x - max))) + max (stable for large x).
 // `noop_with_empty_axes` with no axes skips the reduction, not the
-// arithmetic around it, as ONNX's reference does. CumSum is a product with a
-// constant triangular matrix along the axis (exact for integers); TopK picks
+// arithmetic around it, as ONNX's reference does. CumSum is a log-step scan of
+// shifted sums along the axis; TopK picks
 // the k largest (smallest) one at a time (the best value among the positions
 // not taken, then the first position holding it), which keeps ONNX's order:
 // larger first, then lower index. A NaN input is not ordered.
@@ -167,34 +167,40 @@ Error Importer::convertCumSum(Node &n) {
   if (!axis)
     return fail(n, "axis must be one value in range for rank " + llvm::Twine(rank));
   int64_t len = shape[*axis];
-  constexpr int64_t kMaxLength = 4096;
-  if (len > kMaxLength)
-    return unsupported(n, "CumSum along " + llvm::Twine(len) + " elements (at most " +
-                              llvm::Twine(kMaxLength) + ")");
-  bool exclusive = n.getInt("exclusive", 0), reverse = n.getInt("reverse", 0);
-  // y[j] = sum over i of x[i] m[i][j]: m[i][j] = 1 where i comes before j
-  // (or is j, unless exclusive) in the summation order.
-  Tensor m(*dtypeOf(typeOf(*x).getElementType()), {len, len});
-  for (int64_t i = 0; i < len; ++i)
-    for (int64_t j = 0; j < len; ++j)
-      m.data[i * len + j] = reverse ? (exclusive ? i > j : i >= j) : (exclusive ? i < j : i <= j);
-  Composition c(*this, n);
-  SmallVector<int64_t> perm;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != *axis)
-      perm.push_back(d);
-  perm.push_back(*axis);
-  bool moved = *axis != rank - 1;
-  StringRef transpose = graph::TransposeOp::getOperationName();
-  Value v = moved ? c.op(transpose, *x, {ints("perm", perm)}) : *x;
-  Value y = c.op(graph::MatmulOp::getOperationName(), {v, constant(m, "cumsum")});
-  if (moved) {
-    SmallVector<int64_t> inverse(rank);
-    for (int64_t d = 0; d < rank; ++d)
-      inverse[perm[d]] = d;
-    y = c.op(transpose, y, {ints("perm", inverse)});
+  if (len == 0) { // nothing to sum
+    define(n, 0, *x);
+    return Error::success();
   }
-  return c.finish(y);
+  bool exclusive = n.getInt("exclusive", 0), reverse = n.getInt("reverse", 0);
+  // A log-step scan (Hillis-Steele): y += y shifted by 1, 2, 4, ... along
+  // the axis, zeros shifted in; exclusive shifts the result by one more.
+  // Each element only ever adds earlier ones, so infinities and NaN travel
+  // forward only, as in a sequential sum.
+  Composition c(*this, n);
+  StringRef slice = graph::SliceOp::getOperationName();
+  SmallVector<int64_t> starts(rank, 0), ends(shape), steps(rank, 1);
+  auto flip = [&](Value v) {
+    SmallVector<int64_t> s(rank, 0), e(shape), st(rank, 1);
+    s[*axis] = len - 1;
+    e[*axis] = -1;
+    st[*axis] = -1;
+    return c.op(slice, v, {ints("starts", s), ints("ends", e), ints("steps", st)});
+  };
+  // v shifted by k along the axis: k zeros first, its last k elements gone.
+  auto shift = [&](Value v, int64_t k) {
+    SmallVector<int64_t> before(rank, 0), after(rank, 0), e(shape);
+    before[*axis] = k;
+    e[*axis] = len;
+    Value padded = c.op(graph::PadOp::getOperationName(), v,
+                        {ints("pad_before", before), ints("pad_after", after)});
+    return c.op(slice, padded, {ints("starts", starts), ints("ends", e), ints("steps", steps)});
+  };
+  Value y = reverse ? flip(*x) : *x;
+  for (int64_t k = 1; k < len; k *= 2)
+    y = c.add(y, shift(y, k));
+  if (exclusive)
+    y = shift(y, 1);
+  return c.finish(reverse ? flip(y) : y);
 }
 
 Error Importer::convertTopK(Node &n) {
@@ -231,8 +237,12 @@ Error Importer::convertTopK(Node &n) {
   Value position = constant(positions, "positions");
   // Each round: the best value m among the positions not taken yet, then
   // the first untaken position holding m (exact with infinities and ties).
+  // Taken positions read as the type's lowest (highest) value, which no
+  // untaken position loses to: ties go to the untaken ones below.
+  Type et = typeOf(*x).getElementType();
   double inf = std::numeric_limits<double>::infinity();
-  Value done = c.scalarLike(*x, largest ? -inf : inf);
+  double extreme = isa<FloatType>(et) ? inf : std::ldexp(1.0, et.getIntOrFloatBitWidth() - 1);
+  Value done = c.scalarLike(*x, largest ? -extreme : extreme - !isa<FloatType>(et));
   Value no = scalar(DType::I1, 0), yes = scalar(DType::I1, 1);
   Value taken;
   SmallVector<Value> values, indices;

@@ -20,6 +20,8 @@
 #include "dlc/Support/Resize.h"
 #include "dlc/Support/Shape.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace dlc;
 using namespace dlc::onnx_import;
@@ -563,6 +565,8 @@ Error Importer::convertRange(Node &n) {
   if (v[2] == 0)
     return fail(n, "delta is 0");
   double count = std::max(std::ceil((v[1] - v[0]) / v[2]), 0.0);
+  if (!std::isfinite(count))
+    return fail(n, "start, limit and delta must be finite");
   if (count > (1 << 24))
     return fail(n, "the range has " + llvm::Twine(static_cast<int64_t>(count)) + " elements, more than 2^24");
   Tensor t(type, {static_cast<int64_t>(count)});
@@ -615,6 +619,10 @@ Error Importer::convertTile(Node &n) {
     int64_t r = (*repeats)[d];
     if (r < 0)
       return fail(n, "repeats must not be negative, got " + llvm::Twine(r));
+    SmallVector<int64_t> tiled(typeOf(y).getShape());
+    tiled[d] *= r;
+    if (r > (1 << 20) || !checkedNumElements(tiled))
+      return fail(n, "repeats " + llvm::Twine(r) + " make the result too large");
     if (r == 1)
       continue;
     if (r == 0) { // an empty dimension
@@ -644,8 +652,9 @@ Error Importer::convertDepthToSpace(Node &n) {
   int64_t b = n.getInt("blocksize", 0);
   if (s.size() != 4)
     return fail(n, "the input has rank " + llvm::Twine(s.size()) + ", 4 (NCHW) needed");
-  if (b < 1)
-    return fail(n, "blocksize must be at least 1, got " + llvm::Twine(b));
+  if (b < 1 || b > std::max<int64_t>({s[1], s[2], s[3], 1}))
+    return fail(n, "blocksize must be at least 1 and at most the largest of C, H and W, got " +
+                       llvm::Twine(b));
   int64_t N = s[0], C = s[1], H = s[2], W = s[3];
   SmallVector<int64_t> inner, perm, out;
   if (toSpace) {
@@ -688,8 +697,8 @@ Error Importer::convertOneHot(Node &n) {
   Expected<Tensor> depthT = constIn(n, 1, "depth");
   if (!depthT)
     return depthT.takeError();
-  if (depthT->size() != 1 || depthT->data[0] < 1)
-    return fail(n, "depth must be one value of at least 1");
+  if (depthT->size() != 1 || !(depthT->data[0] >= 1 && depthT->data[0] <= (1 << 24)))
+    return fail(n, "depth must be one value in [1, 2^24]");
   if (typeOf(*values).getNumElements() != 2)
     return fail(n, "values must hold two elements [off, on]");
   int64_t depth = static_cast<int64_t>(depthT->data[0]);
@@ -786,14 +795,17 @@ Error Importer::convertResize(Node &n) {
   SmallVector<int64_t> outShape(inShape);
   for (int64_t i = 0; i < count; ++i) {
     int64_t d = axes[i];
+    if (inShape[d] == 0)
+      return unsupported(n, "resizing an empty dimension (" + llvm::Twine(d) + ")");
     if (!sizes.empty()) {
       if (sizes[i] < 1)
         return fail(n, "sizes must be positive, got " + llvm::Twine(sizes[i]));
       outShape[d] = sizes[i];
       scales[d] = static_cast<double>(sizes[i]) / inShape[d];
     } else {
-      if (!(given[i] > 0))
-        return fail(n, "scales must be positive, got " + std::to_string(given[i]));
+      if (!(given[i] > 0) || !std::isfinite(given[i]) || inShape[d] * given[i] > 1e12)
+        return fail(n, "scales must be positive and finite with a result below 10^12, got " +
+                           std::to_string(given[i]));
       scales[d] = given[i];
       outShape[d] = static_cast<int64_t>(std::floor(inShape[d] * given[i]));
     }
@@ -958,7 +970,7 @@ Error Importer::convertScatter(Node &n) {
       target.push_back(linear);
     }
   }
-  int64_t places = numElements(d) / std::max<int64_t>(slice, 1);
+  int64_t places = nd ? numElements(d.take_front(q.back())) : numElements(d);
   // Layer l holds, for each row of data, the update row of its l-th write.
   std::vector<std::vector<int64_t>> layers;
   std::vector<int64_t> writes(places, 0);

@@ -142,7 +142,7 @@ EvalResult interp::evalShape(Operation *op, Inputs in, Outputs out) {
         int64_t pos = 0;
         for (int64_t o = 0; o < outer; ++o)
           for (double v : indices.data) {
-            int64_t i = static_cast<int64_t>(v);
+            int64_t i = toInt64(v);
             if (i < 0)
               i += dim;
             i = std::clamp<int64_t>(i, 0, dim - 1); // see graph.gather
@@ -158,7 +158,7 @@ EvalResult interp::evalShape(Operation *op, Inputs in, Outputs out) {
         int64_t dim = data.shape[axis];
         Shape ds = rowMajorStrides(data.shape);
         forEachIndex(indices.shape, [&](ArrayRef<int64_t> idx, int64_t linear) {
-          int64_t i = static_cast<int64_t>(indices.data[linear]);
+          int64_t i = toInt64(indices.data[linear]);
           if (i < 0)
             i += dim;
           i = std::clamp<int64_t>(i, 0, dim - 1); // see graph.gather_elements

@@ -754,7 +754,7 @@ func.func @resize_scales(%x: tensor<1x4xf32>) {
 // -----
 
 func.func @resize_scale_zero(%x: tensor<1x4xf32>) {
-  // expected-error @+1 {{'graph.resize' op scales must be positive, got 0}}
+  // expected-error @+1 {{'graph.resize' op scales must be positive and finite, got 0}}
   %0 = graph.resize %x {scales = array<f64: 1.0, 0.0>} : (tensor<1x4xf32>) -> tensor<1x1xf32>
   return
 }

@@ -248,3 +248,16 @@ save("legacy_axis", [helper.make_node("Add", ["a", "b"], ["y"], name="add", broa
 save("legacy_gemm", [helper.make_node("Gemm", ["a", "b", "c"], ["y"], name="gemm")],
      [vi("a", f32, [2, 3])], [vi("y", f32, [2, 4])],
      [init("b", np.ones((3, 4), np.float32)), init("c", np.ones(4, np.float32))], opset=6)
+# TopK of negative integers (taken positions must not read as 0) and CumSum
+# with infinities (which travel forward only).
+save("topk_int", [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
+     [vi("x", i32, [5])], [vi("v", i32, [3]), vi("i", i64, [3])],
+     [init("k", np.array([3], np.int64))])
+np.save(f"{out}/topk_int_input.npy", np.array([-5, -3, -9, -1, -3], np.int32))
+np.save(f"{out}/topk_int_values.npy", np.array([-1, -3, -3], np.int32))
+np.save(f"{out}/topk_int_indices.npy", np.array([3, 1, 4], np.int64))
+save("cumsum_inf", [helper.make_node("CumSum", ["x", "a"], ["y"], name="cumsum")],
+     [vi("x", f32, [6])], [vi("y", f32, [6])], [init("a", np.array(0, np.int64))])
+np.save(f"{out}/cumsum_inf_input.npy", np.array([1, 2, np.inf, 3, -np.inf, 4], np.float32))
+np.save(f"{out}/cumsum_inf_expected.npy", np.array([1, 3, np.inf, np.inf, np.nan, np.nan],
+                                                   np.float32))
