@@ -17,6 +17,7 @@
 #include "dlc/Frontend/ONNX.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Tensor.h"
+#include "dlc/Support/Shape.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -156,6 +157,16 @@ private:
 
   // Values.
   Expected<Value> in(Node &n, int i);
+  /// An error unless a constant of `shape`, which the converter is about to
+  /// build (a mask, a table of indices), has at most 2^24 elements: shapes
+  /// within the dialect's 2^48 could otherwise exhaust the machine's memory.
+  Error checkConstantSize(Node &n, ArrayRef<int64_t> shape, StringRef what) {
+    std::optional<int64_t> count = checkedNumElements(shape);
+    if (count && *count <= (int64_t(1) << 24))
+      return Error::success();
+    return unsupported(n, what + " of shape " + formatShape(shape) +
+                              " (more than 2^24 elements, the most a converter builds)");
+  }
   /// Input `i`, or a null value when the node leaves it out.
   Expected<Value> optionalIn(Node &n, int i) {
     if (!n.hasInput(i))

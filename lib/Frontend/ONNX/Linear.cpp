@@ -286,6 +286,8 @@ Error Importer::convertEinsum(Node &n) {
         SmallVector<int64_t> maskShape(shape.size(), 1);
         maskShape[p] = shape[p];
         maskShape[q] = shape[q];
+        if (Error e = checkConstantSize(n, maskShape, "a diagonal mask"))
+          return e;
         Tensor eye(DType::I1, maskShape);
         for (int64_t j = 0; j < std::min(shape[p], shape[q]); ++j)
           eye.data[j * rowMajorStrides(maskShape)[p] + j * rowMajorStrides(maskShape)[q]] = 1;

@@ -55,6 +55,8 @@ Error Importer::convertLoss(Node &n) {
     return fail(n, "weight " + formatShape(typeOf(weight).getShape()) + " is not [" +
                        llvm::Twine(classes) + "]");
 
+  if (Error e = checkConstantSize(n, {classes}, "the class numbers"))
+    return e;
   Composition c(*this, n);
   Value logProb = softmax ? logSoftmax(c, *input, 1) : *input;
   // The classes along axis 1, compared with the targets.

@@ -186,6 +186,8 @@ Error Importer::convertHardmax(Node &n) {
   }
   // 1 where the position along the axis is the first largest element's.
   ArrayRef<int64_t> vs = typeOf(v).getShape();
+  if (Error e = checkConstantSize(n, {vs[*axis]}, "the positions"))
+    return e;
   SmallVector<int64_t> positionShape(vs.size(), 1);
   positionShape[*axis] = vs[*axis];
   Tensor positions(DType::I64, positionShape);

@@ -228,6 +228,8 @@ Error Importer::convertTopK(Node &n) {
   if (k == 0)
     return unsupported(n, "TopK with k = 0 (an empty result)");
   bool largest = n.getInt("largest", 1);
+  if (Error e = checkConstantSize(n, {shape[*axis]}, "the positions"))
+    return e;
   Composition c(*this, n);
   SmallVector<int64_t> positionShape(rank, 1);
   positionShape[*axis] = shape[*axis];

@@ -540,6 +540,8 @@ Error Importer::convertTrilu(Node &n) {
   // Kept: j - i >= k for the upper triangle, j - i <= k for the lower.
   bool upper = n.getInt("upper", 1);
   int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  if (Error e = checkConstantSize(n, {rows, cols}, "a mask"))
+    return e;
   Tensor mask(DType::I1, {rows, cols});
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
@@ -593,6 +595,8 @@ Error Importer::convertEyeLike(Node &n) {
       return unsupported(n, "dtype " + onnxTypeName(code));
   }
   int64_t k = n.getInt("k", 0);
+  if (Error e = checkConstantSize(n, shape, "an identity"))
+    return e;
   Tensor t(*type, shape);
   for (int64_t i = 0; i < shape[0]; ++i)
     if (i + k >= 0 && i + k < shape[1])
@@ -838,6 +842,9 @@ Error Importer::convertResize(Node &n) {
       roi[rank + axes[i]] = t->data[count + i];
     }
   }
+  for (int64_t d = 0; d < rank; ++d)
+    if (Error e = checkConstantSize(n, {4, outShape[d]}, "a table of interpolation taps"))
+      return e;
   SmallVector<NamedAttribute> attrs = {
       named("scales", builder.getDenseF64ArrayAttr(scales)), str("mode", mode),
       str("coordinate_transformation_mode", coordinates), str("nearest_mode", nearest),
@@ -971,6 +978,8 @@ Error Importer::convertScatter(Node &n) {
     }
   }
   int64_t places = nd ? numElements(d.take_front(q.back())) : numElements(d);
+  if (Error e = checkConstantSize(n, {places}, "a table of scatter targets"))
+    return e;
   // Layer l holds, for each row of data, the update row of its l-th write.
   std::vector<std::vector<int64_t>> layers;
   std::vector<int64_t> writes(places, 0);
