@@ -79,3 +79,18 @@ std::string dlc::formatShape(llvm::ArrayRef<int64_t> shape) {
   }
   return s;
 }
+
+int64_t dlc::windowExtent(int64_t in, int64_t padBefore, int64_t padAfter, int64_t kernel,
+                          int64_t stride, int64_t dilation, bool ceilMode) {
+  __int128 span = static_cast<__int128>(in) + padBefore + padAfter -
+                  static_cast<__int128>(dilation) * (kernel - 1) - 1;
+  __int128 out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+  // A window that would start in the trailing padding is dropped (PyTorch).
+  if (ceilMode && (out - 1) * stride >= static_cast<__int128>(in) + padBefore)
+    --out;
+  return static_cast<int64_t>(out); // at most in + pads <= 3 * 2^48
+}
+
+bool dlc::windowFits(int64_t span, int64_t kernel, int64_t dilation) {
+  return span >= static_cast<__int128>(dilation) * (kernel - 1) + 1;
+}

@@ -74,25 +74,6 @@ static FailureOr<ImageDims> imageDims(std::optional<Location> loc,
   return failure();
 }
 
-/// Output extent of a sliding window (convolution or pooling), in 128-bit
-/// arithmetic: every operand is at most 2^48 (checkArraySize, the types).
-static int64_t windowOutput(int64_t in, int64_t padBefore, int64_t padAfter,
-                            int64_t kernel, int64_t stride, int64_t dilation,
-                            bool ceilMode) {
-  __int128 span = static_cast<__int128>(in) + padBefore + padAfter -
-                  static_cast<__int128>(dilation) * (kernel - 1) - 1;
-  __int128 out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
-  // A window that would start in the trailing padding is dropped (PyTorch).
-  if (ceilMode && (out - 1) * stride >= static_cast<__int128>(in) + padBefore)
-    --out;
-  return static_cast<int64_t>(out); // at most in + pads <= 3 * 2^48
-}
-
-/// The padded input does not hold one dilated kernel window.
-static bool windowTooLarge(int64_t span, int64_t kernel, int64_t dilation) {
-  return span < static_cast<__int128>(dilation) * (kernel - 1) + 1;
-}
-
 static Shape imageShape(ImageDims d, int64_t n, int64_t c, int64_t h,
                         int64_t w) {
   Shape s(4);
@@ -175,12 +156,12 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   ArrayRef<int64_t> s = adaptor.getStrides(), dil = adaptor.getDilations(),
                     p = adaptor.getPadding();
   int64_t spanH = in[d->h] + p[0] + p[2], spanW = in[d->w] + p[1] + p[3];
-  if (windowTooLarge(spanH, kh, dil[0]) || windowTooLarge(spanW, kw, dil[1]))
+  if (!windowFits(spanH, kh, dil[0]) || !windowFits(spanW, kw, dil[1]))
     return fail(loc, op, "dilated kernel " + Twine(kh) + "x" + Twine(kw) +
                              " is larger than the padded input " + Twine(spanH) +
                              "x" + Twine(spanW));
-  int64_t oh = windowOutput(in[d->h], p[0], p[2], kh, s[0], dil[0], false);
-  int64_t ow = windowOutput(in[d->w], p[1], p[3], kw, s[1], dil[1], false);
+  int64_t oh = windowExtent(in[d->h], p[0], p[2], kh, s[0], dil[0], false);
+  int64_t ow = windowExtent(in[d->w], p[1], p[3], kw, s[1], dil[1], false);
   results.push_back(RankedTensorType::get(imageShape(*d, in[d->n], o, oh, ow),
                                           input.getElementType()));
   return success();
@@ -418,13 +399,13 @@ static LogicalResult inferPool(std::optional<Location> loc, StringRef op,
       p[1] >= window(k[1], dil[1]) || p[3] >= window(k[1], dil[1]))
     return fail(loc, op, "padding must be smaller than the (dilated) kernel");
   int64_t spanH = in[d->h] + p[0] + p[2], spanW = in[d->w] + p[1] + p[3];
-  if (windowTooLarge(spanH, k[0], dil[0]) || windowTooLarge(spanW, k[1], dil[1]))
+  if (!windowFits(spanH, k[0], dil[0]) || !windowFits(spanW, k[1], dil[1]))
     return fail(loc, op, "kernel " + Twine(k[0]) + "x" + Twine(k[1]) +
                              " is larger than the padded input " + Twine(spanH) +
                              "x" + Twine(spanW));
   bool ceil = adaptor.getCeilMode();
-  int64_t oh = windowOutput(in[d->h], p[0], p[2], k[0], s[0], dil[0], ceil);
-  int64_t ow = windowOutput(in[d->w], p[1], p[3], k[1], s[1], dil[1], ceil);
+  int64_t oh = windowExtent(in[d->h], p[0], p[2], k[0], s[0], dil[0], ceil);
+  int64_t ow = windowExtent(in[d->w], p[1], p[3], k[1], s[1], dil[1], ceil);
   results.push_back(RankedTensorType::get(
       imageShape(*d, in[d->n], in[d->c], oh, ow), input.getElementType()));
   return success();

@@ -50,6 +50,19 @@ int64_t axisIndex(int64_t linear, llvm::ArrayRef<int64_t> shape, int64_t axis);
 Shape broadcastStrides(llvm::ArrayRef<int64_t> shape,
                        llvm::ArrayRef<int64_t> target);
 
+/// Output extent of a sliding window (convolution or pooling) of `kernel`
+/// taps `dilation` apart moved by `stride` over `in` elements padded by
+/// `padBefore` and `padAfter`. With `ceilMode` it rounds up, less a window
+/// that would start in the trailing padding (PyTorch's rule). Operands are
+/// at most 2^48 (the arithmetic is 128-bit); the padded input must hold one
+/// dilated window (windowFits).
+int64_t windowExtent(int64_t in, int64_t padBefore, int64_t padAfter, int64_t kernel,
+                     int64_t stride, int64_t dilation, bool ceilMode);
+
+/// Whether `span` padded elements hold one window of `kernel` taps
+/// `dilation` apart.
+bool windowFits(int64_t span, int64_t kernel, int64_t dilation);
+
 /// "2x3x4" for diagnostics ("scalar" for rank 0).
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 

@@ -100,8 +100,8 @@ std::string onnx_import::formatInts(ArrayRef<int64_t> values) {
 }
 
 Expected<Importer::Window> Importer::window(Node &n, ArrayRef<int64_t> spatial,
-                                            ArrayRef<int64_t> kernel, bool oneD) {
-  size_t dims = oneD ? 1 : 2;
+                                            ArrayRef<int64_t> kernel) {
+  size_t dims = spatial.size();
   SmallVector<int64_t> strides = n.getInts("strides").value_or(SmallVector<int64_t>(dims, 1));
   SmallVector<int64_t> dil = n.getInts("dilations").value_or(SmallVector<int64_t>(dims, 1));
   SmallVector<int64_t> pads = n.getInts("pads").value_or(SmallVector<int64_t>(2 * dims, 0));
@@ -119,12 +119,6 @@ Expected<Importer::Window> Importer::window(Node &n, ArrayRef<int64_t> spatial,
     if (ArrayRef<int64_t>(*ks) != kernel)
       return fail(n, "kernel_shape does not match the weight's shape");
   Window w{SmallVector<int64_t>(kernel), strides, dil, pads};
-  if (oneD) { // over a height of 1
-    w.kernel.insert(w.kernel.begin(), 1);
-    w.strides.insert(w.strides.begin(), 1);
-    w.dilations.insert(w.dilations.begin(), 1);
-    w.pads = {0, pads[0], 0, pads[1]};
-  }
   std::string mode = n.getString("auto_pad", "NOTSET");
   if (mode != "NOTSET") {
     if (mode != "SAME_UPPER" && mode != "SAME_LOWER" && mode != "VALID")
@@ -132,6 +126,64 @@ Expected<Importer::Window> Importer::window(Node &n, ArrayRef<int64_t> spatial,
     autoPad(mode, spatial, w.kernel, w.strides, w.dilations, w.pads);
   }
   return w;
+}
+
+Importer::Window Importer::Window::planar() const {
+  int64_t r = rank();
+  if (r == 1)
+    return {{1, kernel[0]}, {1, strides[0]}, {1, dilations[0]}, {0, pads[0], 0, pads[1]}};
+  int64_t d = r - 2; // the first of H and W
+  return {{kernel[d], kernel[d + 1]},
+          {strides[d], strides[d + 1]},
+          {dilations[d], dilations[d + 1]},
+          {pads[d], pads[d + 1], pads[r + d], pads[r + d + 1]}};
+}
+
+Expected<SmallVector<Value>> Importer::depthTaps(Node &n, Value x, int64_t axis,
+                                                 const Window &w, bool ceilMode,
+                                                 double padValue) {
+  ArrayRef<int64_t> shape = typeOf(x).getShape();
+  int64_t in = shape[axis], k = w.kernel[0], s = w.strides[0], d = w.dilations[0];
+  int64_t before = w.pads[0], after = w.pads[3];
+  if (before < 0 || after < 0)
+    return fail(n, "pads must not be negative, got [" + formatInts(w.pads) + "]");
+  // The pads are at most 2^48 (attributes beyond are refused here too).
+  if (before > kMaxTensorElements || after > kMaxTensorElements ||
+      !windowFits(in + before + after, k, d))
+    return fail(n, "the depth window (kernel " + llvm::Twine(k) + ", dilation " +
+                       llvm::Twine(d) + ") does not fit the padded depth " +
+                       llvm::Twine(in) + " + " + llvm::Twine(before) + " + " +
+                       llvm::Twine(after));
+  if (k > kMaxDepthTaps)
+    return unsupported(n, "a depth window of " + llvm::Twine(k) + " taps (at most " +
+                              llvm::Twine(kMaxDepthTaps) + ")");
+  int64_t out = windowExtent(in, before, after, k, s, d, ceilMode);
+  // Ceil mode's last window may reach past the end padding.
+  int64_t reach = (out - 1) * s + (k - 1) * d + 1;
+  after = std::max(after, reach - in - before);
+  Composition c(*this, n);
+  Value padded = x;
+  if (before || after) {
+    SmallVector<int64_t> padBefore(shape.size(), 0), padAfter(shape.size(), 0);
+    padBefore[axis] = before;
+    padAfter[axis] = after;
+    padded = c.op(graph::PadOp::getOperationName(), x,
+                  {ints("pad_before", padBefore), ints("pad_after", padAfter),
+                   f64("value", padValue)});
+  }
+  SmallVector<Value> taps;
+  for (int64_t j = 0; j < k; ++j) {
+    SmallVector<int64_t> starts(shape.size(), 0), ends(typeOf(padded).getShape()),
+        steps(shape.size(), 1);
+    starts[axis] = j * d;
+    ends[axis] = j * d + (out - 1) * s + 1;
+    steps[axis] = s;
+    taps.push_back(c.op(graph::SliceOp::getOperationName(), padded,
+                        {ints("starts", starts), ints("ends", ends), ints("steps", steps)}));
+  }
+  if (c.failed())
+    return c.value(padded).takeError();
+  return taps;
 }
 
 Expected<Value> Importer::in(Node &n, int i) {
@@ -260,16 +312,17 @@ Expected<Tensor> Importer::tensorFromProto(const onnx::TensorProto &proto,
 void onnx_import::autoPad(StringRef mode, ArrayRef<int64_t> in, ArrayRef<int64_t> k,
                           ArrayRef<int64_t> s, ArrayRef<int64_t> d,
                           SmallVectorImpl<int64_t> &pads) {
-  pads.assign(4, 0);
+  size_t dims = in.size();
+  pads.assign(2 * dims, 0);
   if (mode == "VALID")
     return;
-  for (int i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < dims; ++i) {
     int64_t out = (in[i] + s[i] - 1) / s[i];
     int64_t total =
         std::max<int64_t>(0, (out - 1) * s[i] + (k[i] - 1) * d[i] + 1 - in[i]);
     int64_t small = total / 2, large = total - small;
     pads[i] = mode == "SAME_UPPER" ? small : large;
-    pads[i + 2] = mode == "SAME_UPPER" ? large : small;
+    pads[i + dims] = mode == "SAME_UPPER" ? large : small;
   }
 }
 

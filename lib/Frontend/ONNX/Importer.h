@@ -47,8 +47,8 @@ std::string onnxTypeName(int code);
 /// "1, 2, 3" for messages.
 std::string formatInts(ArrayRef<int64_t> values);
 
-/// Explicit 2-D pads [top, left, bottom, right] for auto_pad = SAME_UPPER,
-/// SAME_LOWER or VALID (Conv and the pools).
+/// Explicit pads [begin..., end...] over the spatial sizes `in` for
+/// auto_pad = SAME_UPPER, SAME_LOWER or VALID (Conv and the pools).
 void autoPad(StringRef mode, ArrayRef<int64_t> in, ArrayRef<int64_t> k, ArrayRef<int64_t> s,
              ArrayRef<int64_t> d, SmallVectorImpl<int64_t> &pads);
 
@@ -139,16 +139,29 @@ private:
     return makeError(path + ": " + n.label + ": unsupported: " + msg, true);
   }
   Error checkAttrs(Node &n, std::initializer_list<StringRef> known);
-  /// A 2-D window of Conv or a pool: kernel, strides, dilations and pads
-  /// [top, left, bottom, right].
+  /// The window of Conv or a pool over 1, 2 or 3 spatial dimensions:
+  /// kernel, strides, dilations and pads [begin..., end...], as ONNX
+  /// orders them.
   struct Window {
     SmallVector<int64_t> kernel, strides, dilations, pads;
+    int64_t rank() const { return kernel.size(); }
+    /// The window over H and W as the graph's 2-D ops take it (pads [top,
+    /// left, bottom, right]): a 1-D window over a height of 1, a 3-D one
+    /// without its depth.
+    Window planar() const;
   };
   /// The node's window attributes (strides, dilations, pads, auto_pad over
-  /// the 2-D `spatial` sizes, kernel_shape checked against `kernel`) with
-  /// ONNX's defaults; `oneD` lifts 1-D attributes to a height of 1.
-  Expected<Window> window(Node &n, ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel,
-                          bool oneD);
+  /// the `spatial` sizes, kernel_shape checked against `kernel`) with
+  /// ONNX's defaults.
+  Expected<Window> window(Node &n, ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel);
+  /// For a 3-D window `w` (its depth part) sliding along `axis` of `x`: the
+  /// planes each depth tap of the window reads, one tensor per tap, `x` with
+  /// `axis` replaced by the output depths (x padded along it with
+  /// `padValue`, and further at the end where `ceilMode` needs).
+  /// The most depth taps a 3-D window may have: each is an op of its own.
+  static constexpr int64_t kMaxDepthTaps = 256;
+  Expected<SmallVector<Value>> depthTaps(Node &n, Value x, int64_t axis, const Window &w,
+                                         bool ceilMode, double padValue);
   static SmallVector<int64_t> insertUnitDim(ArrayRef<int64_t> shape, int64_t pos) {
     SmallVector<int64_t> s(shape);
     s.insert(s.begin() + pos, 1);
@@ -166,6 +179,17 @@ private:
       return Error::success();
     return unsupported(n, what + " of shape " + formatShape(shape) +
                               " (more than 2^24 elements, the most a converter builds)");
+  }
+  /// Inputs 0 to `count` - 1.
+  Expected<SmallVector<Value>> ins(Node &n, int count) {
+    SmallVector<Value> values;
+    for (int i = 0; i < count; ++i) {
+      Expected<Value> v = in(n, i);
+      if (!v)
+        return v.takeError();
+      values.push_back(*v);
+    }
+    return values;
   }
   /// Input `i`, or a null value when the node leaves it out.
   Expected<Value> optionalIn(Node &n, int i) {
@@ -316,6 +340,12 @@ private:
       return im.scalar(*dtypeOf(typeOf(x).getElementType()), v);
     }
     bool failed() { return static_cast<bool>(error); }
+    /// `y`, or the first error.
+    Expected<Value> value(Value y) {
+      if (failed())
+        return std::move(error);
+      return y;
+    }
     /// Output 0 defined as `y`, or the first error.
     Error finish(Value y) { return finish(ArrayRef<Value>{y}); }
     /// Outputs 0, 1, ... defined as `ys` (an absent output is skipped), or
@@ -372,21 +402,37 @@ private:
   Error convertConv(Node &n);
   /// Conv's attributes applied to x, w and an optional bias.
   Expected<Value> conv(Node &n, Value x, Value w, Value bias);
+  /// A 3-D convolution as 2-D ones over every output depth, one per depth
+  /// tap of the kernel, summed.
+  Expected<Value> conv3d(Node &n, Value x, Value w, Value bias, const Window &win,
+                         int64_t groups);
   Error convertMatMul(Node &n);
   Error convertGemm(Node &n);
   /// Einsum: every operand laid out over all the equation's labels, multiplied
   /// (broadcasting) and summed over the labels the output does not keep.
   Error convertEinsum(Node &n);
-  /// ConvTranspose (1-D and 2-D) as a convolution of the spread input.
+  /// ConvTranspose (1-D, 2-D and 3-D) as a convolution of the spread input.
   Error convertConvTranspose(Node &n);
   // Pooling.cpp.
   Error convertPool(Node &n, bool isMax);
+  /// The node's pool over the 2-D window `plane` of the NCHW `x`.
+  Value pool2d(Composition &c, Node &n, Value x, const Window &plane, bool isMax);
+  /// 3-D MaxPool and AveragePool as 2-D pools of every output depth's
+  /// planes, one per depth tap, combined.
+  Expected<Value> pool3d(Node &n, Value x, const Window &win, bool isMax);
   Error convertGlobalPool(Node &n, bool isMax);
   // Normalization.cpp.
   Error convertBatchNorm(Node &n);
   Error convertLayerNorm(Node &n);
   Error convertSoftmax(Node &n);
   Error convertInstanceNorm(Node &n);
+  /// (x - mean) / sqrt(var + eps) over `axes`.
+  static Value standardized(Composition &c, Value x, ArrayRef<int64_t> axes, double eps);
+  /// GroupNormalization: per-group (opset 18) or per-channel (opset 21)
+  /// scale and bias.
+  Error convertGroupNorm(Node &n);
+  /// LpNormalization: x over its L1 or L2 norm along an axis.
+  Error convertLpNorm(Node &n);
   Error convertLRN(Node &n);
   Error convertHardmax(Node &n);
   Error convertMeanVarianceNorm(Node &n);

@@ -1,10 +1,11 @@
 //===- Linear.cpp - ONNX convolutions and matrix products -----------------===//
 //
 // Conv (explicit, SAME and VALID padding, groups; 1-D as 2-D over a height
-// of 1) becomes graph.conv2d;
+// of 1; 3-D as 2-D convolutions of every output depth's planes, one per
+// depth tap of the kernel, summed) becomes graph.conv2d;
 // MatMul graph.matmul; Gemm graph.dense where B is a transposed constant
 // or graph.matmul otherwise, with alpha, beta and C applied around it.
-// ConvTranspose is the convolution of the input spread by the strides
+// ConvTranspose (1-D, 2-D and 3-D) is the convolution of the input spread by the strides
 // (zeros between its elements), padded by (k - 1) d - pad on each side (the
 // output padding at the end), with the kernel flipped and its in and out
 // channels swapped per group. Einsum lays every operand out over all of the
@@ -53,15 +54,20 @@ Error Importer::convertConv(Node &n) {
 
 Expected<Value> Importer::conv(Node &n, Value x, Value w, Value bias) {
   int64_t rank = typeOf(x).getRank();
-  if (rank != 4 && rank != 3)
+  if (rank < 3 || rank > 5)
     return unsupported(n, n.proto.op_type() + " on a rank-" + llvm::Twine(rank) +
-                              " input (only 1-D and 2-D convolutions)");
+                              " input (only 1-D, 2-D and 3-D convolutions)");
   if (typeOf(w).getRank() != rank)
     return fail(n, "the weight has rank " + llvm::Twine(typeOf(w).getRank()) +
                        ", the input rank " + llvm::Twine(rank) + " (they must be equal)");
+  Expected<Window> win = window(n, typeOf(x).getShape().drop_front(2),
+                                typeOf(w).getShape().drop_front(2));
+  if (!win)
+    return win.takeError();
+  if (rank == 5)
+    return conv3d(n, x, w, bias, *win, n.getInt("group", 1));
   // A 1-D convolution is a 2-D one over a height of 1.
   bool oneD = rank == 3;
-  SmallVector<int64_t> kernel(typeOf(w).getShape().drop_front(2));
   if (oneD) {
     Expected<Value> x2 = reshape(n, x, insertUnitDim(typeOf(x).getShape(), 2));
     if (!x2)
@@ -72,21 +78,62 @@ Expected<Value> Importer::conv(Node &n, Value x, Value w, Value bias) {
     x = *x2;
     w = *w2;
   }
-  Expected<Window> win = window(n, typeOf(x).getShape().drop_front(2), kernel, oneD);
-  if (!win)
-    return win.takeError();
+  Window plane = win->planar();
   SmallVector<Value> operands{x, w};
   if (bias)
     operands.push_back(bias);
   Expected<Value> y = make(n, graph::Conv2DOp::getOperationName(), operands,
-                           {ints("strides", win->strides), ints("padding", win->pads),
-                            ints("dilations", win->dilations),
+                           {ints("strides", plane.strides), ints("padding", plane.pads),
+                            ints("dilations", plane.dilations),
                             i64("groups", n.getInt("group", 1))});
   if (!y || !oneD)
     return y;
   SmallVector<int64_t> shape(typeOf(*y).getShape());
   shape.erase(shape.begin() + 2);
   return reshape(n, *y, shape);
+}
+
+Expected<Value> Importer::conv3d(Node &n, Value x, Value w, Value bias, const Window &win,
+                                 int64_t groups) {
+  // x [N, C, D, H, W] as [N, D, C, H, W]: the planes of one output depth
+  // under one depth tap are then a batch [N * Do, C, H, W] of 2-D inputs.
+  Composition c(*this, n);
+  Expected<Value> xt =
+      c.value(c.op(graph::TransposeOp::getOperationName(), x, {ints("perm", {0, 2, 1, 3, 4})}));
+  if (!xt)
+    return xt.takeError();
+  Expected<SmallVector<Value>> taps = depthTaps(n, *xt, 1, win, false, 0.0);
+  if (!taps)
+    return taps.takeError();
+  ArrayRef<int64_t> ws = typeOf(w).getShape();
+  int64_t batch = typeOf(x).getDimSize(0), channels = typeOf(x).getDimSize(1);
+  int64_t depth = typeOf(taps->front()).getDimSize(1);
+  Window plane = win.planar();
+  Value sum;
+  for (auto [j, tap] : llvm::enumerate(*taps)) {
+    ArrayRef<int64_t> ts = typeOf(tap).getShape();
+    Value planes = c.reshape(tap, {batch * depth, channels, ts[3], ts[4]});
+    // Weight [O, C / g, KD, KH, KW] at depth tap j.
+    int64_t t = j;
+    Value wj = c.op(graph::SliceOp::getOperationName(), w,
+                    {ints("starts", {0, 0, t, 0, 0}),
+                     ints("ends", {ws[0], ws[1], t + 1, ws[3], ws[4]}),
+                     ints("steps", {1, 1, 1, 1, 1})});
+    wj = c.reshape(wj, {ws[0], ws[1], ws[3], ws[4]});
+    SmallVector<Value> operands{planes, wj};
+    if (bias && j == 0)
+      operands.push_back(bias);
+    Value y = c.op(graph::Conv2DOp::getOperationName(), operands,
+                   {ints("strides", plane.strides), ints("padding", plane.pads),
+                    ints("dilations", plane.dilations), i64("groups", groups)});
+    sum = j ? c.add(sum, y) : y;
+  }
+  if (c.failed())
+    return c.value(sum);
+  // [N * Do, O, Ho, Wo] back to [N, O, Do, Ho, Wo].
+  ArrayRef<int64_t> ys = typeOf(sum).getShape();
+  Value y = c.reshape(sum, {batch, depth, ys[1], ys[2], ys[3]});
+  return c.value(c.op(graph::TransposeOp::getOperationName(), y, {ints("perm", {0, 2, 1, 3, 4})}));
 }
 
 Error Importer::convertMatMul(Node &n) {
@@ -335,9 +382,9 @@ Error Importer::convertConvTranspose(Node &n) {
     return biasIn.takeError();
   Value bias = *biasIn;
   int64_t rank = typeOf(*xIn).getRank();
-  if ((rank != 4 && rank != 3) || typeOf(*wIn).getRank() != rank)
+  if (rank < 3 || rank > 5 || typeOf(*wIn).getRank() != rank)
     return unsupported(n, "ConvTranspose on a rank-" + llvm::Twine(rank) +
-                              " input (only 1-D and 2-D)");
+                              " input (only 1-D, 2-D and 3-D)");
   int64_t dims = rank - 2, g = n.getInt("group", 1);
   ArrayRef<int64_t> xs = typeOf(*xIn).getShape(), ws = typeOf(*wIn).getShape();
   if (g < 1 || xs[1] != ws[0] || ws[0] % g)
@@ -398,66 +445,88 @@ Error Importer::convertConvTranspose(Node &n) {
     dil.insert(dil.begin(), 1);
     outPad.insert(outPad.begin(), 0);
     pads = {0, pads[0], 0, pads[1]};
+    dims = 2;
   }
-  ArrayRef<int64_t> s4 = typeOf(x).getShape();
-  int64_t N = s4[0], C = s4[1], H = s4[2], W = s4[3];
-  // The input spread by the strides: [N, C, H, 1, W, 1] padded to
-  // [N, C, H, sh, W, sw], then [N, C, H sh, W sw] cut to (H - 1) sh + 1.
-  if (strides[0] > 1 || strides[1] > 1) {
-    Value v = c.reshape(x, {N, C, H, 1, W, 1});
-    v = c.op(graph::PadOp::getOperationName(), v,
-             {ints("pad_before", {0, 0, 0, 0, 0, 0}),
-              ints("pad_after", {0, 0, 0, strides[0] - 1, 0, strides[1] - 1})});
-    v = c.reshape(v, {N, C, H * strides[0], W * strides[1]});
-    x = c.op(graph::SliceOp::getOperationName(), v,
-             {ints("starts", {0, 0, 0, 0}),
-              ints("ends", {N, C, (H - 1) * strides[0] + 1, (W - 1) * strides[1] + 1}),
-              ints("steps", {1, 1, 1, 1})});
+  ArrayRef<int64_t> shape = typeOf(x).getShape();
+  int64_t r = dims + 2;
+  // The input spread by the strides: [N, C, S1, 1, S2, 1, ...] padded to
+  // [N, C, S1, s1, S2, s2, ...], then [N, C, S1 s1, S2 s2, ...] cut to
+  // (Si - 1) si + 1.
+  if (llvm::any_of(strides, [](int64_t v) { return v > 1; })) {
+    SmallVector<int64_t> units(shape.take_front(2)), spread(shape.take_front(2)),
+        cut(shape.take_front(2));
+    for (int64_t i = 0; i < dims; ++i) {
+      units.append({shape[2 + i], 1});
+      spread.push_back(shape[2 + i] * strides[i]);
+      cut.push_back((shape[2 + i] - 1) * strides[i] + 1);
+    }
+    SmallVector<int64_t> zeros(units.size(), 0), after(units.size(), 0);
+    for (int64_t i = 0; i < dims; ++i)
+      after[3 + 2 * i] = strides[i] - 1;
+    Value v = c.op(graph::PadOp::getOperationName(), c.reshape(x, units),
+                   {ints("pad_before", zeros), ints("pad_after", after)});
+    x = c.op(graph::SliceOp::getOperationName(), c.reshape(v, spread),
+             {ints("starts", SmallVector<int64_t>(r, 0)), ints("ends", cut),
+              ints("steps", SmallVector<int64_t>(r, 1))});
   }
   // Padded by (k - 1) d - pad (the output padding at the end); a negative
   // amount crops.
-  SmallVector<int64_t> before(4, 0), after(4, 0), cutBefore(4, 0), cutAfter(4, 0);
-  for (int64_t i = 0; i < 2; ++i) {
+  SmallVector<int64_t> before(r, 0), after(r, 0), cutBefore(r, 0), cutAfter(r, 0);
+  for (int64_t i = 0; i < dims; ++i) {
     int64_t reach = (kernel[i] - 1) * dil[i];
-    int64_t lo = reach - pads[i], hi = reach - pads[2 + i] + outPad[i];
+    int64_t lo = reach - pads[i], hi = reach - pads[dims + i] + outPad[i];
     before[2 + i] = std::max<int64_t>(lo, 0);
     after[2 + i] = std::max<int64_t>(hi, 0);
     cutBefore[2 + i] = std::max<int64_t>(-lo, 0);
     cutAfter[2 + i] = std::max<int64_t>(-hi, 0);
   }
-  if (llvm::any_of(before, [](int64_t v) { return v; }) ||
-      llvm::any_of(after, [](int64_t v) { return v; }))
+  auto any = [](ArrayRef<int64_t> v) { return llvm::any_of(v, [](int64_t x) { return x; }); };
+  if (any(before) || any(after))
     x = c.op(graph::PadOp::getOperationName(), x,
              {ints("pad_before", before), ints("pad_after", after)});
-  if (llvm::any_of(cutBefore, [](int64_t v) { return v; }) ||
-      llvm::any_of(cutAfter, [](int64_t v) { return v; })) {
-    ArrayRef<int64_t> ps = typeOf(x).getShape();
-    SmallVector<int64_t> ends(ps);
-    for (int64_t i = 2; i < 4; ++i)
+  if (any(cutBefore) || any(cutAfter)) {
+    SmallVector<int64_t> ends(typeOf(x).getShape());
+    for (int64_t i = 2; i < r; ++i)
       ends[i] -= cutAfter[i];
     x = c.op(graph::SliceOp::getOperationName(), x,
-             {ints("starts", cutBefore), ints("ends", ends), ints("steps", {1, 1, 1, 1})});
+             {ints("starts", cutBefore), ints("ends", ends),
+              ints("steps", SmallVector<int64_t>(r, 1))});
   }
-  // The kernel [C_in, C_out / g, kh, kw] as [C_out, C_in / g, kh, kw],
-  // flipped in space.
-  int64_t cin = s4[1], coutPerGroup = typeOf(w).getShape()[1];
-  Value k = c.reshape(w, {g, cin / g, coutPerGroup, kernel[0], kernel[1]});
-  k = c.op(graph::TransposeOp::getOperationName(), k, {ints("perm", {0, 2, 1, 3, 4})});
-  k = c.reshape(k, {g * coutPerGroup, cin / g, kernel[0], kernel[1]});
-  k = c.op(graph::SliceOp::getOperationName(), k,
-           {ints("starts", {0, 0, kernel[0] - 1, kernel[1] - 1}),
-            ints("ends", {g * coutPerGroup, cin / g, -1, -1}), ints("steps", {1, 1, -1, -1})});
+  // The kernel [C_in, C_out / g, k...] as [C_out, C_in / g, k...], flipped
+  // in space.
+  int64_t cin = shape[1], coutPerGroup = typeOf(w).getShape()[1];
+  SmallVector<int64_t> grouped{g, cin / g, coutPerGroup}, perm{0, 2, 1}, flipped{g * coutPerGroup, cin / g};
+  for (int64_t i = 0; i < dims; ++i) {
+    grouped.push_back(kernel[i]);
+    perm.push_back(3 + i);
+    flipped.push_back(kernel[i]);
+  }
+  Value k = c.op(graph::TransposeOp::getOperationName(), c.reshape(w, grouped),
+                 {ints("perm", perm)});
+  SmallVector<int64_t> starts{0, 0}, ends{g * coutPerGroup, cin / g}, steps{1, 1};
+  for (int64_t i = 0; i < dims; ++i) {
+    starts.push_back(kernel[i] - 1);
+    ends.push_back(-1);
+    steps.push_back(-1);
+  }
+  k = c.op(graph::SliceOp::getOperationName(), c.reshape(k, flipped),
+           {ints("starts", starts), ints("ends", ends), ints("steps", steps)});
+  if (c.failed())
+    return c.finish(x);
+  if (dims == 3) {
+    Window unit{kernel, {1, 1, 1}, dil, SmallVector<int64_t>(6, 0)};
+    return result(n, conv3d(n, x, k, bias, unit, g));
+  }
   SmallVector<Value> operands{x, k};
   if (bias)
     operands.push_back(bias);
-  Value y = c.failed() ? x
-                       : c.op(graph::Conv2DOp::getOperationName(), operands,
-                              {ints("strides", {1, 1}), ints("padding", {0, 0, 0, 0}),
-                               ints("dilations", dil), i64("groups", g)});
-  if (dims == 1 && !c.failed()) {
-    SmallVector<int64_t> shape(typeOf(y).getShape());
-    shape.erase(shape.begin() + 2);
-    y = c.reshape(y, shape);
+  Value y = c.op(graph::Conv2DOp::getOperationName(), operands,
+                 {ints("strides", {1, 1}), ints("padding", {0, 0, 0, 0}),
+                  ints("dilations", dil), i64("groups", g)});
+  if (rank == 3 && !c.failed()) {
+    SmallVector<int64_t> ys(typeOf(y).getShape());
+    ys.erase(ys.begin() + 2);
+    y = c.reshape(y, ys);
   }
   return c.finish(y);
 }

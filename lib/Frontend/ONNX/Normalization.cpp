@@ -2,9 +2,10 @@
 //
 // BatchNormalization (inference), LayerNormalization and Softmax (the
 // 2-D coercion of opsets before 13) map to one graph op each; LayerNorm's
-// Mean and InvStdDev outputs, InstanceNormalization, LRN (a channel window
-// of slices), MeanVarianceNormalization and Hardmax (arg_max compared with
-// the positions) are compositions.
+// Mean and InvStdDev outputs, InstanceNormalization, GroupNormalization,
+// LpNormalization, LRN (a channel window of slices),
+// MeanVarianceNormalization and Hardmax (arg_max compared with the
+// positions) are compositions.
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
@@ -24,6 +25,8 @@ void Importer::registerNormalization(ConverterTable &t) {
   t["LRN"] = &Importer::convertLRN;
   t["Hardmax"] = &Importer::convertHardmax;
   t["MeanVarianceNormalization"] = &Importer::convertMeanVarianceNorm;
+  t["GroupNormalization"] = &Importer::convertGroupNorm;
+  t["LpNormalization"] = &Importer::convertLpNorm;
 }
 
 Error Importer::convertBatchNorm(Node &n) {
@@ -95,17 +98,21 @@ Error Importer::convertLayerNorm(Node &n) {
   return c.finish({*y, mu, inv});
 }
 
+Value Importer::standardized(Composition &c, Value x, ArrayRef<int64_t> axes, double eps) {
+  StringRef mean = graph::ReduceMeanOp::getOperationName();
+  Value d = c.sub(x, c.reduce(mean, x, axes, true));
+  Value var = c.reduce(mean, c.mul(d, d), axes, true);
+  return c.mul(d, c.op(graph::RsqrtOp::getOperationName(), c.add(var, c.scalarLike(var, eps))));
+}
+
 Error Importer::convertInstanceNorm(Node &n) {
   if (Error e = checkAttrs(n, {"epsilon"}))
     return e;
-  Expected<Value> x = in(n, 0), scale = in(n, 1), bias = in(n, 2);
-  if (!x)
-    return x.takeError();
-  if (!scale)
-    return scale.takeError();
-  if (!bias)
-    return bias.takeError();
-  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  Expected<SmallVector<Value>> operands = ins(n, 3);
+  if (!operands)
+    return operands.takeError();
+  Value x = (*operands)[0], scale = (*operands)[1], bias = (*operands)[2];
+  ArrayRef<int64_t> shape = typeOf(x).getShape();
   int64_t rank = shape.size();
   if (rank < 3)
     return fail(n, "the input has rank " + llvm::Twine(rank) + ", at least 3 (N, C, D1...) needed");
@@ -116,13 +123,77 @@ Error Importer::convertInstanceNorm(Node &n) {
     axes.push_back(d);
   channel[1] = shape[1];
   Composition c(*this, n);
-  StringRef mean = graph::ReduceMeanOp::getOperationName();
-  Value d = c.sub(*x, c.reduce(mean, *x, axes, true));
-  Value var = c.reduce(mean, c.mul(d, d), axes, true);
-  Value inv = c.op(graph::RsqrtOp::getOperationName(),
-                   c.add(var, c.scalarLike(var, n.getFloat("epsilon", 1e-5f))));
-  return c.finish(c.add(c.mul(c.mul(d, inv), c.reshape(*scale, channel)),
-                        c.reshape(*bias, channel)));
+  Value norm = standardized(c, x, axes, n.getFloat("epsilon", 1e-5f));
+  return c.finish(c.add(c.mul(norm, c.reshape(scale, channel)), c.reshape(bias, channel)));
+}
+
+Error Importer::convertGroupNorm(Node &n) {
+  if (Error e = checkAttrs(n, {"epsilon", "num_groups", "stash_type"}))
+    return e;
+  Expected<SmallVector<Value>> operands = ins(n, 3);
+  if (!operands)
+    return operands.takeError();
+  Value x = (*operands)[0], scale = (*operands)[1], bias = (*operands)[2];
+  ArrayRef<int64_t> shape = typeOf(x).getShape();
+  int64_t rank = shape.size();
+  if (rank < 2)
+    return fail(n, "the input has rank " + llvm::Twine(rank) + ", at least 2 (N, C, D1...) needed");
+  int64_t groups = n.getInt("num_groups", 0), channels = shape[1];
+  if (groups < 1 || channels % groups)
+    return fail(n, "num_groups " + llvm::Twine(groups) + " does not divide the " +
+                       llvm::Twine(channels) + " channels (missing or not positive?)");
+  // Opset 18 scales and shifts each group, opset 21 each channel.
+  int64_t per = n.opset < 21 ? groups : channels;
+  for (Value v : {scale, bias})
+    if (typeOf(v).getShape() != ArrayRef<int64_t>{per})
+      return fail(n, "scale and bias must have shape " + formatShape({per}) + " (" +
+                         (n.opset < 21 ? "one value per group" : "one value per channel") +
+                         " at opset " + llvm::Twine(n.opset) + "), got " +
+                         formatShape(typeOf(v).getShape()));
+  int stash = n.getInt("stash_type", onnx::TensorProto::FLOAT);
+  std::optional<DType> stashType = dtypeFromOnnx(stash);
+  if (!stashType || !isFloat(*stashType))
+    return unsupported(n, "stash_type " + onnxTypeName(stash));
+  // (x - mean) / sqrt(var + eps) over each sample's group of channels, in
+  // the stash type, then scale + bias.
+  Type et = typeOf(x).getElementType();
+  int64_t batch = shape[0], rest = numElements(shape) / (batch * groups);
+  Composition c(*this, n);
+  Value g = c.reshape(c.cast(x, mlirElementType(*stashType, &ctx)), {batch, groups, rest});
+  Value norm = c.cast(standardized(c, g, {2}, n.getFloat("epsilon", 1e-5f)), et);
+  if (per == groups) {
+    Value y = c.add(c.mul(norm, c.reshape(scale, {1, groups, 1})),
+                    c.reshape(bias, {1, groups, 1}));
+    return c.finish(c.reshape(y, shape));
+  }
+  SmallVector<int64_t> channel(rank, 1);
+  channel[1] = channels;
+  return c.finish(c.add(c.mul(c.reshape(norm, shape), c.reshape(scale, channel)),
+                        c.reshape(bias, channel)));
+}
+
+Error Importer::convertLpNorm(Node &n) {
+  if (Error e = checkAttrs(n, {"axis", "p"}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  int64_t rank = typeOf(*x).getRank();
+  std::optional<int64_t> axis = normalizeAxis(n.getInt("axis", -1), rank);
+  if (!axis)
+    return fail(n, "axis " + llvm::Twine(n.getInt("axis", -1)) + " out of range for rank " +
+                       llvm::Twine(rank));
+  int64_t p = n.getInt("p", 2);
+  if (p != 1 && p != 2)
+    return fail(n, "p must be 1 or 2, got " + llvm::Twine(p));
+  // x / ||x||_p along the axis (ONNX divides by the norm as it is: a zero
+  // norm gives NaN or infinity, as its reference does).
+  Composition c(*this, n);
+  StringRef sum = graph::ReduceSumOp::getOperationName();
+  Value norm = p == 1 ? c.reduce(sum, c.op(graph::AbsOp::getOperationName(), *x), {*axis}, true)
+                      : c.op(graph::SqrtOp::getOperationName(),
+                             c.reduce(sum, c.mul(*x, *x), {*axis}, true));
+  return c.finish(c.div(*x, norm));
 }
 
 Error Importer::convertLRN(Node &n) {

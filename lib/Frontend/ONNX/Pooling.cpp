@@ -1,14 +1,17 @@
 //===- Pooling.cpp - ONNX pooling -----------------------------------------===//
 //
-// MaxPool and AveragePool over 1-D and 2-D windows (auto_pad, ceil_mode,
-// count_include_pad; 1-D as 2-D over a height of 1) and their global forms
-// (any rank: reductions over the spatial axes).
+// MaxPool and AveragePool over 1-D, 2-D and 3-D windows (auto_pad,
+// ceil_mode, count_include_pad; 1-D as 2-D over a height of 1, 3-D as 2-D
+// pools of every output depth's planes combined across the depth taps) and
+// their global forms (any rank: reductions over the spatial axes).
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
 
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Support/Shape.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace dlc;
@@ -37,41 +40,88 @@ Error Importer::convertPool(Node &n, bool isMax) {
   if (!k)
     return fail(n, "missing attribute kernel_shape");
   int64_t rank = typeOf(*x).getRank();
-  if (!((rank == 4 && k->size() == 2) || (rank == 3 && k->size() == 1)))
-    return unsupported(n, "pooling that is not 1-D or 2-D");
-  // 1-D pooling is 2-D pooling over a height of 1.
-  bool oneD = rank == 3;
-  Value v = *x;
-  if (oneD) {
-    Expected<Value> v2 = reshape(n, v, insertUnitDim(typeOf(v).getShape(), 2));
-    if (!v2)
-      return v2.takeError();
-    v = *v2;
-  }
-  Expected<Window> win = window(n, typeOf(v).getShape().drop_front(2), *k, oneD);
+  if (rank < 3 || rank > 5 || int64_t(k->size()) != rank - 2)
+    return unsupported(n, "pooling of a rank-" + llvm::Twine(rank) + " input with a " +
+                              llvm::Twine(k->size()) +
+                              "-D kernel (only 1-D, 2-D and 3-D pooling)");
+  Expected<Window> win = window(n, typeOf(*x).getShape().drop_front(2), *k);
   if (!win)
     return win.takeError();
+  if (rank == 5)
+    return result(n, pool3d(n, *x, *win, isMax));
+  // 1-D pooling is 2-D pooling over a height of 1.
+  bool oneD = rank == 3;
+  Composition c(*this, n);
+  Value v = oneD ? c.reshape(*x, insertUnitDim(typeOf(*x).getShape(), 2)) : *x;
+  Value y = pool2d(c, n, v, win->planar(), isMax);
+  if (oneD && !c.failed()) {
+    SmallVector<int64_t> shape(typeOf(y).getShape());
+    shape.erase(shape.begin() + 2);
+    y = c.reshape(y, shape);
+  }
+  return c.finish(y);
+}
+
+Value Importer::pool2d(Composition &c, Node &n, Value x, const Window &plane, bool isMax) {
   SmallVector<NamedAttribute> attrs{
-      ints("kernel_size", win->kernel), ints("strides", win->strides),
-      ints("padding", win->pads), ints("dilations", win->dilations),
+      ints("kernel_size", plane.kernel), ints("strides", plane.strides),
+      ints("padding", plane.pads), ints("dilations", plane.dilations),
       named("ceil_mode", builder.getBoolAttr(n.getInt("ceil_mode", 0)))};
   if (!isMax)
     attrs.push_back(named("count_include_pad",
                           builder.getBoolAttr(n.getInt("count_include_pad", 0))));
-  Expected<Value> y = make(
-      n, isMax ? graph::MaxPool2DOp::getOperationName() : graph::AvgPool2DOp::getOperationName(),
-      v, attrs);
-  if (!y)
-    return y.takeError();
-  if (oneD) {
-    SmallVector<int64_t> shape(typeOf(*y).getShape());
-    shape.erase(shape.begin() + 2);
-    y = reshape(n, *y, shape);
-    if (!y)
-      return y.takeError();
+  return c.op(isMax ? graph::MaxPool2DOp::getOperationName()
+                    : graph::AvgPool2DOp::getOperationName(),
+              x, attrs);
+}
+
+Expected<Value> Importer::pool3d(Node &n, Value x, const Window &win, bool isMax) {
+  // The planes [N, C, Do, H, W] of every depth tap, as [N, C * Do, H, W]
+  // (pooling is per channel), pooled in 2-D and combined across taps: the
+  // maximum, or the sum of the taps' plane averages over the number of
+  // depths the window counts at each output depth.
+  Type et = typeOf(x).getElementType();
+  double lowest = -std::numeric_limits<double>::infinity();
+  if (auto it = dyn_cast<IntegerType>(et))
+    lowest = double(APInt::getSignedMinValue(it.getWidth()).getSExtValue());
+  if (std::max(win.pads[0], win.pads[3]) >= win.kernel[0] * win.dilations[0])
+    return fail(n, "the depth padding [" + formatInts({win.pads[0], win.pads[3]}) +
+                       "] must be smaller than the (dilated) kernel " +
+                       llvm::Twine(win.kernel[0] * win.dilations[0]));
+  bool ceil = n.getInt("ceil_mode", 0);
+  Expected<SmallVector<Value>> taps = depthTaps(n, x, 2, win, ceil, isMax ? lowest : 0.0);
+  if (!taps)
+    return taps.takeError();
+  ArrayRef<int64_t> ts = typeOf(taps->front()).getShape();
+  int64_t depth = ts[2];
+  Window plane = win.planar();
+  Composition c(*this, n);
+  Value acc;
+  for (auto [j, tap] : llvm::enumerate(*taps)) {
+    Value y = pool2d(c, n, c.reshape(tap, {ts[0], ts[1] * depth, ts[3], ts[4]}), plane, isMax);
+    acc = j == 0 ? y : isMax ? c.max(acc, y) : c.add(acc, y);
   }
-  define(n, 0, *y);
-  return Error::success();
+  if (c.failed())
+    return c.value(acc);
+  ArrayRef<int64_t> ys = typeOf(acc).getShape();
+  Value y = c.reshape(acc, {ts[0], ts[1], depth, ys[2], ys[3]});
+  if (isMax)
+    return c.value(y);
+  // How many of the window's depth taps each output depth counts: those
+  // on real elements, or with count_include_pad those inside the padded
+  // input (not the overhang ceil mode adds).
+  bool includePad = n.getInt("count_include_pad", 0);
+  int64_t in = typeOf(x).getDimSize(2), before = win.pads[0], after = win.pads[3];
+  Tensor divisor(*dtypeOf(et), {depth, 1, 1});
+  for (int64_t o = 0; o < depth; ++o) {
+    int64_t count = 0;
+    for (int64_t j = 0; j < win.kernel[0]; ++j) {
+      int64_t p = o * win.strides[0] + j * win.dilations[0]; // in the padded input
+      count += includePad ? p < before + in + after : p >= before && p < before + in;
+    }
+    divisor.data[o] = std::max<int64_t>(count, 1);
+  }
+  return c.value(c.div(y, constant(divisor, "depth_counts")));
 }
 
 Error Importer::convertGlobalPool(Node &n, bool isMax) {

@@ -206,9 +206,28 @@ save("cumsum_axis", [helper.make_node("CumSum", ["x", "a"], ["y"], name="cumsum"
      [vi("x", f32, [2, 3])], [vi("y", f32, [2, 3])], [init("a", np.array(2, np.int64))])
 save("gathernd_shapes", [helper.make_node("GatherND", ["x", "i"], ["y"], name="gathernd")],
      [vi("x", f32, [2, 3])], [vi("y", f32, [2])], [init("i", np.zeros((2, 3), np.int64))])
-save("conv3d", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d")],
-     [vi("x", f32, [1, 1, 4, 4, 4])], [vi("y", f32, [1, 1, 4, 4, 4])],
-     [init("w", np.ones((1, 1, 1, 1, 1), np.float32))])
+save("conv4d", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv4d")],
+     [vi("x", f32, [1, 1, 4, 4, 4, 4])], [vi("y", f32, [1, 1, 4, 4, 4, 4])],
+     [init("w", np.ones((1, 1, 1, 1, 1, 1), np.float32))])
+save("conv3d_depth", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d")],
+     [vi("x", f32, [1, 1, 2, 4, 4])], [vi("y", f32, None)],
+     [init("w", np.ones((1, 1, 3, 1, 1), np.float32))])
+save("pool3d_pads", [helper.make_node("MaxPool", ["x"], ["y"], name="pool3d",
+                                      kernel_shape=[2, 2, 2], pads=[2, 0, 0, 0, 0, 0])],
+     [vi("x", f32, [1, 1, 4, 4, 4])], [vi("y", f32, None)])
+save("pool4d", [helper.make_node("AveragePool", ["x"], ["y"], name="pool4d",
+                                 kernel_shape=[2, 2, 2, 2])],
+     [vi("x", f32, [1, 1, 4, 4, 4, 4])], [vi("y", f32, None)])
+save("group_norm_groups", [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"],
+                                            name="gn", num_groups=4)],
+     [vi("x", f32, [1, 6, 2])], [vi("y", f32, [1, 6, 2])],
+     [init("s", np.ones(4, np.float32)), init("b", np.zeros(4, np.float32))], opset=18)
+save("group_norm_scale", [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"],
+                                           name="gn", num_groups=2)],
+     [vi("x", f32, [1, 6, 2])], [vi("y", f32, [1, 6, 2])],
+     [init("s", np.ones(2, np.float32)), init("b", np.zeros(2, np.float32))], opset=21)
+save("lp_norm_p3", [helper.make_node("LpNormalization", ["x"], ["y"], name="lp", p=3)],
+     [vi("x", f32, [2, 3])], [vi("y", f32, [2, 3])])
 # Slice to INT64_MAX ("to the end") given by a Constant node: 2^63 as a
 # double must saturate, not wrap to INT64_MIN.
 save("slice_int64_max", [

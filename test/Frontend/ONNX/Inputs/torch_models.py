@@ -1,5 +1,5 @@
-"""Exports torchvision resnet18, mobilenet_v2 and mobilenet_v3_small, a small
-1-D convolutional network, transposed convolutions and a
+"""Exports torchvision resnet18, mobilenet_v2 and mobilenet_v3_small, small
+1-D and 3-D convolutional networks, transposed convolutions and a
 torch.nn.TransformerEncoder
 (random weights, fixed seed) to ONNX, with an input and PyTorch's output as .npy."""
 import sys
@@ -10,7 +10,7 @@ import torchvision
 
 out = sys.argv[1]
 which = sys.argv[2:] or ["resnet18", "mobilenet_v2", "mobilenet_v3_small", "conv1d",
-                         "deconv", "transformer"]
+                         "conv3d", "deconv", "transformer"]
 torch.manual_seed(0)
 
 
@@ -25,6 +25,31 @@ class Conv1d(torch.nn.Module):
             torch.nn.Conv1d(8, 8, 3, dilation=2, groups=2), torch.nn.AvgPool1d(2),
             torch.nn.ConvTranspose1d(8, 4, 4, stride=2, padding=1),
             torch.nn.AdaptiveAvgPool1d(1))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+class Conv3d(torch.nn.Module):
+    """3-D convolutions and pools, as video and volumetric models use them:
+    strides, padding, dilation and groups; max pooling with ceil mode and
+    dilation, average pooling with and without the padding counted; a
+    transposed convolution."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = torch.nn.Sequential(
+            torch.nn.Conv3d(3, 8, (3, 5, 5), stride=(1, 2, 2), padding=(1, 2, 2)),
+            torch.nn.BatchNorm3d(8), torch.nn.ReLU(),
+            torch.nn.MaxPool3d(3, stride=2, padding=1, ceil_mode=True),
+            torch.nn.Conv3d(8, 8, 3, padding=(2, 1, 1), dilation=(2, 1, 1), groups=2),
+            torch.nn.AvgPool3d((3, 2, 2), stride=(2, 1, 1), padding=(1, 1, 0),
+                               ceil_mode=True, count_include_pad=False),
+            torch.nn.Conv3d(8, 4, (2, 1, 1), stride=(2, 1, 1), bias=False),
+            torch.nn.AvgPool3d(2, stride=1, padding=1),
+            torch.nn.MaxPool3d((2, 3, 3), stride=1, dilation=(2, 1, 1)),
+            torch.nn.ConvTranspose3d(4, 4, (2, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1),
+                                     output_padding=(0, 1, 0), groups=2))
 
     def forward(self, x):
         return self.body(x)
@@ -61,7 +86,7 @@ def randomize_batch_norms(model):
     """Random inference statistics, so that batch norms do real work and the
     outputs are of order 1 (torchvision's init leaves them near identity)."""
     for m in model.modules():
-        if isinstance(m, (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d)):
+        if isinstance(m, (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)):
             m.running_mean.uniform_(-0.2, 0.2)
             m.running_var.uniform_(0.5, 1.5)
             m.weight.data.uniform_(0.5, 1.5)
@@ -97,5 +122,7 @@ for name in which:
         export(name, Decoder2d(), (1, 8, 5, 7))
     elif name == "conv1d":
         export(name, randomize_batch_norms(Conv1d()), (2, 4, 64))
+    elif name == "conv3d":
+        export(name, randomize_batch_norms(Conv3d()), (2, 3, 16, 20, 18))
     elif name == "transformer":
         export(name, Encoder(), (1, 16, 64))
