@@ -154,9 +154,9 @@ Expected<SmallVector<Value>> Importer::depthTaps(Node &n, Value x, int64_t axis,
                        llvm::Twine(d) + ") does not fit the padded depth " +
                        llvm::Twine(in) + " + " + llvm::Twine(before) + " + " +
                        llvm::Twine(after));
-  if (k > kMaxDepthTaps)
+  if (k > kMaxWindowTerms)
     return unsupported(n, "a depth window of " + llvm::Twine(k) + " taps (at most " +
-                              llvm::Twine(kMaxDepthTaps) + ")");
+                              llvm::Twine(kMaxWindowTerms) + ")");
   int64_t out = windowExtent(in, before, after, k, s, d, ceilMode);
   // Ceil mode's last window may reach past the end padding.
   int64_t reach = (out - 1) * s + (k - 1) * d + 1;

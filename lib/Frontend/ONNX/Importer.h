@@ -158,8 +158,9 @@ private:
   /// planes each depth tap of the window reads, one tensor per tap, `x` with
   /// `axis` replaced by the output depths (x padded along it with
   /// `padValue`, and further at the end where `ceilMode` needs).
-  /// The most depth taps a 3-D window may have: each is an op of its own.
-  static constexpr int64_t kMaxDepthTaps = 256;
+  /// The most terms a composition sums over a window (LRN's channels, a
+  /// 3-D window's depth taps): each is an op of its own.
+  static constexpr int64_t kMaxWindowTerms = 256;
   Expected<SmallVector<Value>> depthTaps(Node &n, Value x, int64_t axis, const Window &w,
                                          bool ceilMode, double padValue);
   static SmallVector<int64_t> insertUnitDim(ArrayRef<int64_t> shape, int64_t pos) {

@@ -212,7 +212,15 @@ Error Importer::convertLRN(Node &n) {
   // y = x / (bias + alpha / size * sum of x^2 over the channels
   // [c - floor((size - 1) / 2), c + ceil((size - 1) / 2)])^beta: the squares
   // padded with zeros along C, and `size` shifted slices summed.
-  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  // Window positions beyond the channels read only padding: the sum
+  // needs at most C - 1 on each side.
+  int64_t reach = std::max<int64_t>(shape[1] - 1, 0);
+  int64_t before = std::min((size - 1) / 2, reach);
+  int64_t after = std::min(size - 1 - (size - 1) / 2, reach);
+  if (before + after + 1 > kMaxWindowTerms)
+    return unsupported(n, "a window of " + llvm::Twine(before + after + 1) +
+                              " channels (at most " + llvm::Twine(kMaxWindowTerms) +
+                              " terms are summed)");
   SmallVector<int64_t> padBefore(rank, 0), padAfter(rank, 0);
   padBefore[1] = before;
   padAfter[1] = after;
@@ -220,7 +228,7 @@ Error Importer::convertLRN(Node &n) {
   Value padded = c.op(graph::PadOp::getOperationName(), c.mul(*x, *x),
                       {ints("pad_before", padBefore), ints("pad_after", padAfter)});
   Value sum;
-  for (int64_t i = 0; i < size; ++i) {
+  for (int64_t i = 0; i <= before + after; ++i) {
     SmallVector<int64_t> starts(rank, 0), ends(shape), steps(rank, 1);
     starts[1] = i;
     ends[1] = i + shape[1];
