@@ -484,9 +484,8 @@ Error Importer::convertDropout(Node &n) {
     return y.takeError();
   define(n, 0, *y);
   if (n.hasOutput(1)) { // nothing is dropped: the mask is all true
-    Tensor mask(DType::I1, typeOf(*x).getShape());
-    std::fill(mask.data.begin(), mask.data.end(), 1.0);
-    define(n, 1, constant(mask, n.proto.output(1)));
+    define(n, 1, splat(RankedTensorType::get(typeOf(*x).getShape(), builder.getI1Type()),
+                       builder.getBoolAttr(true)));
   }
   return Error::success();
 }

@@ -145,6 +145,8 @@ Expected<SmallVector<Value>> Importer::depthTaps(Node &n, Value x, int64_t axis,
   ArrayRef<int64_t> shape = typeOf(x).getShape();
   int64_t in = shape[axis], k = w.kernel[0], s = w.strides[0], d = w.dilations[0];
   int64_t before = w.pads[0], after = w.pads[3];
+  if (k < 1)
+    return fail(n, "the window has no depth (kernel " + formatInts(w.kernel) + ")");
   if (before < 0 || after < 0)
     return fail(n, "pads must not be negative, got [" + formatInts(w.pads) + "]");
   // The pads are at most 2^48 (attributes beyond are refused here too).

@@ -219,6 +219,12 @@ private:
       s.data[i] = t.data[i] - 128;
     return s;
   }
+  /// A constant of `type` with every element `value`: a splat, whose size
+  /// costs nothing until something computes with it.
+  Value splat(RankedTensorType type, Attribute value) {
+    return graph::ConstantOp::create(builder, builder.getUnknownLoc(),
+                                     DenseElementsAttr::get(type, value));
+  }
   Value scalar(DType type, double v) {
     Tensor t(type, {});
     t.data[0] = roundToDType(type, v);

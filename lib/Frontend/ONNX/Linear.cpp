@@ -408,6 +408,18 @@ Error Importer::convertConvTranspose(Node &n) {
   if (auto ks = n.getInts("kernel_shape"))
     if (ArrayRef<int64_t>(*ks) != ArrayRef<int64_t>(kernel))
       return fail(n, "kernel_shape does not match the weight's shape");
+  // Every extent below stays within a tensor's 2^48 elements, so that the
+  // arithmetic on them cannot overflow.
+  auto beyond = [](__int128 v) { return v < -kMaxTensorElements || v > kMaxTensorElements; };
+  for (int64_t i = 0; i < dims; ++i)
+    if (kernel[i] < 1 || beyond(__int128(kernel[i] - 1) * dil[i] + 1) ||
+        beyond(__int128(xs[2 + i] - 1) * strides[i] + 1) || beyond(pads[i]) ||
+        beyond(pads[dims + i]) || beyond(outPad[i]))
+      return fail(n, "the kernel " + formatShape(kernel) + " (dilations [" + formatInts(dil) +
+                         "]), the input spread by the strides [" + formatInts(strides) +
+                         "], pads [" + formatInts(pads) + "] and output_padding [" +
+                         formatInts(outPad) +
+                         "] must be non-empty and within 2^48 elements");
   // Explicit output sizes (output_shape, or the input times the strides for
   // SAME padding) fix the total padding.
   std::string mode = n.getString("auto_pad", "NOTSET");
@@ -422,8 +434,9 @@ Error Importer::convertConvTranspose(Node &n) {
   if (outShape) {
     if (outShape->size() > size_t(dims))
       outShape->erase(outShape->begin(), outShape->end() - dims); // N, C given too
-    if (outShape->size() != size_t(dims))
-      return fail(n, "output_shape must have " + llvm::Twine(dims) + " values");
+    if (outShape->size() != size_t(dims) || llvm::any_of(*outShape, beyond))
+      return fail(n, "output_shape must have " + llvm::Twine(dims) +
+                         " values within 2^48, got [" + formatInts(*outShape) + "]");
     for (int64_t i = 0; i < dims; ++i) {
       int64_t total = strides[i] * (xs[2 + i] - 1) + outPad[i] + (kernel[i] - 1) * dil[i] + 1 -
                       (*outShape)[i];

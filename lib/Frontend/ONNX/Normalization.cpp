@@ -63,7 +63,7 @@ Error Importer::convertLayerNorm(Node &n) {
   Value bias = *biasIn;
   if (!bias) {
     RankedTensorType st = typeOf(*scale);
-    bias = constant(Tensor(*dtypeOf(st.getElementType()), st.getShape()), "zero");
+    bias = splat(st, builder.getZeroAttr(st.getElementType()));
   }
   Expected<Value> y =
       make(n, graph::LayerNormOp::getOperationName(), {*x, *scale, bias},
