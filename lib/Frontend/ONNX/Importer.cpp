@@ -118,6 +118,16 @@ Expected<Importer::Window> Importer::window(Node &n, ArrayRef<int64_t> spatial,
   if (auto ks = n.getInts("kernel_shape"))
     if (ArrayRef<int64_t>(*ks) != kernel)
       return fail(n, "kernel_shape does not match the weight's shape");
+  // Extents within a tensor's 2^48 elements, so that the arithmetic on
+  // them cannot overflow.
+  for (size_t i = 0; i < dims; ++i)
+    if (kernel[i] < 1 || __int128(kernel[i] - 1) * dil[i] + 1 > kMaxTensorElements ||
+        strides[i] > kMaxTensorElements)
+      return fail(n, "the kernel " + formatShape(kernel) + " with dilations [" + formatInts(dil) +
+                         "] and strides [" + formatInts(strides) +
+                         "] must be non-empty and within 2^48 elements");
+  if (llvm::any_of(pads, [](int64_t p) { return p < 0 || p > kMaxTensorElements; }))
+    return fail(n, "pads must be in [0, 2^48], got [" + formatInts(pads) + "]");
   Window w{SmallVector<int64_t>(kernel), strides, dil, pads};
   std::string mode = n.getString("auto_pad", "NOTSET");
   if (mode != "NOTSET") {
@@ -145,13 +155,7 @@ Expected<SmallVector<Value>> Importer::depthTaps(Node &n, Value x, int64_t axis,
   ArrayRef<int64_t> shape = typeOf(x).getShape();
   int64_t in = shape[axis], k = w.kernel[0], s = w.strides[0], d = w.dilations[0];
   int64_t before = w.pads[0], after = w.pads[3];
-  if (k < 1)
-    return fail(n, "the window has no depth (kernel " + formatInts(w.kernel) + ")");
-  if (before < 0 || after < 0)
-    return fail(n, "pads must not be negative, got [" + formatInts(w.pads) + "]");
-  // The pads are at most 2^48 (attributes beyond are refused here too).
-  if (before > kMaxTensorElements || after > kMaxTensorElements ||
-      !windowFits(in + before + after, k, d))
+  if (!windowFits(in + before + after, k, d))
     return fail(n, "the depth window (kernel " + llvm::Twine(k) + ", dilation " +
                        llvm::Twine(d) + ") does not fit the padded depth " +
                        llvm::Twine(in) + " + " + llvm::Twine(before) + " + " +

@@ -597,10 +597,12 @@ Error Importer::convertEyeLike(Node &n) {
   int64_t k = n.getInt("k", 0);
   if (Error e = checkConstantSize(n, shape, "an identity"))
     return e;
+  // Ones at (i, i + k) for the rows whose column is in range (none when k
+  // is beyond the matrix, which the clamp keeps from overflowing).
   Tensor t(*type, shape);
-  for (int64_t i = 0; i < shape[0]; ++i)
-    if (i + k >= 0 && i + k < shape[1])
-      t.data[i * shape[1] + i + k] = 1;
+  k = std::clamp<int64_t>(k, -shape[0], shape[1]);
+  for (int64_t i = std::max<int64_t>(0, -k), end = std::min(shape[0], shape[1] - k); i < end; ++i)
+    t.data[i * shape[1] + i + k] = 1;
   define(n, 0, constant(t, "eye"));
   return Error::success();
 }
