@@ -484,8 +484,7 @@ Error Importer::convertDropout(Node &n) {
     return y.takeError();
   define(n, 0, *y);
   if (n.hasOutput(1)) { // nothing is dropped: the mask is all true
-    define(n, 1, splat(RankedTensorType::get(typeOf(*x).getShape(), builder.getI1Type()),
-                       builder.getBoolAttr(true)));
+    define(n, 1, filled(typeOf(*x).getShape(), DType::I1, 1));
   }
   return Error::success();
 }

@@ -219,11 +219,14 @@ private:
       s.data[i] = t.data[i] - 128;
     return s;
   }
-  /// A constant of `type` with every element `value`: a splat, whose size
-  /// costs nothing until something computes with it.
-  Value splat(RankedTensorType type, Attribute value) {
+  /// A constant of `shape` with every element `v` in `type`: a splat, whose
+  /// size costs nothing until something computes with it.
+  Value filled(ArrayRef<int64_t> shape, DType type, double v) {
+    Type et = mlirElementType(type, &ctx);
+    Attribute value = isa<FloatType>(et) ? Attribute(builder.getFloatAttr(et, v))
+                                         : Attribute(builder.getIntegerAttr(et, int64_t(v)));
     return graph::ConstantOp::create(builder, builder.getUnknownLoc(),
-                                     DenseElementsAttr::get(type, value));
+                                     DenseElementsAttr::get(RankedTensorType::get(shape, et), value));
   }
   Value scalar(DType type, double v) {
     Tensor t(type, {});

@@ -63,7 +63,7 @@ Error Importer::convertLayerNorm(Node &n) {
   Value bias = *biasIn;
   if (!bias) {
     RankedTensorType st = typeOf(*scale);
-    bias = splat(st, builder.getZeroAttr(st.getElementType()));
+    bias = filled(st.getShape(), *dtypeOf(st.getElementType()), 0);
   }
   Expected<Value> y =
       make(n, graph::LayerNormOp::getOperationName(), {*x, *scale, bias},

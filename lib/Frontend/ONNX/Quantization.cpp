@@ -32,13 +32,6 @@ static std::string elementTypeName(Value v) {
   return s;
 }
 
-/// A constant shaped like `like` holding `v` in `dtype`.
-static Tensor filledLike(RankedTensorType like, DType dtype, double v) {
-  Tensor t(dtype, like.getShape());
-  std::fill(t.data.begin(), t.data.end(), v);
-  return t;
-}
-
 Expected<Value> Importer::dequantized(Node &n, int i, int64_t axis) {
   Expected<Value> x = in(n, i), scale = in(n, i + 1);
   if (!x)
@@ -58,8 +51,7 @@ Expected<Value> Importer::dequantized(Node &n, int i, int64_t axis) {
     zero = *z;
   } else {
     // 0 of the input's type; a uint8 0 is held as -128.
-    zero = constant(filledLike(typeOf(*scale), *dtypeOf(et), isUint8(n, i) ? -128 : 0),
-                    "zero_point");
+    zero = filled(typeOf(*scale).getShape(), *dtypeOf(et), isUint8(n, i) ? -128 : 0);
   }
   auto type = typeOf(*x).clone(typeOf(*scale).getElementType());
   return make(n, graph::DequantizeOp::getOperationName(), {*x, *scale, zero},
@@ -84,7 +76,7 @@ Expected<Value> Importer::quantized(Node &n, Value x, int i, int64_t axis,
       uint8Values.insert(output.str());
   } else {
     // No zero point: uint8 with zero point 0, held as -128.
-    zero = constant(filledLike(typeOf(*scale), DType::I8, -128), "zero_point");
+    zero = filled(typeOf(*scale).getShape(), DType::I8, -128);
     uint8Values.insert(output.str());
   }
   auto type = typeOf(x).clone(typeOf(zero).getElementType());

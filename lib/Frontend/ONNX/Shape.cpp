@@ -140,10 +140,8 @@ Error Importer::convertExpand(Node &n) {
                        formatInts(xt.getShape()) + "]");
   // x broadcast to the shape: a select with an all-true condition of that
   // shape (exact for every type, unlike x + 0 for -0.0).
-  Tensor all(DType::I1, *out);
-  std::fill(all.data.begin(), all.data.end(), 1.0);
   return result(n, make(n, graph::SelectOp::getOperationName(),
-                        {constant(all, "expand"), *x, *x}));
+                        {filled(*out, DType::I1, 1), *x, *x}));
 }
 
 Error Importer::convertTranspose(Node &n) {
