@@ -136,7 +136,7 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
         d.reason = "no " + llvm::join(anchors, " or ") + " in the graph";
       } else if (v.dormant) {
         d.reason = dormantReason(classNames);
-      } else if (v.noGain && !v.inO3) {
+      } else if (v.noGain) {
         d.reason = "no speed-up measured on " + classNames +
                    " models for its compile time (bench/auto_vs_o3.py)";
       } else {

@@ -41,7 +41,8 @@ struct CatalogueEntry {
   llvm::StringRef dormantOn;
   llvm::StringRef summary;
   /// CF'22 classes on whose models dlc measured the pass active but not
-  /// faster on the CPU while it costs compile time (bench/auto_vs_o3.py).
+  /// faster on the CPU while it costs compile time (bench/auto_vs_o3.py):
+  /// auto leaves it out on them, even where O3 runs it.
   llvm::StringRef noGainOn = "";
   /// TVM's build runs it after the graph passes whatever they are
   /// (relay.build fuses last): pass-order search ends every sequence with it.
