@@ -3,6 +3,7 @@
 # each for SECONDS (default 60) on a seed corpus: the ONNX node test models,
 # their .pb tensors and the repository's .npy and .mlir test inputs.
 #   utils/fuzz.sh [SECONDS] [onnx|tensor|mlir ...]
+# FUZZ_SEED=N fixes libFuzzer's seed (CI's short runs, so that they repeat).
 # A crash, hang or sanitizer report stops the target with an input under
 # build-fuzz/artifacts/; keep it as a regression test (test/Frontend/ONNX/
 # Inputs/fuzz/ for the importer, with a line in fuzz-regressions.test).
@@ -46,7 +47,7 @@ for t in "${targets[@]}"; do
   # The whole log in build-fuzz/fuzz-$t.log; the report's start and the
   # statistics here.
   status=0
-  build-fuzz/bin/dlc-fuzz-"$t" "$corpus" -max_total_time="$seconds" -timeout=20 \
+  build-fuzz/bin/dlc-fuzz-"$t" "$corpus" -max_total_time="$seconds" -timeout=20 ${FUZZ_SEED:+-seed=$FUZZ_SEED} \
     -rss_limit_mb=4096 -artifact_prefix=build-fuzz/artifacts/"$t"- -print_final_stats=1 \
     > build-fuzz/fuzz-"$t".log 2>&1 || status=$?
   grep -m1 -A12 -E '^==[0-9]+==ERROR|runtime error|deadly signal|ALARM|out-of-memory' \
