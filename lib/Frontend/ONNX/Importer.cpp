@@ -153,6 +153,8 @@ Expected<SmallVector<Value>> Importer::depthTaps(Node &n, Value x, int64_t axis,
                                                  const Window &w, bool ceilMode,
                                                  double padValue) {
   ArrayRef<int64_t> shape = typeOf(x).getShape();
+  if (typeOf(x).getNumElements() == 0)
+    return unsupported(n, "a 3-D window over an input with no elements");
   int64_t in = shape[axis], k = w.kernel[0], s = w.strides[0], d = w.dilations[0];
   int64_t before = w.pads[0], after = w.pads[3];
   if (!windowFits(in + before + after, k, d))

@@ -154,13 +154,14 @@ private:
   /// the `spatial` sizes, kernel_shape checked against `kernel`) with
   /// ONNX's defaults.
   Expected<Window> window(Node &n, ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel);
-  /// For a 3-D window `w` (its depth part) sliding along `axis` of `x`: the
-  /// planes each depth tap of the window reads, one tensor per tap, `x` with
-  /// `axis` replaced by the output depths (x padded along it with
-  /// `padValue`, and further at the end where `ceilMode` needs).
   /// The most terms a composition sums over a window (LRN's channels, a
   /// 3-D window's depth taps): each is an op of its own.
   static constexpr int64_t kMaxWindowTerms = 256;
+  /// For a 3-D window `w` (its depth part) sliding along `axis` of `x`: the
+  /// planes each depth tap of the window reads, one tensor per tap, `x` with
+  /// `axis` replaced by the output depths (x padded along it with
+  /// `padValue`, and further at the end where `ceilMode` needs). An empty
+  /// `x` is refused (the batch of planes could not be counted).
   Expected<SmallVector<Value>> depthTaps(Node &n, Value x, int64_t axis, const Window &w,
                                          bool ceilMode, double padValue);
   static SmallVector<int64_t> insertUnitDim(ArrayRef<int64_t> shape, int64_t pos) {
@@ -225,8 +226,9 @@ private:
     Type et = mlirElementType(type, &ctx);
     Attribute value = isa<FloatType>(et) ? Attribute(builder.getFloatAttr(et, v))
                                          : Attribute(builder.getIntegerAttr(et, int64_t(v)));
+    auto tensorType = RankedTensorType::get(shape, et);
     return graph::ConstantOp::create(builder, builder.getUnknownLoc(),
-                                     DenseElementsAttr::get(RankedTensorType::get(shape, et), value));
+                                     DenseElementsAttr::get(tensorType, value));
   }
   Value scalar(DType type, double v) {
     Tensor t(type, {});

@@ -114,10 +114,9 @@ Expected<Value> Importer::conv3d(Node &n, Value x, Value w, Value bias, const Wi
     ArrayRef<int64_t> ts = typeOf(tap).getShape();
     Value planes = c.reshape(tap, {batch * depth, channels, ts[3], ts[4]});
     // Weight [O, C / g, KD, KH, KW] at depth tap j.
-    int64_t t = j;
     Value wj = c.op(graph::SliceOp::getOperationName(), w,
-                    {ints("starts", {0, 0, t, 0, 0}),
-                     ints("ends", {ws[0], ws[1], t + 1, ws[3], ws[4]}),
+                    {ints("starts", {0, 0, int64_t(j), 0, 0}),
+                     ints("ends", {ws[0], ws[1], int64_t(j) + 1, ws[3], ws[4]}),
                      ints("steps", {1, 1, 1, 1, 1})});
     wj = c.reshape(wj, {ws[0], ws[1], ws[3], ws[4]});
     SmallVector<Value> operands{planes, wj};
@@ -424,7 +423,8 @@ Error Importer::convertConvTranspose(Node &n) {
   // SAME padding) fix the total padding.
   std::string mode = n.getString("auto_pad", "NOTSET");
   std::optional<SmallVector<int64_t>> outShape = n.getInts("output_shape");
-  if (!outShape && (mode == "SAME_UPPER" || mode == "SAME_LOWER")) {
+  bool sameShape = !outShape && (mode == "SAME_UPPER" || mode == "SAME_LOWER");
+  if (sameShape) {
     outShape.emplace();
     for (int64_t i = 0; i < dims; ++i)
       outShape->push_back(xs[2 + i] * strides[i]);
@@ -435,8 +435,11 @@ Error Importer::convertConvTranspose(Node &n) {
     if (outShape->size() > size_t(dims))
       outShape->erase(outShape->begin(), outShape->end() - dims); // N, C given too
     if (outShape->size() != size_t(dims) || llvm::any_of(*outShape, beyond))
-      return fail(n, "output_shape must have " + llvm::Twine(dims) +
-                         " values within 2^48, got [" + formatInts(*outShape) + "]");
+      return fail(n, (sameShape ? "auto_pad " + mode + " asks for an output of [" +
+                                      formatInts(*outShape) + "], beyond 2^48"
+                                : "output_shape must have " + std::to_string(dims) +
+                                      " values within 2^48, got [" + formatInts(*outShape) +
+                                      "]"));
     for (int64_t i = 0; i < dims; ++i) {
       int64_t total = strides[i] * (xs[2 + i] - 1) + outPad[i] + (kernel[i] - 1) * dil[i] + 1 -
                       (*outShape)[i];
@@ -508,7 +511,8 @@ Error Importer::convertConvTranspose(Node &n) {
   // The kernel [C_in, C_out / g, k...] as [C_out, C_in / g, k...], flipped
   // in space.
   int64_t cin = shape[1], coutPerGroup = typeOf(w).getShape()[1];
-  SmallVector<int64_t> grouped{g, cin / g, coutPerGroup}, perm{0, 2, 1}, flipped{g * coutPerGroup, cin / g};
+  SmallVector<int64_t> grouped{g, cin / g, coutPerGroup}, perm{0, 2, 1},
+      flipped{g * coutPerGroup, cin / g};
   for (int64_t i = 0; i < dims; ++i) {
     grouped.push_back(kernel[i]);
     perm.push_back(3 + i);

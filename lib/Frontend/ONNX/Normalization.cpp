@@ -139,7 +139,7 @@ Error Importer::convertGroupNorm(Node &n) {
   if (rank < 2)
     return fail(n, "the input has rank " + llvm::Twine(rank) + ", at least 2 (N, C, D1...) needed");
   int64_t groups = n.getInt("num_groups", 0), channels = shape[1];
-  if (groups < 1 || channels % groups)
+  if (groups < 1 || groups > std::max<int64_t>(channels, 1) || channels % groups)
     return fail(n, "num_groups " + llvm::Twine(groups) + " does not divide the " +
                        llvm::Twine(channels) + " channels (missing or not positive?)");
   // Opset 18 scales and shifts each group, opset 21 each channel.
@@ -157,7 +157,7 @@ Error Importer::convertGroupNorm(Node &n) {
   // (x - mean) / sqrt(var + eps) over each sample's group of channels, in
   // the stash type, then scale + bias.
   Type et = typeOf(x).getElementType();
-  int64_t batch = shape[0], rest = numElements(shape) / (batch * groups);
+  int64_t batch = shape[0], rest = channels / groups * numElements(shape.drop_front(2));
   Composition c(*this, n);
   Value g = c.reshape(c.cast(x, mlirElementType(*stashType, &ctx)), {batch, groups, rest});
   Value norm = c.cast(standardized(c, g, {2}, n.getFloat("epsilon", 1e-5f)), et);
@@ -211,9 +211,9 @@ Error Importer::convertLRN(Node &n) {
     return fail(n, "the input has rank " + llvm::Twine(rank) + ", at least 3 (N, C, D1...) needed");
   // y = x / (bias + alpha / size * sum of x^2 over the channels
   // [c - floor((size - 1) / 2), c + ceil((size - 1) / 2)])^beta: the squares
-  // padded with zeros along C, and `size` shifted slices summed.
-  // Window positions beyond the channels read only padding: the sum
-  // needs at most C - 1 on each side.
+  // padded with zeros along C, and shifted slices summed. Window positions
+  // beyond the channels read only padding: the sum needs at most C - 1 on
+  // each side.
   int64_t reach = std::max<int64_t>(shape[1] - 1, 0);
   int64_t before = std::min((size - 1) / 2, reach);
   int64_t after = std::min(size - 1 - (size - 1) / 2, reach);

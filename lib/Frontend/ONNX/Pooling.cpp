@@ -10,6 +10,7 @@
 
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Support/Shape.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -40,10 +41,12 @@ Error Importer::convertPool(Node &n, bool isMax) {
   if (!k)
     return fail(n, "missing attribute kernel_shape");
   int64_t rank = typeOf(*x).getRank();
-  if (rank < 3 || rank > 5 || int64_t(k->size()) != rank - 2)
-    return unsupported(n, "pooling of a rank-" + llvm::Twine(rank) + " input with a " +
-                              llvm::Twine(k->size()) +
-                              "-D kernel (only 1-D, 2-D and 3-D pooling)");
+  if (int64_t(k->size()) != rank - 2)
+    return fail(n, "kernel_shape has " + llvm::Twine(k->size()) + " values for a rank-" +
+                       llvm::Twine(rank) + " input (one per spatial dimension)");
+  if (rank < 3 || rank > 5)
+    return unsupported(n, "pooling over " + llvm::Twine(rank - 2) +
+                              " spatial dimensions (only 1-D, 2-D and 3-D pooling)");
   Expected<Window> win = window(n, typeOf(*x).getShape().drop_front(2), *k);
   if (!win)
     return win.takeError();
@@ -109,18 +112,27 @@ Expected<Value> Importer::pool3d(Node &n, Value x, const Window &win, bool isMax
     return c.value(y);
   // How many of the window's depth taps each output depth counts: those
   // on real elements, or with count_include_pad those inside the padded
-  // input (not the overhang ceil mode adds).
+  // input (not the overhang ceil mode adds); a window wholly in the padding
+  // (possible with dilations) counts 1.
   bool includePad = n.getInt("count_include_pad", 0);
   int64_t in = typeOf(x).getDimSize(2), before = win.pads[0], after = win.pads[3];
+  int64_t lo = includePad ? 0 : before, hi = before + in + (includePad ? after : 0);
+  int64_t k = win.kernel[0], s = win.strides[0], d = win.dilations[0];
+  // The taps j < k with lo <= o s + j d < hi (positions in the padded input).
+  auto counted = [&](int64_t o) {
+    int64_t first = std::max<int64_t>(0, llvm::divideCeilSigned(lo - o * s, d));
+    int64_t last = std::min<int64_t>(k - 1, llvm::divideFloorSigned(hi - 1 - o * s, d));
+    return std::max<int64_t>(last - first + 1, 1);
+  };
+  // One divisor when the first and the last window (so every one between)
+  // count all their taps; otherwise one per output depth.
+  if (counted(0) == k && counted(depth - 1) == k)
+    return c.value(c.div(y, c.scalarLike(y, k)));
+  if (Error e = checkConstantSize(n, {depth}, "the depth counts"))
+    return std::move(e);
   Tensor divisor(*dtypeOf(et), {depth, 1, 1});
-  for (int64_t o = 0; o < depth; ++o) {
-    int64_t count = 0;
-    for (int64_t j = 0; j < win.kernel[0]; ++j) {
-      int64_t p = o * win.strides[0] + j * win.dilations[0]; // in the padded input
-      count += includePad ? p < before + in + after : p >= before && p < before + in;
-    }
-    divisor.data[o] = std::max<int64_t>(count, 1);
-  }
+  for (int64_t o = 0; o < depth; ++o)
+    divisor.data[o] = counted(o);
   return c.value(c.div(y, constant(divisor, "depth_counts")));
 }
 

@@ -226,6 +226,19 @@ save("group_norm_scale", [helper.make_node("GroupNormalization", ["x", "s", "b"]
                                            name="gn", num_groups=2)],
      [vi("x", f32, [1, 6, 2])], [vi("y", f32, [1, 6, 2])],
      [init("s", np.ones(2, np.float32)), init("b", np.zeros(2, np.float32))], opset=21)
+save("group_norm_empty", [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"],
+                                           name="gn", num_groups=1 << 62)],
+     [vi("x", f32, [0, 0, 2])], [vi("y", f32, [0, 0, 2])],
+     [init("s", np.ones(0, np.float32)), init("b", np.zeros(0, np.float32))], opset=21)
+save("pool3d_deep", [helper.make_node("AveragePool", ["x"], ["y"], name="pool3d",
+                                      kernel_shape=[1, 1, 1])],
+     [vi("x", f32, [1, 1, 1 << 40, 1, 1])], [vi("y", f32, None)])
+save("conv3d_empty", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d")],
+     [vi("x", f32, [1 << 47, 0, 1 << 47, 1, 1])], [vi("y", f32, None)],
+     [init("w", np.ones((1, 0, 1, 1, 1), np.float32))])
+save("pool_kernel_rank", [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                                           kernel_shape=[2, 2, 2])],
+     [vi("x", f32, [1, 1, 4, 4])], [vi("y", f32, None)])
 save("lp_norm_p3", [helper.make_node("LpNormalization", ["x"], ["y"], name="lp", p=3)],
      [vi("x", f32, [2, 3])], [vi("y", f32, [2, 3])])
 # Slice to INT64_MAX ("to the end") given by a Constant node: 2^63 as a
