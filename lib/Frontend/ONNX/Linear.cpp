@@ -232,13 +232,10 @@ Error Importer::convertEinsum(Node &n) {
   for (char ch : n.getString("equation", ""))
     if (ch != ' ')
       equation += ch;
-  SmallVector<Value> operands;
-  for (int i = 0; i < n.proto.input_size(); ++i) {
-    Expected<Value> v = in(n, i);
-    if (!v)
-      return v.takeError();
-    operands.push_back(*v);
-  }
+  Expected<SmallVector<Value>> given = ins(n, n.proto.input_size());
+  if (!given)
+    return given.takeError();
+  SmallVector<Value> operands = std::move(*given);
   auto bad = [&](const llvm::Twine &why) {
     return fail(n, "equation '" + equation + "': " + why);
   };

@@ -37,14 +37,10 @@ Error Importer::convertBatchNorm(Node &n) {
     return unsupported(n, "training-mode BatchNormalization");
   if (n.getInt("spatial", 1) != 1)
     return unsupported(n, "spatial = 0");
-  SmallVector<Value> operands;
-  for (int i = 0; i < 5; ++i) {
-    Expected<Value> v = in(n, i);
-    if (!v)
-      return v.takeError();
-    operands.push_back(*v);
-  }
-  return result(n, make(n, graph::BatchNormOp::getOperationName(), operands,
+  Expected<SmallVector<Value>> operands = ins(n, 5);
+  if (!operands)
+    return operands.takeError();
+  return result(n, make(n, graph::BatchNormOp::getOperationName(), *operands,
                            {f64("epsilon", n.getFloat("epsilon", 1e-5f))}));
 }
 

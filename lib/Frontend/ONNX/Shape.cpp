@@ -164,13 +164,10 @@ Error Importer::convertConcat(Node &n) {
     return e;
   if (!n.attr("axis"))
     return fail(n, "missing attribute axis");
-  SmallVector<Value> inputs;
-  for (int i = 0; i < n.proto.input_size(); ++i) {
-    Expected<Value> v = in(n, i);
-    if (!v)
-      return v.takeError();
-    inputs.push_back(*v);
-  }
+  Expected<SmallVector<Value>> all = ins(n, n.proto.input_size());
+  if (!all)
+    return all.takeError();
+  SmallVector<Value> inputs = std::move(*all);
   Expected<Value> y =
       make(n, graph::ConcatOp::getOperationName(), inputs, {i64("axis", n.getInt("axis", 0))});
   if (!y)
