@@ -239,6 +239,16 @@ save("conv3d_empty", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d")
 save("pool_kernel_rank", [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
                                            kernel_shape=[2, 2, 2])],
      [vi("x", f32, [1, 1, 4, 4])], [vi("y", f32, None)])
+save("pool_negative_pads", [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                                             kernel_shape=[2, 2], pads=[-1, 0, 0, 0])],
+     [vi("x", f32, [1, 1, 4, 4])], [vi("y", f32, None)])
+save("pool3d_taps", [helper.make_node("MaxPool", ["x"], ["y"], name="pool3d",
+                                      kernel_shape=[300, 1, 1])],
+     [vi("x", f32, [1, 1, 300, 1, 1])], [vi("y", f32, None)])
+save("lrn_terms", [helper.make_node("LRN", ["x"], ["y"], name="lrn", size=301)],
+     [vi("x", f32, [1, 300, 1, 1])], [vi("y", f32, [1, 300, 1, 1])])
+save("lp_norm_axis", [helper.make_node("LpNormalization", ["x"], ["y"], name="lp", axis=2)],
+     [vi("x", f32, [2, 3])], [vi("y", f32, [2, 3])])
 save("lp_norm_p3", [helper.make_node("LpNormalization", ["x"], ["y"], name="lp", p=3)],
      [vi("x", f32, [2, 3])], [vi("y", f32, [2, 3])])
 # Slice to INT64_MAX ("to the end") given by a Constant node: 2^63 as a
