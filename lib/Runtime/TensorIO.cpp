@@ -258,8 +258,8 @@ static const char *onnxTypeName(uint64_t code) {
   return code < std::size(names) ? names[code] : "unknown";
 }
 
-llvm::Expected<Tensor> dlc::parseTensorProto(StringRef bytes,
-                                             std::string *name) {
+llvm::Expected<Tensor> dlc::parseTensorProto(StringRef bytes, std::string *name,
+                                             bool uint16IsBF16) {
   WireReader r(bytes);
   std::vector<uint64_t> dims, words32, words64, floatBits, doubleBits;
   uint64_t dataType = 0;
@@ -300,6 +300,8 @@ llvm::Expected<Tensor> dlc::parseTensorProto(StringRef bytes,
   }
   if (external)
     return makeError("TensorProto with external data is not supported");
+  if (dataType == 4 && uint16IsBF16) // the same bits, see the declaration
+    dataType = 16;
   std::optional<DType> dtype = dtypeFromOnnx(dataType);
   if (!dtype)
     return makeError("unsupported TensorProto data_type " +

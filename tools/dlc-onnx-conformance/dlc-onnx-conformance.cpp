@@ -71,7 +71,10 @@ readTensors(StringRef dir, StringRef prefix) {
     if (!buffer)
       return createStringError(p.str() + ": cannot read");
     std::string name;
-    Expected<dlc::Tensor> t = dlc::parseTensorProto((*buffer)->getBuffer(), &name);
+    // The backend tests store bfloat16 data as UINT16 bits; a model of
+    // actual uint16 tensors is refused by the importer first.
+    Expected<dlc::Tensor> t =
+        dlc::parseTensorProto((*buffer)->getBuffer(), &name, /*uint16IsBF16=*/true);
     if (!t)
       return t.takeError();
     tensors.emplace_back(name, std::move(*t));
@@ -79,7 +82,26 @@ readTensors(StringRef dir, StringRef prefix) {
   return tensors;
 }
 
+/// Tests whose data contradicts ONNX's specification, with why: reported
+/// as unsupported, not run.
+static const std::map<std::string, std::string> &brokenTestData() {
+  static const std::map<std::string, std::string> broken = [] {
+    std::map<std::string, std::string> m;
+    for (const char *name : {"test_cast_FLOAT_to_BFLOAT16", "test_castlike_FLOAT_to_BFLOAT16",
+                             "test_castlike_FLOAT_to_BFLOAT16_expanded"})
+      m[name] = "test data: bf16 results truncated (ONNX 1.12's data; the specification, "
+                "and dlc, round to nearest even)";
+    return m;
+  }();
+  return broken;
+}
+
 static Outcome runTest(StringRef dir, std::string &why) {
+  auto broken = brokenTestData().find(path::filename(dir).str());
+  if (broken != brokenTestData().end()) {
+    why = "unsupported: " + broken->second;
+    return Outcome::Unsupported;
+  }
   SmallString<128> model(dir);
   path::append(model, "model.onnx");
   std::vector<std::string> sets = listDir(dir, "test_data_set_");
@@ -122,10 +144,14 @@ static Outcome runTest(StringRef dir, std::string &why) {
       args.clear();
       if (inputs)
         for (auto &[name, t] : *inputs) {
-          if (frozen.count(name))
+          if (frozen.count(name)) {
             options.constantInputs[name] = t;
-          else
+          } else {
             args.push_back(t);
+            // The data's shape, where the model declares another.
+            if (!name.empty())
+              options.inputShapes[name] = t.shape;
+          }
         }
       return dlc::importOnnxFile(model, context, options);
     };
@@ -148,8 +174,6 @@ static Outcome runTest(StringRef dir, std::string &why) {
     }
     if (!dataError.empty()) {
       why = "test data: " + dataError;
-      // bf16 test data is stored as UINT16 bit patterns, which dlc does not
-      // read as bf16.
       bool unsupportedData =
           dataError.find("unsupported TensorProto data_type") != std::string::npos;
       if (unsupportedData)

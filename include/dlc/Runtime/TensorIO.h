@@ -21,8 +21,11 @@ std::string serializeNpy(const Tensor &tensor);
 /// Parses a serialized ONNX TensorProto (dims, data_type and any of the
 /// typed data fields or raw_data). `name` receives the tensor's name. UINT8
 /// data is read as i32 holding the same values (dlc has no unsigned types).
+/// ONNX's backend tests store bfloat16 data as UINT16 bit patterns: with
+/// `uint16IsBF16`, UINT16 data is read as those (dlc holds no uint16).
 llvm::Expected<Tensor> parseTensorProto(llvm::StringRef bytes,
-                                        std::string *name = nullptr);
+                                        std::string *name = nullptr,
+                                        bool uint16IsBF16 = false);
 
 /// Reads a tensor from a .npy or .pb file (chosen by extension); errors
 /// start with the path.

@@ -72,6 +72,7 @@ void Importer::registerElementwise(ConverterTable &t) {
   variadic("Sum", graph::AddOp::getOperationName());
   variadic("Mean", graph::AddOp::getOperationName());
   t["Mod"] = &Importer::convertMod;
+  t["BitShift"] = &Importer::convertBitShift;
   t["Shrink"] = &Importer::convertShrink;
   t["Reciprocal"] = &Importer::convertReciprocal;
   t["Clip"] = &Importer::convertClip;
@@ -192,6 +193,32 @@ Error Importer::convertMod(Node &n) {
     r = k.select(adjust, k.add(r, *b), r);
   }
   return k.finish(r);
+}
+
+Error Importer::convertBitShift(Node &n) {
+  if (Error e = checkAttrs(n, {"direction"}))
+    return e;
+  Expected<SmallVector<Value>> xy = ins(n, 2);
+  if (!xy)
+    return xy.takeError();
+  auto [x, y] = std::make_pair((*xy)[0], (*xy)[1]);
+  // BitShift takes only unsigned types, and dlc has only uint8 of them.
+  if (!isUint8(n, 0) || !isUint8(n, 1))
+    return unsupported(n, "BitShift of tensors other than uint8 (the only unsigned type dlc "
+                          "holds)");
+  std::string direction = n.getString("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    return fail(n, "direction must be LEFT or RIGHT, not '" + direction + "'");
+  // x * 2^y or x / 2^y, 2^y from a table: a shift by 8 or more leaves
+  // nothing of a uint8 (the left shift wraps, see markUint8Results).
+  Composition k(*this, n);
+  Tensor powers(DType::I32, {9});
+  for (int64_t i = 0; i < 9; ++i)
+    powers.data[i] = int64_t(1) << i;
+  Value factor = k.op(graph::GatherOp::getOperationName(),
+                      {constant(powers, "powers_of_two"), k.min(y, k.scalarLike(y, 8))},
+                      {i64("axis", 0)});
+  return k.finish(direction == "LEFT" ? k.mul(x, factor) : k.div(x, factor));
 }
 
 Error Importer::convertShrink(Node &n) {

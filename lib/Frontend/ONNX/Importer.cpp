@@ -250,6 +250,66 @@ Expected<SmallVector<int64_t>> Importer::intsAttrOrIn(Node &n, StringRef attr, i
   return SmallVector<int64_t>{};
 }
 
+void Importer::holdUint8As(const std::string &name, Uint8Form form, Location loc) {
+  Uint8Form &held = uint8Values.at(name);
+  if (held == form)
+    return;
+  held = form;
+  Value v = values.at(name);
+  bool wide = form == Uint8Form::Wide;
+  DType dtype = wide ? DType::I32 : DType::I8;
+  int64_t shift = wide ? 128 : -128;
+  auto type = typeOf(v).clone(mlirElementType(dtype, &ctx));
+  auto c = v.getDefiningOp<graph::ConstantOp>();
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : DenseElementsAttr();
+  if (dense && dense.isSplat()) { // a splat stays one, whatever its size
+    values[name] = filled(type.getShape(), dtype,
+                          dense.getSplatValue<APInt>().getSExtValue() + shift);
+  } else if (std::optional<Tensor> t = constantOf(v)) {
+    Tensor converted(dtype, t->shape);
+    for (int64_t i = 0; i < t->size(); ++i)
+      converted.data[i] = t->data[i] + shift;
+    values[name] = constant(converted, name);
+  } else if (wide) {
+    Value extended = graph::CastOp::create(builder, loc, type, v);
+    values[name] = graph::AddOp::create(builder, loc, extended, scalar(DType::I32, shift));
+  } else {
+    Value shifted = graph::AddOp::create(builder, loc, v, scalar(DType::I32, shift));
+    values[name] = graph::CastOp::create(builder, loc, type, shifted);
+  }
+}
+
+Value Importer::wrapUint8(Value wide, Location loc) {
+  // Down to i8 and back: the cast to i8 wraps modulo 256.
+  auto i8 = typeOf(wide).clone(builder.getI8Type());
+  Value shifted = graph::AddOp::create(builder, loc, wide, scalar(DType::I32, -128));
+  Value narrow = graph::CastOp::create(builder, loc, i8, shifted);
+  Value extended = graph::CastOp::create(builder, loc, typeOf(wide), narrow);
+  return graph::AddOp::create(builder, loc, extended, scalar(DType::I32, 128));
+}
+
+void Importer::markUint8Results(Node &n) {
+  StringRef op = n.proto.op_type();
+  // The input whose type the results take (the data, not the condition,
+  // indices or exponent).
+  int source = op == "Where" ? 1 : op == "OneHot" ? 2 : 0;
+  if (op == "Cast" || op == "CastLike" || !isUint8(n, source))
+    return;
+  // Operators of uint8 results that can leave [0, 255].
+  static const std::set<std::string> kWrapping = {
+      "Add",       "Sub",       "Mul",     "Sum",          "Einsum",         "CumSum",
+      "ReduceSum", "ReduceProd", "ReduceL1", "ReduceSumSquare", "BitwiseNot", "BitShift"};
+  bool wraps = kWrapping.count(n.proto.op_type());
+  for (int i = 0; i < n.proto.output_size(); ++i) {
+    const std::string &out = n.proto.output(i);
+    if (out.empty() || !typeOf(values.at(out)).getElementType().isInteger(32))
+      continue;
+    uint8Values[out] = Uint8Form::Wide;
+    if (wraps)
+      values[out] = wrapUint8(values[out], n.loc);
+  }
+}
+
 Value Importer::constant(const Tensor &t, StringRef name) {
   ElementsAttr attr = elementsAttrFromTensor(t, &ctx, name);
   return graph::ConstantOp::create(builder, builder.getUnknownLoc(), attr);
@@ -374,7 +434,7 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
     bool uint8 = tt.elem_type() == onnx::TensorProto::UINT8;
     std::optional<DType> dt = uint8 ? DType::I32 : dtypeFromOnnx(tt.elem_type());
     if (uint8)
-      uint8Values.insert(input.name());
+      uint8Values[input.name()] = Uint8Form::Wide;
     if (!dt)
       return makeError(what + ": unsupported: data type " +
                            onnxTypeName(tt.elem_type()),
@@ -421,16 +481,13 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
     values[name] = arg;
     func.setArgAttr(arg.getArgNumber(), "onnx.name",
                     builder.getStringAttr(name));
-    if (uint8Values.count(name)) {
-      Location loc = NameLoc::get(builder.getStringAttr(name), fileLoc);
-      auto i8 = typeOf(arg).clone(builder.getI8Type());
-      Value shifted = graph::AddOp::create(builder, loc, arg, scalar(DType::I32, -128));
-      values[name] = graph::CastOp::create(builder, loc, i8, shifted);
-    }
   }
 
-  for (const auto &[name, t] : boundInputs)
-    values[name] = constant(uint8Values.count(name) ? shiftedUint8(t) : t, name);
+  for (auto &[name, t] : boundInputs) {
+    if (uint8Values.count(name)) // test data of UINT8: the values, held wide
+      t.dtype = DType::I32;
+    values[name] = constant(t, name);
+  }
   for (const auto &init : graph.initializer()) {
     bool uint8 = false;
     Expected<Tensor> t =
@@ -438,7 +495,7 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
     if (!t)
       return t.takeError();
     if (uint8)
-      uint8Values.insert(init.name());
+      uint8Values[init.name()] = Uint8Form::Shifted;
     values[init.name()] = constant(*t, init.name());
   }
 
@@ -476,12 +533,10 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
     static const std::set<std::string> kQuantizationOps = {
         "QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul",
         "ConvInteger", "MatMulInteger"};
-    if (!kQuantizationOps.count(nodeProto.op_type()))
-      for (const std::string &input : nodeProto.input())
-        if (uint8Values.count(input))
-          return unsupported(n, "the uint8 tensor '" + input +
-                                    "' outside quantization operators (dlc has no "
-                                    "unsigned types; it holds uint8 as quantized values)");
+    bool quantization = kQuantizationOps.count(nodeProto.op_type());
+    for (const std::string &input : nodeProto.input())
+      if (uint8Values.count(input))
+        holdUint8As(input, quantization ? Uint8Form::Shifted : Uint8Form::Wide, n.loc);
     for (int i = 0; i < nodeProto.output_size(); ++i) {
       const std::string &out = nodeProto.output(i);
       if (out.empty())
@@ -497,6 +552,8 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
       return e;
     if (!n.attrError.empty())
       return fail(n, n.attrError);
+    if (!quantization)
+      markUint8Results(n);
     for (int i = 0; i < nodeProto.output_size(); ++i)
       if (!nodeProto.output(i).empty() && !values.count(nodeProto.output(i)))
         return fail(n, "output '" + nodeProto.output(i) + "' was not produced");
@@ -509,14 +566,10 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
       return makeError(path + ": graph output '" + output.name() +
                            "' is not produced by any node",
                        false);
-    Value v = it->second;
-    if (uint8Values.count(output.name())) { // leaves as i32 holding the values
-      Location loc = NameLoc::get(builder.getStringAttr(output.name()), fileLoc);
-      Value wide = graph::CastOp::create(builder, loc,
-                                         typeOf(v).clone(builder.getI32Type()), v);
-      v = graph::AddOp::create(builder, loc, wide, scalar(DType::I32, 128));
-    }
-    results.push_back(v);
+    if (uint8Values.count(output.name())) // leaves as i32 holding the values
+      holdUint8As(output.name(), Uint8Form::Wide,
+                  NameLoc::get(builder.getStringAttr(output.name()), fileLoc));
+    results.push_back(values.at(output.name()));
   }
   func::ReturnOp::create(builder, fileLoc, results);
   // Constants left without users by folding (shape computations).

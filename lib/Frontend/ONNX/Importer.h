@@ -207,13 +207,28 @@ private:
   /// as constant input `i`; empty when neither is given.
   Expected<SmallVector<int64_t>> intsAttrOrIn(Node &n, StringRef attr, int i);
   Value constant(const Tensor &t, StringRef name);
-  /// ONNX UINT8 values are held as i8 = value - 128 (quantized arithmetic
-  /// does not see the shift: zero points shift with the values); these are
-  /// their names. They enter as i32 (inputs, test data) and leave as i32.
-  std::set<std::string> uint8Values;
+  /// dlc has no unsigned types. An ONNX UINT8 value is held in one of two
+  /// forms, converted where a node needs the other: `Shifted`, i8 = value -
+  /// 128, for the quantization operators (quantized arithmetic does not see
+  /// the shift: zero points shift with the values), and `Wide`, i32 holding
+  /// the value, for every other operator (results that can leave [0, 255],
+  /// such as sums and differences, wrap modulo 256). They enter (inputs, test
+  /// data) and leave as i32 holding the values. These are their names.
+  enum class Uint8Form { Shifted, Wide };
+  std::map<std::string, Uint8Form> uint8Values;
   bool isUint8(Node &n, int i) const {
     return n.hasInput(i) && uint8Values.count(n.proto.input(i));
   }
+  /// Holds the uint8 value `name` in `form` from now on.
+  void holdUint8As(const std::string &name, Uint8Form form, Location loc);
+  /// The uint8 values `wide` (i32) stands for: `wide` modulo 256.
+  Value wrapUint8(Value wide, Location loc);
+  /// Defines output 0 of `n` as `x` cast to uint8 (wrapping, as C's
+  /// unsigned conversion does).
+  Error castToUint8(Node &n, Value x);
+  /// After node `n` ran: its results of uint8 values, held wide (wrapped
+  /// where the operator can leave [0, 255]).
+  void markUint8Results(Node &n);
   static Tensor shiftedUint8(const Tensor &t) {
     Tensor s(DType::I8, t.shape);
     for (int64_t i = 0; i < t.size(); ++i)
@@ -388,6 +403,9 @@ private:
   Error convertReciprocal(Node &n);
   /// Mod: a - trunc(a / b) b, then moved to b's sign unless fmod.
   Error convertMod(Node &n);
+  /// BitShift of uint8 (the only unsigned type dlc holds): x * 2^y (wrapped)
+  /// or x / 2^y.
+  Error convertBitShift(Node &n);
   Error convertShrink(Node &n);
   Error convertClip(Node &n);
   Error convertGelu(Node &n);
@@ -489,6 +507,8 @@ private:
   Error convertQLinearMatMul(Node &n);
   Error convertConvInteger(Node &n);
   Error convertMatMulInteger(Node &n);
+  /// DynamicQuantizeLinear: uint8 quantization over the range of x and 0.
+  Error convertDynamicQuantizeLinear(Node &n);
   /// Input `i` (the quantized value) and inputs `i + 1`, `i + 2` (its scale
   /// and optional zero point) dequantized along `axis`.
   Expected<Value> dequantized(Node &n, int i, int64_t axis);

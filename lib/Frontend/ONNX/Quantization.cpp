@@ -3,7 +3,8 @@
 // QuantizeLinear and DequantizeLinear become graph ops; QLinearConv and
 // QLinearMatMul their QDQ form (dequantize, the float op, quantize), which
 // FakeQuantizationToInteger turns into integer ops; ConvInteger and
-// MatMulInteger integer ops on zero-point-centered i32.
+// MatMulInteger integer ops on zero-point-centered i32; DynamicQuantizeLinear
+// a composition computing the scale and zero point, then graph.quantize.
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
@@ -22,6 +23,7 @@ void Importer::registerQuantization(ConverterTable &t) {
   t["QLinearMatMul"] = &Importer::convertQLinearMatMul;
   t["ConvInteger"] = &Importer::convertConvInteger;
   t["MatMulInteger"] = &Importer::convertMatMulInteger;
+  t["DynamicQuantizeLinear"] = &Importer::convertDynamicQuantizeLinear;
 }
 
 /// "i16", "f32", ... for messages.
@@ -73,11 +75,11 @@ Expected<Value> Importer::quantized(Node &n, Value x, int i, int64_t axis,
       return unsupported(n, "quantizing to " + elementTypeName(*z));
     zero = *z;
     if (isUint8(n, i + 1))
-      uint8Values.insert(output.str());
+      uint8Values[output.str()] = Uint8Form::Shifted;
   } else {
     // No zero point: uint8 with zero point 0, held as -128.
     zero = filled(typeOf(*scale).getShape(), DType::I8, -128);
-    uint8Values.insert(output.str());
+    uint8Values[output.str()] = Uint8Form::Shifted;
   }
   auto type = typeOf(x).clone(typeOf(zero).getElementType());
   return make(n, graph::QuantizeOp::getOperationName(), {x, *scale, zero},
@@ -101,6 +103,33 @@ Error Importer::convertDequantizeLinear(Node &n) {
   if (n.getInt("block_size", 0) != 0)
     return unsupported(n, "blocked quantization (block_size)");
   return result(n, dequantized(n, 0, n.getInt("axis", 1)));
+}
+
+Error Importer::convertDynamicQuantizeLinear(Node &n) {
+  if (Error e = checkAttrs(n, {}))
+    return e;
+  Expected<Value> x = in(n, 0);
+  if (!x)
+    return x.takeError();
+  if (!typeOf(*x).getElementType().isF32())
+    return unsupported(n, "dynamically quantizing " + elementTypeName(*x) + " (f32 only)");
+  // The range of x widened to hold 0, over uint8's 255 steps; the zero point
+  // where 0 falls, rounded to even and held shifted (see uint8Values).
+  Composition k(*this, n);
+  auto f32 = [&](double v) { return scalar(DType::F32, v); };
+  Value lo = k.min(k.reduce(graph::ReduceMinOp::getOperationName(), *x, {}, false), f32(0));
+  Value hi = k.max(k.reduce(graph::ReduceMaxOp::getOperationName(), *x, {}, false), f32(0));
+  Value scale = k.div(k.sub(hi, lo), f32(255));
+  Value zero = k.op(graph::RoundOp::getOperationName(),
+                    k.op(graph::ClipOp::getOperationName(), k.neg(k.div(lo, scale)),
+                         {f64("min", 0.0), f64("max", 255.0)}));
+  zero = k.cast(k.sub(zero, f32(128)), builder.getI8Type());
+  Value y = k.op(graph::QuantizeOp::getOperationName(), {*x, scale, zero}, {i64("axis", 0)},
+                 typeOf(*x).clone(builder.getI8Type()));
+  for (int i : {0, 2})
+    if (n.hasOutput(i))
+      uint8Values[n.proto.output(i)] = Uint8Form::Shifted;
+  return k.finish({y, scale, zero});
 }
 
 Error Importer::convertQLinearConv(Node &n) {

@@ -389,10 +389,21 @@ Error Importer::convertCast(Node &n) {
   if (!x)
     return x.takeError();
   int to = n.getInt("to", 0);
+  if (to == onnx::TensorProto::UINT8)
+    return castToUint8(n, *x);
   std::optional<DType> dt = dtypeFromOnnx(to);
   if (!dt)
     return unsupported(n, "cast to " + onnxTypeName(to));
   return result(n, castTo(n, *x, mlirElementType(*dt, &ctx)));
+}
+
+Error Importer::castToUint8(Node &n, Value x) {
+  Expected<Value> wide = castTo(n, x, builder.getI32Type());
+  if (!wide)
+    return wide.takeError();
+  define(n, 0, isUint8(n, 0) ? *wide : wrapUint8(*wide, n.loc));
+  uint8Values[n.proto.output(0)] = Uint8Form::Wide;
+  return Error::success();
 }
 
 Error Importer::convertShape(Node &n) {
@@ -457,7 +468,7 @@ Error Importer::convertConstant(Node &n) {
       return v.takeError();
     t = std::move(*v);
     if (uint8)
-      uint8Values.insert(n.proto.output(0));
+      uint8Values[n.proto.output(0)] = Uint8Form::Shifted;
   } else if (a.name() == "value_float") {
     t = Tensor(DType::F32, {});
     t.data[0] = a.f();
@@ -511,6 +522,8 @@ Error Importer::convertCastLike(Node &n) {
     return x.takeError();
   if (!like)
     return like.takeError();
+  if (isUint8(n, 1))
+    return castToUint8(n, *x);
   return result(n, castTo(n, *x, typeOf(*like).getElementType()));
 }
 

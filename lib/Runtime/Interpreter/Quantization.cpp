@@ -36,7 +36,9 @@ EvalResult interp::evalQuantization(Operation *op, Inputs in, Outputs out) {
         for (int64_t i = 0; i < x.size(); ++i) {
           double scale = quantParam(*in[1], x, i, c.getAxis());
           double zp = quantParam(*in[2], x, i, c.getAxis());
-          double q = std::nearbyint(x.data[i] / scale) + zp;
+          // The quotient in x's type, as ONNX and the CPU divide: rounding
+          // it first moves ties.
+          double q = std::nearbyint(roundToDType(x.dtype, x.data[i] / scale)) + zp;
           out[0].data[i] = std::min(std::max(q, lo), hi);
         }
         return success();

@@ -85,12 +85,62 @@ onnx.save(helper.make_model(io, opset_imports=[helper.make_opsetid("", 13)]),
 with open(f"{out}/uint8_in.pb", "wb") as f:
     f.write(numpy_helper.from_array(np.array([0, 99, 100, 255], np.uint8), "q").SerializeToString())
 
-# A uint8 tensor used as a number (not through quantization operators).
-bad = helper.make_graph([helper.make_node("Cast", ["q"], ["y"], name="cast", to=TensorProto.FLOAT)],
-                        "uint8_cast", [helper.make_tensor_value_info("q", u8, [4])],
-                        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
-onnx.save(helper.make_model(bad, opset_imports=[helper.make_opsetid("", 13)]),
-          f"{out}/uint8_cast.onnx")
+# uint8 as numbers and as quantized values in one graph: arithmetic wraps
+# modulo 256 (numpy's uint8 arithmetic), casts to uint8 wrap, BitShift, and
+# values that pass between plain and quantization operators.
+def pb(name, a):
+    with open(f"{out}/{name}.pb", "wb") as f:
+        f.write(numpy_helper.from_array(a, name).SerializeToString())
+
+
+q = np.array([0, 7, 100, 128, 200, 255], np.uint8)
+c = np.array([255, 9, 156, 127, 100, 1], np.uint8)
+k = np.array([0, 1, 3, 7, 8, 9], np.uint8)
+fv = np.array([-1.0, 0.3, 12.6, 50.5, 51.5, 200.0], np.float32)
+iv = np.array([0, -1, 255, 256, 300, -300], np.int32)
+s, z = np.float32(0.5), np.uint8(20)
+fq = np.clip(np.rint(fv / s) + z, 0, 255).astype(np.uint8)
+mix = np.maximum(fq, q)
+expected = {
+    "add": q + c, "sub": q - c, "mul": q * q, "mix": mix,
+    "back": ((mix.astype(np.float32) - np.float32(z)) * s).astype(np.float32),
+    "ci": iv.astype(np.uint8), "cf": np.abs(fv).astype(np.uint8),
+    "shl": (q.astype(np.int64) << k.astype(np.int64)).astype(np.uint8),
+    "shr": (q.astype(np.int64) >> k.astype(np.int64)).astype(np.uint8),
+}
+v6 = lambda name, t: helper.make_tensor_value_info(name, t, [6])
+mixed = helper.make_graph([
+    helper.make_node("Add", ["q", "c"], ["add"], name="add"),
+    helper.make_node("Sub", ["q", "c"], ["sub"], name="sub"),
+    helper.make_node("Mul", ["q", "q"], ["mul"], name="mul"),
+    helper.make_node("QuantizeLinear", ["f", "s", "z"], ["fq"], name="quant"),
+    helper.make_node("Max", ["fq", "q"], ["mix"], name="max"),
+    helper.make_node("DequantizeLinear", ["mix", "s", "z"], ["back"], name="dequant"),
+    helper.make_node("Cast", ["i"], ["ci"], name="cast_int", to=u8),
+    helper.make_node("Abs", ["f"], ["af"], name="abs"),
+    helper.make_node("CastLike", ["af", "q"], ["cf"], name="cast_float"),
+    helper.make_node("BitShift", ["q", "k"], ["shl"], name="shl", direction="LEFT"),
+    helper.make_node("BitShift", ["q", "k"], ["shr"], name="shr", direction="RIGHT"),
+], "uint8_mixed", [v6("q", u8), v6("f", TensorProto.FLOAT), v6("i", TensorProto.INT32)],
+   [v6(name, TensorProto.FLOAT if name == "back" else u8) for name in expected],
+   [init("c", c), init("k", k), init("s", s), init("z", z)])
+onnx.save(helper.make_model(mixed, opset_imports=[helper.make_opsetid("", 15)]),
+          f"{out}/uint8_mixed.onnx")
+pb("q", q)
+pb("f", fv)
+pb("i", iv)
+for name, a in expected.items():
+    pb(f"expected_{name}", a)
+
+# BitShift with a direction it does not know, and of other than uint8.
+for name, t, direction in [("bitshift_direction", u8, "UP"),
+                           ("bitshift_int32", TensorProto.INT32, "LEFT")]:
+    g = helper.make_graph([helper.make_node("BitShift", ["a", "b"], ["y"], name="shift",
+                                            direction=direction)], name,
+                          [helper.make_tensor_value_info(n, t, [4]) for n in "ab"],
+                          [helper.make_tensor_value_info("y", t, [4])])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]),
+              f"{out}/{name}.onnx")
 
 # Quantization operators fed what they cannot take: one diagnostic each.
 def one_node(name, node, inputs, outputs, inits=()):

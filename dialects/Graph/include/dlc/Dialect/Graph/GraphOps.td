@@ -843,8 +843,9 @@ def Graph_QuantizeOp : Graph_Op<"quantize", [Pure, Graph_Pattern<"ElemWise">,
   let description = [{
     ONNX QuantizeLinear. `scale` (float) and `zero_point` (i8 or i32) are
     scalars (rank 0 or one element) for per-tensor quantization, or 1-D with
-    one value per index of `axis` for per-axis quantization. Rounding is to
-    nearest even; the result saturates to the output type's range.
+    one value per index of `axis` for per-axis quantization. `x / scale` is
+    computed in the input's type, then rounded to nearest even; the result
+    saturates to the output type's range.
 
     ```mlir
     %q = graph.quantize %x, %s, %z
