@@ -552,11 +552,11 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
       return e;
     if (!n.attrError.empty())
       return fail(n, n.attrError);
-    if (!quantization)
-      markUint8Results(n);
     for (int i = 0; i < nodeProto.output_size(); ++i)
       if (!nodeProto.output(i).empty() && !values.count(nodeProto.output(i)))
         return fail(n, "output '" + nodeProto.output(i) + "' was not produced");
+    if (!quantization)
+      markUint8Results(n);
   }
 
   SmallVector<Value> results;
