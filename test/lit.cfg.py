@@ -30,3 +30,13 @@ tool_dirs = [config.dlc_tools_dir, config.llvm_tools_dir]
 tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-zoo", "dlc-onnx-conformance", "dlc-tune", "FileCheck",
          "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The CUDA toolkit (ptxas, libdevice) for the GPU compile tests; GPU tests
+# that need one say REQUIRES: cuda-toolkit.
+cuda_root = next((p for p in [os.environ.get("CUDA_ROOT"), os.environ.get("CUDA_HOME"),
+                              "/usr/local/cuda"]
+                  if p and os.path.exists(os.path.join(p, "bin", "ptxas"))), None)
+if cuda_root:
+    config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%ptxas", os.path.join(cuda_root, "bin", "ptxas")))
+    config.substitutions.append(("%cuda_stubs", os.path.join(cuda_root, "lib64", "stubs")))

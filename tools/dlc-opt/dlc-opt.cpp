@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Analysis/Classifier.h"
-#include "dlc/Conversion/CPUPipeline.h"
+#include "dlc/Conversion/GPUPipeline.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphDialect.h"
 #include "dlc/Transforms/PassLedger.h"
@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
   registry.insert<dlc::graph::GraphDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect>();
-  dlc::registerCPUCompilerDialects(registry); // + bufferization, scf, memref...
+  dlc::registerGPUCompilerDialects(registry); // + bufferization, scf, memref, gpu...
   mlir::registerTransformsPasses(); // canonicalize, cse, inline, symbol-dce...
   dlc::registerPasses();
   dlc::registerDLCConversionPasses();

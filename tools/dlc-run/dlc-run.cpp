@@ -7,6 +7,8 @@
 #include "dlc/Analysis/OpStats.h"
 #include "dlc/Runtime/Bench.h"
 #include "dlc/Driver/CPUCompiler.h"
+#include "dlc/Driver/GPUCompiler.h"
+#include "dlc/Runtime/CUDADriver.h"
 #include "dlc/Transforms/Pipelines.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
@@ -35,8 +37,15 @@ static cl::opt<std::string> modelPath(cl::Positional, cl::Required,
                                       cl::desc("<model.mlir>"));
 static cl::opt<std::string>
     target("target", cl::init("reference"),
-           cl::desc("where to run: reference (the interpreter) or cpu (compiled "
-                    "for the host, JIT)"));
+           cl::desc("where to run: reference (the interpreter), cpu (compiled "
+                    "for the host, JIT) or cuda (an NVIDIA GPU; compiles with "
+                    "--compile-to=gpu, nvvm or ptx)"));
+static cl::opt<std::string>
+    gpuArch("gpu-arch", cl::desc("cuda: the GPU architecture (sm_80, sm_90a, ...; default: "
+                                 "the present GPU's, else sm_80)"));
+static cl::opt<std::string>
+    cudaPath("cuda-path", cl::desc("cuda: the CUDA toolkit (default: $CUDA_ROOT, $CUDA_HOME, "
+                                   "$CUDA_PATH, /usr/local/cuda)"));
 static cl::opt<std::string>
     pipelineFlag("pipeline", cl::init("default"),
                  cl::desc("graph passes before lowering (cpu): O0..O4, default "
@@ -54,7 +63,7 @@ static std::string pipeline;
 static cl::opt<std::string>
     compileTo("compile-to",
               cl::desc("stop after a phase and print the IR: graph, linalg, "
-                       "loops or llvm"));
+                       "loops or llvm (cpu); graph, linalg, gpu, nvvm or ptx (cuda)"));
 static cl::opt<std::string> entry("entry",
                                   cl::desc("function to run (default @main)"));
 static cl::list<std::string>
@@ -140,6 +149,37 @@ static void printSummary(raw_ostream &os, const Tensor &t) {
   os << (t.size() > 6 ? ", ...]" : "]");
 }
 
+/// --target=cuda: prints the model lowered to `phase` for --gpu-arch, or
+/// says why it cannot run.
+static int compileForCUDA(mlir::ModuleOp module, std::optional<GPUPhase> phase) {
+  Expected<CUDADevice> device = probeCUDADevice();
+  std::string arch = gpuArch;
+  if (arch.empty())
+    arch = device ? device->arch() : "sm_80";
+  Expected<GPUTarget> gpu = GPUTarget::get(arch);
+  if (!gpu) {
+    consumeError(device.takeError());
+    return fail("--gpu-arch: " + toString(gpu.takeError()));
+  }
+  if (!phase) {
+    if (!device)
+      return fail("--target=cuda: " + toString(device.takeError()));
+    return fail("--target=cuda: running on " + device->name +
+                " is not implemented yet: dlc compiles a model's kernels for it "
+                "(--compile-to=gpu, nvvm or ptx) but has no GPU runtime yet");
+  }
+  consumeError(device.takeError());
+  if (*phase == GPUPhase::PTX) { // libdevice is linked into the kernels
+    Expected<std::string> toolkit = findCUDAToolkit(cudaPath);
+    if (!toolkit)
+      return fail("--target=cuda: " + toString(toolkit.takeError()));
+    gpu->toolkit = *toolkit;
+  }
+  if (Error e = printLoweredForGPU(module, pipeline, *phase, *gpu, outs()))
+    return fail(toString(std::move(e)));
+  return 0;
+}
+
 static const char *cacheName(CompileTimes::Cache c) {
   return c == CompileTimes::Cache::Hit ? "hit" : c == CompileTimes::Cache::Miss ? "miss" : "off";
 }
@@ -215,13 +255,22 @@ int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "dlc-run: run a graph-dialect model\n");
-  if (target != "reference" && target != "cpu")
+  if (target != "reference" && target != "cpu" && target != "cuda")
     return fail("target '" + target +
-                "' is not available in this build (available: reference, cpu)");
+                "' is not available in this build (available: reference, cpu, cuda)");
+  bool cuda = target == "cuda";
   std::optional<Phase> phase;
-  if (!compileTo.empty() && !(phase = parsePhase(compileTo)))
+  std::optional<GPUPhase> gpuPhase;
+  if (cuda && !compileTo.empty() && !(gpuPhase = parseGPUPhase(compileTo)))
+    return fail("bad --compile-to '" + compileTo +
+                "' for --target=cuda (expected graph, linalg, gpu, nvvm or ptx)");
+  if (!cuda && !compileTo.empty() && !(phase = parsePhase(compileTo)))
     return fail("bad --compile-to '" + compileTo +
                 "' (expected graph, linalg, loops or llvm)");
+  if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences()))
+    return fail("--gpu-arch and --cuda-path apply to --target=cuda");
+  if (cuda && (!emit.empty() || bench || !passLedgerPath.empty()))
+    return fail("--emit, --bench and --dlc-pass-ledger are not available for --target=cuda yet");
   // NaN compares false: written so that it fails these checks.
   if (!(absTol >= 0 && relTol >= 0) || !std::isfinite(absTol) || !std::isfinite(relTol))
     return fail("--atol and --rtol must be finite numbers >= 0, got " +
@@ -240,7 +289,7 @@ int main(int argc, char **argv) {
     pipeline += ";require=" + join(requirePasses, ",");
   if (Error e = pipelineString(pipeline).takeError())
     return fail(toString(std::move(e)));
-  bool compiles = target == "cpu" || phase || !emit.empty();
+  bool compiles = target == "cpu" || cuda || phase || !emit.empty();
   if (!compiles && (pipelineFlag.getNumOccurrences() || !disablePasses.empty() ||
                     !requirePasses.empty()))
     return fail("--pipeline, --dlc-disable and --dlc-require apply to compiled "
@@ -250,7 +299,7 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   registerModelDialects(registry);
-  registerCPUCompilerDialects(registry);
+  registerGPUCompilerDialects(registry);
   mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   SourceMgr sourceMgr;
@@ -263,6 +312,8 @@ int main(int argc, char **argv) {
   mlir::FailureOr<mlir::func::FuncOp> func = findEntry(*module, entry);
   if (failed(func))
     return 1;
+  if (cuda)
+    return compileForCUDA(*module, gpuPhase);
   if (phase) {
     if (Error e = printLowered(*module, pipeline, *phase, outs(), threads))
       return fail(toString(std::move(e)));

@@ -17,6 +17,14 @@ namespace dlc {
 enum class Phase { Graph, Linalg, Loops, LLVM };
 std::optional<Phase> parsePhase(llvm::StringRef name);
 
+/// The start of every target's lowering: graph canonicalization, one
+/// function per kernel (a fused region or a lone op), graph to linalg on
+/// tensors, chains of elementwise linalg ops fused.
+void buildGraphToKernelsPipeline(mlir::OpPassManager &pm);
+/// One-shot bufferization of the whole module, results becoming
+/// out-parameters (caller-provided buffers).
+void buildBufferizationPipeline(mlir::OpPassManager &pm);
+
 /// Adds the passes that lower a graph-dialect module (after its graph
 /// passes) for the host CPU, stopping after `stopAfter`:
 ///   linalg: convert-graph-to-linalg, elementwise fusion;

@@ -288,4 +288,41 @@ def CPUNoAliasArgsPass : Pass<"dlc-cpu-noalias-args", "mlir::func::FuncOp"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// NVIDIA GPUs
+//===----------------------------------------------------------------------===//
+
+def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
+  let summary = "Run every loop nest of a function as a GPU kernel, one thread per iteration";
+  let description = [{
+    After bufferization, every `memref.copy` becomes a `linalg.copy` and every
+    linalg op a loop nest, its parallel dimensions as one `scf.parallel` and
+    its reduction dimensions as `scf.for` loops inside. Each loop nest at the
+    top of the function then becomes a `gpu.launch` of 256-thread blocks over
+    the parallel iterations, linearized: thread `blockIdx.x * 256 +
+    threadIdx.x` (if below their count) delinearizes its index into the
+    loops' induction variables and runs the body, reductions included. A
+    loop without parallel dimensions of constant bounds (a reduction to a
+    scalar) runs on one thread; so does a whole function that computes
+    scalars between its loops (non-maximum suppression). This
+    is the baseline every op class has; tiled kernels (shared memory, tensor
+    cores) replace it op class by op class. Counters (`--dlc-pass-stats`):
+    `kernels`, `single-thread`.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+                           "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect"];
+}
+
+def GPUMergeKernelModulesPass : Pass<"dlc-gpu-merge-kernel-modules", "mlir::ModuleOp"> {
+  let summary = "Put every outlined GPU kernel into one gpu.module";
+  let description = [{
+    `gpu-kernel-outlining` gives each kernel a `gpu.module` of its own. The
+    kernels move into one module, `@dlc_kernels`, and the launches refer to
+    them there: the model compiles to one PTX file (one ptxas run, one
+    module for the runtime to load). Counters (`--dlc-pass-stats`):
+    `kernels`.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 #endif // DLC_CONVERSION_PASSES_TD

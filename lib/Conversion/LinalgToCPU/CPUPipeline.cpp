@@ -86,10 +86,7 @@ static int64_t hostVectorBits() {
   return features.lookup("avx512f") ? 512 : 256;
 }
 
-void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
-                                   int64_t threads) {
-  if (stopAfter == Phase::Graph)
-    return;
+void dlc::buildGraphToKernelsPipeline(OpPassManager &pm) {
   // The graph ops' folders and canonicalizations (x + 0, reshape chains,
   // ...) whatever the pipeline was; constants stay where they are (scalars
   // copied into fused regions belong to them).
@@ -101,6 +98,28 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addPass(createOutlineKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertGraphToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
+}
+
+void dlc::buildBufferizationPipeline(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Results become caller-provided buffers.
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.modifyPublicFunctions = true;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
+                                   int64_t threads) {
+  if (stopAfter == Phase::Graph)
+    return;
+  buildGraphToKernelsPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -116,18 +135,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   if (stopAfter == Phase::Linalg)
     return;
 
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // Results become caller-provided buffers; intermediates are freed.
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.modifyPublicFunctions = true;
-  outParams.hoistStaticAllocs = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  buildBufferizationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createCPUTileBuffersPass());
   bufferization::buildBufferDeallocationPipeline(pm);

@@ -1,0 +1,53 @@
+//===- GPUPipeline.h - graph dialect to NVPTX kernels ------------*- C++ -*-===//
+#ifndef DLC_CONVERSION_GPUPIPELINE_H
+#define DLC_CONVERSION_GPUPIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace dlc {
+
+/// Where GPU lowering stops (`--compile-to` with `--target=cuda`).
+enum class GPUPhase { Graph, Linalg, GPU, NVVM, PTX };
+std::optional<GPUPhase> parseGPUPhase(llvm::StringRef name);
+
+/// The NVIDIA GPU compiled for.
+struct GPUTarget {
+  /// The compute capability, "sm_80", "sm_90a", ...
+  std::string chip = "sm_80";
+  /// The CUDA toolkit's root (libdevice, ptxas); empty: MLIR's own search.
+  std::string toolkit;
+
+  /// The target for `--gpu-arch=ARCH`, or an error naming the supported
+  /// ones.
+  static llvm::Expected<GPUTarget> get(llvm::StringRef arch);
+  /// The PTX ISA version the chip needs ("+ptx80", ...).
+  std::string ptxFeatures() const;
+};
+
+/// Adds the passes that lower a graph-dialect module (after its graph
+/// passes) to NVIDIA GPU kernels, stopping after `stopAfter`:
+///   linalg: convert-graph-to-linalg, elementwise fusion (as on the CPU);
+///   gpu:    one-shot bufferization (results become out-parameters), every
+///           loop nest a kernel (dlc-gpu-map-to-threads), the kernels
+///           outlined into a gpu.module;
+///   nvvm:   the kernels in the NVVM and LLVM dialects, for `target`;
+///   ptx:    the kernels compiled to PTX (a gpu.binary of one object).
+void buildGPULoweringPipeline(mlir::OpPassManager &pm, GPUPhase stopAfter,
+                              const GPUTarget &target);
+
+/// Dialects and interfaces the GPU pipeline needs (GPU, NVVM, their LLVM IR
+/// translation and the NVVM target), on top of the CPU pipeline's.
+void registerGPUCompilerDialects(mlir::DialectRegistry &registry);
+
+} // namespace dlc
+
+#endif // DLC_CONVERSION_GPUPIPELINE_H

@@ -1,0 +1,33 @@
+//===- GPUCompiler.h - compile a model for NVIDIA GPUs ----------*- C++ -*-===//
+//
+// The compiler driver behind `dlc-run --target=cuda`: graph passes, then
+// lowering through linalg to GPU kernels, NVVM and PTX (GPUPipeline.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_DRIVER_GPUCOMPILER_H
+#define DLC_DRIVER_GPUCOMPILER_H
+
+#include "dlc/Conversion/GPUPipeline.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace dlc {
+
+/// The CUDA toolkit to compile with: `cudaPath` if given, else $CUDA_ROOT,
+/// $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda, the first that has
+/// libdevice (nvvm/libdevice/libdevice.10.bc); an error naming where it
+/// looked if none has.
+llvm::Expected<std::string> findCUDAToolkit(llvm::StringRef cudaPath = "");
+
+/// Prints a copy of `module` after the graph pipeline `pipeline` and the GPU
+/// lowering to `phase` for `target`; at the PTX phase, the kernels' PTX
+/// (one module of every kernel). Errors say which phase failed; diagnostics
+/// go to the context's handler.
+llvm::Error printLoweredForGPU(mlir::ModuleOp module, llvm::StringRef pipeline,
+                               GPUPhase phase, const GPUTarget &target, llvm::raw_ostream &os);
+
+} // namespace dlc
+
+#endif // DLC_DRIVER_GPUCOMPILER_H

@@ -1,0 +1,126 @@
+//===- GPUPipeline.cpp - graph dialect to NVPTX kernels --------------------===//
+#include "dlc/Conversion/GPUPipeline.h"
+#include "dlc/Conversion/CPUPipeline.h"
+#include "dlc/Conversion/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+std::optional<dlc::GPUPhase> dlc::parseGPUPhase(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<GPUPhase>>(name)
+      .Case("graph", GPUPhase::Graph)
+      .Case("linalg", GPUPhase::Linalg)
+      .Case("gpu", GPUPhase::GPU)
+      .Case("nvvm", GPUPhase::NVVM)
+      .Case("ptx", GPUPhase::PTX)
+      .Default(std::nullopt);
+}
+
+/// The chips dlc compiles for, with the PTX ISA each needs (CUDA 12.8+).
+static constexpr std::pair<const char *, const char *> kChips[] = {
+    {"sm_70", "+ptx80"},  {"sm_75", "+ptx80"},   {"sm_80", "+ptx80"},
+    {"sm_86", "+ptx80"},  {"sm_87", "+ptx80"},   {"sm_89", "+ptx80"},
+    {"sm_90", "+ptx80"},  {"sm_90a", "+ptx80"},  {"sm_100", "+ptx87"},
+    {"sm_100a", "+ptx87"}, {"sm_120", "+ptx87"}, {"sm_120a", "+ptx87"}};
+
+llvm::Expected<dlc::GPUTarget> dlc::GPUTarget::get(llvm::StringRef arch) {
+  for (auto [chip, ptx] : kChips)
+    if (arch == chip) {
+      GPUTarget target;
+      target.chip = chip;
+      return target;
+    }
+  std::string known;
+  for (auto [chip, ptx] : kChips)
+    known += (known.empty() ? "" : ", ") + std::string(chip);
+  return llvm::createStringError("unknown GPU architecture '" + arch.str() + "' (known: " +
+                                 known + ")");
+}
+
+std::string dlc::GPUTarget::ptxFeatures() const {
+  for (auto [c, ptx] : kChips)
+    if (chip == c)
+      return ptx;
+  return "+ptx80";
+}
+
+void dlc::registerGPUCompilerDialects(DialectRegistry &registry) {
+  registerCPUCompilerDialects(registry);
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect>();
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  // convert-gpu-to-nvvm lowers the other dialects in kernels through their
+  // ConvertToLLVMPatternInterface.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+}
+
+void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
+                                   const GPUTarget &target) {
+  if (stopAfter == GPUPhase::Graph)
+    return;
+  buildGraphToKernelsPipeline(pm); // as on the CPU
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (stopAfter == GPUPhase::Linalg)
+    return;
+
+  buildBufferizationPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createGPUMergeKernelModulesPass());
+  pm.addPass(createCanonicalizerPass());
+  if (stopAfter == GPUPhase::GPU)
+    return;
+
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = target.chip;
+  attach.features = target.ptxFeatures();
+  attach.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  if (stopAfter == GPUPhase::NVVM)
+    return;
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = target.toolkit;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}

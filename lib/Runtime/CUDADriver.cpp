@@ -1,0 +1,119 @@
+//===- CUDADriver.cpp - the NVIDIA driver, loaded at run time --------------===//
+#include "dlc/Runtime/CUDADriver.h"
+
+#include <dlfcn.h>
+
+using namespace dlc;
+
+namespace {
+/// The driver entry points dlc calls (CUresult is an int; handles are
+/// opaque).
+using CUresult = int;
+using CUdevice = int;
+struct Driver {
+  CUresult (*init)(unsigned);
+  CUresult (*driverGetVersion)(int *);
+  CUresult (*deviceGetCount)(int *);
+  CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*deviceGetName)(char *, int, CUdevice);
+  CUresult (*deviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*getErrorName)(CUresult, const char **);
+};
+constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
+} // namespace
+
+/// libcuda.so.1's entry points, loaded once; an error if it is missing.
+static llvm::Expected<const Driver *> loadDriver() {
+  static std::string error;
+  static const Driver *driver = []() -> const Driver * {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      error = std::string("no CUDA driver: cannot load libcuda.so.1 (") + dlerror() + ")";
+      return nullptr;
+    }
+    static Driver d;
+    bool ok = true;
+    auto bind = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+      if (!fn && ok) {
+        ok = false;
+        error = std::string("the CUDA driver libcuda.so.1 lacks ") + name;
+      }
+    };
+    bind(d.init, "cuInit");
+    bind(d.driverGetVersion, "cuDriverGetVersion");
+    bind(d.deviceGetCount, "cuDeviceGetCount");
+    bind(d.deviceGet, "cuDeviceGet");
+    bind(d.deviceGetName, "cuDeviceGetName");
+    bind(d.deviceGetAttribute, "cuDeviceGetAttribute");
+    bind(d.getErrorName, "cuGetErrorName");
+    return ok ? &d : nullptr;
+  }();
+  if (!driver)
+    return llvm::createStringError(error);
+  return driver;
+}
+
+/// The name of CUDA error `r` where the driver cannot say (its stub).
+static const char *knownErrorName(CUresult r) {
+  switch (r) {
+  case 1: return "CUDA_ERROR_INVALID_VALUE";
+  case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
+  case 3: return "CUDA_ERROR_NOT_INITIALIZED";
+  case 34: return "CUDA_ERROR_STUB_LIBRARY";
+  case 35: return "CUDA_ERROR_INSUFFICIENT_DRIVER";
+  case 100: return "CUDA_ERROR_NO_DEVICE";
+  case 101: return "CUDA_ERROR_INVALID_DEVICE";
+  case 200: return "CUDA_ERROR_INVALID_IMAGE";
+  case 209: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
+  case 218: return "CUDA_ERROR_INVALID_PTX";
+  case 222: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+  case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+  case 701: return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+  default: return "unknown CUDA error";
+  }
+}
+
+/// An error for a failed driver call `what`, naming the CUDA error.
+static llvm::Error cudaError(const Driver &d, CUresult r, const std::string &what) {
+  const char *name = nullptr;
+  if (d.getErrorName(r, &name) != 0 || !name)
+    name = knownErrorName(r);
+  return llvm::createStringError(what + " failed: " + name + " (" + std::to_string(r) + ")");
+}
+
+std::string CUDADevice::arch() const {
+  std::string arch = "sm_" + std::to_string(major) + std::to_string(minor);
+  return major == 9 && minor == 0 ? arch + "a" : arch;
+}
+
+llvm::Expected<CUDADevice> dlc::probeCUDADevice() {
+  llvm::Expected<const Driver *> loaded = loadDriver();
+  if (!loaded)
+    return loaded.takeError();
+  const Driver &d = **loaded;
+  if (CUresult r = d.init(0))
+    return cudaError(d, r, "initializing the CUDA driver (cuInit)");
+  int count = 0;
+  if (CUresult r = d.deviceGetCount(&count))
+    return cudaError(d, r, "counting CUDA devices");
+  if (count == 0)
+    return llvm::createStringError("no CUDA device: the driver reports none");
+  CUdevice device;
+  if (CUresult r = d.deviceGet(&device, 0))
+    return cudaError(d, r, "opening CUDA device 0");
+  CUDADevice info;
+  char name[256] = {};
+  int version = 0;
+  if (CUresult r = d.deviceGetName(name, sizeof(name), device))
+    return cudaError(d, r, "naming CUDA device 0");
+  if (CUresult r = d.deviceGetAttribute(&info.major, kComputeCapabilityMajor, device))
+    return cudaError(d, r, "querying CUDA device 0");
+  if (CUresult r = d.deviceGetAttribute(&info.minor, kComputeCapabilityMinor, device))
+    return cudaError(d, r, "querying CUDA device 0");
+  if (CUresult r = d.driverGetVersion(&version))
+    return cudaError(d, r, "querying the CUDA driver's version");
+  info.name = name;
+  info.driverVersion = std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+  return info;
+}

@@ -1,0 +1,95 @@
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads))" | FileCheck %s
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads))" --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+
+// An elementwise op: one thread per element, 256 per block (10 x 300 =
+// 3000 elements: 12 blocks), guarded past the last.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-DAG: %[[C12:.*]] = arith.constant 12 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[C12]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[C256]],
+// CHECK: %[[LIN:.*]] = arith.addi
+// CHECK: arith.cmpi ult, %[[LIN]]
+// CHECK: scf.if
+// CHECK: affine.delinearize_index %[[LIN]] into (10, 300)
+// CHECK: math.exp
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.
+func.func @elementwise(%a: memref<10x300xf32>, %b: memref<10x300xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<10x300xf32>) outs(%b : memref<10x300xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// A row reduction: one thread per row, the reduction a loop in it; a copy
+// becomes a kernel as well.
+// CHECK-LABEL: func.func @rows
+// CHECK: gpu.launch
+// CHECK: affine.delinearize_index {{.*}} into (4)
+// CHECK: scf.for
+// CHECK: arith.addf
+// CHECK: gpu.launch
+// CHECK-NOT: memref.copy
+func.func @rows(%a: memref<4x64xf32>, %s: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x64xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %s, %c : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// A reduction to a scalar has no parallel dimension: one thread.
+// CHECK-LABEL: func.func @total
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c1{{(_[0-9]+)?}}, 
+// CHECK-NEXT: scf.for
+func.func @total(%a: memref<64xf32>, %s: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%a : memref<64xf32>) outs(%s : memref<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// Scalars computed between loops (a loop's result, a load): the whole body
+// but its buffers runs as one single-thread kernel.
+// CHECK-LABEL: func.func @scalars
+// CHECK: memref.alloc
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: memref.load
+// CHECK: memref.store
+// CHECK: gpu.terminator
+// CHECK: memref.dealloc
+// CHECK-NEXT: return
+func.func @scalars(%a: memref<8xf32>, %out: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloc() : memref<8xf32>
+  %sum = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> f32 {
+    %x = memref.load %a[%i] : memref<8xf32>
+    %y = arith.addf %acc, %x : f32
+    scf.yield %y : f32
+  }
+  %first = memref.load %a[%c0] : memref<8xf32>
+  %r = arith.subf %sum, %first : f32
+  memref.store %r, %out[] : memref<f32>
+  memref.dealloc %tmp : memref<8xf32>
+  return
+}
+
+// Five kernels (the elementwise op, the row sums, the copy, the scalar
+// reduction and the scalar function), two of one thread.
+// STATS: dlc-gpu-map-to-threads: kernels 5, single-thread 2
