@@ -1,37 +1,21 @@
 //===- CUDADriver.cpp - the NVIDIA driver, loaded at run time --------------===//
 #include "dlc/Runtime/CUDADriver.h"
+#include "CUDADriverAPI.h"
 
 #include <dlfcn.h>
 
 using namespace dlc;
+using namespace dlc::cuda;
 
-namespace {
-/// The driver entry points dlc calls (CUresult is an int; handles are
-/// opaque).
-using CUresult = int;
-using CUdevice = int;
-struct Driver {
-  CUresult (*init)(unsigned);
-  CUresult (*driverGetVersion)(int *);
-  CUresult (*deviceGetCount)(int *);
-  CUresult (*deviceGet)(CUdevice *, int);
-  CUresult (*deviceGetName)(char *, int, CUdevice);
-  CUresult (*deviceGetAttribute)(int *, int, CUdevice);
-  CUresult (*getErrorName)(CUresult, const char **);
-};
-constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
-} // namespace
-
-/// libcuda.so.1's entry points, loaded once; an error if it is missing.
-static llvm::Expected<const Driver *> loadDriver() {
+llvm::Expected<const DriverAPI *> dlc::cuda::driver() {
   static std::string error;
-  static const Driver *driver = []() -> const Driver * {
+  static const DriverAPI *api = []() -> const DriverAPI * {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
       error = std::string("no CUDA driver: cannot load libcuda.so.1 (") + dlerror() + ")";
       return nullptr;
     }
-    static Driver d;
+    static DriverAPI d;
     bool ok = true;
     auto bind = [&](auto &fn, const char *name) {
       fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
@@ -47,11 +31,33 @@ static llvm::Expected<const Driver *> loadDriver() {
     bind(d.deviceGetName, "cuDeviceGetName");
     bind(d.deviceGetAttribute, "cuDeviceGetAttribute");
     bind(d.getErrorName, "cuGetErrorName");
+    bind(d.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    bind(d.ctxSetCurrent, "cuCtxSetCurrent");
+    bind(d.moduleLoadData, "cuModuleLoadData");
+    bind(d.moduleLoadDataEx, "cuModuleLoadDataEx");
+    bind(d.moduleUnload, "cuModuleUnload");
+    bind(d.moduleGetFunction, "cuModuleGetFunction");
+    bind(d.funcSetAttribute, "cuFuncSetAttribute");
+    bind(d.launchKernel, "cuLaunchKernel");
+    bind(d.streamCreate, "cuStreamCreate");
+    bind(d.streamSynchronize, "cuStreamSynchronize");
+    bind(d.streamDestroy, "cuStreamDestroy_v2");
+    bind(d.streamWaitEvent, "cuStreamWaitEvent");
+    bind(d.eventCreate, "cuEventCreate");
+    bind(d.eventRecord, "cuEventRecord");
+    bind(d.eventSynchronize, "cuEventSynchronize");
+    bind(d.eventDestroy, "cuEventDestroy_v2");
+    bind(d.memAlloc, "cuMemAlloc_v2");
+    bind(d.memAllocManaged, "cuMemAllocManaged");
+    bind(d.memFree, "cuMemFree_v2");
+    bind(d.memcpyAsync, "cuMemcpyAsync");
+    bind(d.memsetD32Async, "cuMemsetD32Async");
+    bind(d.memsetD16Async, "cuMemsetD16Async");
     return ok ? &d : nullptr;
   }();
-  if (!driver)
+  if (!api)
     return llvm::createStringError(error);
-  return driver;
+  return api;
 }
 
 /// The name of CUDA error `r` where the driver cannot say (its stub).
@@ -74,12 +80,16 @@ static const char *knownErrorName(CUresult r) {
   }
 }
 
-/// An error for a failed driver call `what`, naming the CUDA error.
-static llvm::Error cudaError(const Driver &d, CUresult r, const std::string &what) {
+std::string dlc::cuda::describeError(const DriverAPI &d, CUresult r, const std::string &what) {
   const char *name = nullptr;
   if (d.getErrorName(r, &name) != 0 || !name)
     name = knownErrorName(r);
-  return llvm::createStringError(what + " failed: " + name + " (" + std::to_string(r) + ")");
+  return what + " failed: " + name + " (" + std::to_string(r) + ")";
+}
+
+/// An error for a failed driver call `what`, naming the CUDA error.
+static llvm::Error cudaError(const DriverAPI &d, CUresult r, const std::string &what) {
+  return llvm::createStringError(describeError(d, r, what));
 }
 
 std::string CUDADevice::arch() const {
@@ -88,10 +98,10 @@ std::string CUDADevice::arch() const {
 }
 
 llvm::Expected<CUDADevice> dlc::probeCUDADevice() {
-  llvm::Expected<const Driver *> loaded = loadDriver();
+  llvm::Expected<const DriverAPI *> loaded = driver();
   if (!loaded)
     return loaded.takeError();
-  const Driver &d = **loaded;
+  const DriverAPI &d = **loaded;
   if (CUresult r = d.init(0))
     return cudaError(d, r, "initializing the CUDA driver (cuInit)");
   int count = 0;

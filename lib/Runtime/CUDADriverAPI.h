@@ -1,0 +1,75 @@
+//===- CUDADriverAPI.h - libcuda.so.1's entry points, loaded ----*- C++ -*-===//
+//
+// The part of the CUDA driver API dlc calls, resolved with dlopen/dlsym so
+// that no dlc binary links libcuda (private to lib/Runtime).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_RUNTIME_CUDADRIVERAPI_H
+#define DLC_RUNTIME_CUDADRIVERAPI_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <string>
+
+namespace dlc::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+using CUevent = void *;
+
+constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
+constexpr int kJitOptimizationLevel = 7;          // CU_JIT_OPTIMIZATION_LEVEL
+constexpr int kMaxDynamicSharedBytes = 8;         // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+constexpr unsigned kStreamNonBlocking = 1;        // CU_STREAM_NON_BLOCKING
+constexpr unsigned kEventDisableTiming = 2;       // CU_EVENT_DISABLE_TIMING
+constexpr unsigned kMemAttachGlobal = 1;          // CU_MEM_ATTACH_GLOBAL
+
+struct DriverAPI {
+  CUresult (*init)(unsigned);
+  CUresult (*driverGetVersion)(int *);
+  CUresult (*deviceGetCount)(int *);
+  CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*deviceGetName)(char *, int, CUdevice);
+  CUresult (*deviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*getErrorName)(CUresult, const char **);
+  CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*ctxSetCurrent)(CUcontext);
+  CUresult (*moduleLoadData)(CUmodule *, const void *);
+  CUresult (*moduleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
+  CUresult (*moduleUnload)(CUmodule);
+  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*funcSetAttribute)(CUfunction, int, int);
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*streamCreate)(CUstream *, unsigned);
+  CUresult (*streamSynchronize)(CUstream);
+  CUresult (*streamDestroy)(CUstream);
+  CUresult (*streamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*eventCreate)(CUevent *, unsigned);
+  CUresult (*eventRecord)(CUevent, CUstream);
+  CUresult (*eventSynchronize)(CUevent);
+  CUresult (*eventDestroy)(CUevent);
+  CUresult (*memAlloc)(CUdeviceptr *, size_t);
+  CUresult (*memAllocManaged)(CUdeviceptr *, size_t, unsigned);
+  CUresult (*memFree)(CUdeviceptr);
+  CUresult (*memcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*memsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+  CUresult (*memsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
+};
+
+/// libcuda.so.1's entry points, loaded once; an error saying what is
+/// missing otherwise.
+llvm::Expected<const DriverAPI *> driver();
+
+/// "<what> failed: CUDA_ERROR_NAME (code)".
+std::string describeError(const DriverAPI &d, CUresult r, const std::string &what);
+
+} // namespace dlc::cuda
+
+#endif // DLC_RUNTIME_CUDADRIVERAPI_H

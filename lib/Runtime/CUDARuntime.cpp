@@ -1,0 +1,257 @@
+//===- CUDARuntime.cpp - the runtime calls of lowered GPU code --------------===//
+//
+// gpu-to-llvm lowers host-side GPU ops to calls of `mgpu*` functions (the ABI
+// of MLIR 22's CudaRuntimeWrappers). dlc implements them on the driver API it
+// loads at run time (CUDADriverAPI.h), for latency rather than generality:
+// - one context (device 0's primary one) and one stream for the process:
+//   mgpuStreamCreate returns it and destroying it does nothing, so lowered
+//   code that creates a stream per launch costs no driver call;
+// - functions cached per module and name;
+// - device memory kept for reuse when freed, by size (a pool), which the
+//   single stream makes safe: a later allocation's users run after the
+//   earlier ones;
+// - a kernel's dynamic shared memory limit raised once per function.
+// A failing call prints one diagnostic naming the call and the CUDA error
+// and exits with status 1: the ABI has no way to return an error, and going
+// on would compute garbage.
+//
+//===----------------------------------------------------------------------===//
+#include "CUDADriverAPI.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+using namespace dlc::cuda;
+
+namespace {
+struct Runtime {
+  const DriverAPI *d = nullptr;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  std::mutex mutex;
+  std::map<std::pair<CUmodule, std::string>, CUfunction> functions;
+  std::set<CUfunction> sharedMemoryRaised;
+  /// Free device blocks by (size, managed); the size and kind of each block.
+  std::multimap<std::pair<size_t, bool>, CUdeviceptr> freeBlocks;
+  std::unordered_map<CUdeviceptr, std::pair<size_t, bool>> blocks;
+};
+} // namespace
+
+[[noreturn]] static void die(const std::string &message) {
+  std::fprintf(stderr, "dlc: CUDA runtime: %s\n", message.c_str());
+  std::fflush(stderr);
+  std::exit(1);
+}
+
+static void check(const DriverAPI &d, CUresult r, const char *what) {
+  if (r != 0)
+    die(describeError(d, r, what));
+}
+
+/// The process's runtime, started on first use; the calling thread gets
+/// the context.
+static Runtime &runtime() {
+  static Runtime *rt = [] {
+    llvm::Expected<const DriverAPI *> d = driver();
+    if (!d)
+      die(llvm::toString(d.takeError()));
+    auto *r = new Runtime;
+    r->d = *d;
+    check(*r->d, r->d->init(0), "cuInit");
+    CUdevice device;
+    check(*r->d, r->d->deviceGet(&device, 0), "cuDeviceGet (device 0)");
+    check(*r->d, r->d->primaryCtxRetain(&r->context, device), "cuDevicePrimaryCtxRetain");
+    check(*r->d, r->d->ctxSetCurrent(r->context), "cuCtxSetCurrent");
+    check(*r->d, r->d->streamCreate(&r->stream, kStreamNonBlocking), "cuStreamCreate");
+    return r;
+  }();
+  thread_local bool current = false;
+  if (!current) {
+    check(*rt->d, rt->d->ctxSetCurrent(rt->context), "cuCtxSetCurrent");
+    current = true;
+  }
+  return *rt;
+}
+
+static CUstream streamOr(Runtime &rt, void *stream) {
+  return stream ? static_cast<CUstream>(stream) : rt.stream;
+}
+
+extern "C" {
+
+void *mgpuModuleLoad(void *data, size_t /*size*/) {
+  Runtime &rt = runtime();
+  CUmodule module;
+  check(*rt.d, rt.d->moduleLoadData(&module, data), "cuModuleLoadData (the model's kernels)");
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  Runtime &rt = runtime();
+  CUmodule module;
+  int options[] = {kJitOptimizationLevel};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  check(*rt.d, rt.d->moduleLoadDataEx(&module, data, 1, options, values),
+        "cuModuleLoadDataEx (JIT of the model's PTX)");
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  Runtime &rt = runtime();
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    for (auto it = rt.functions.begin(); it != rt.functions.end();)
+      it = it->first.first == module ? rt.functions.erase(it) : std::next(it);
+  }
+  check(*rt.d, rt.d->moduleUnload(module), "cuModuleUnload");
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  CUfunction &function = rt.functions[{module, name}];
+  if (!function)
+    check(*rt.d, rt.d->moduleGetFunction(&function, module, name),
+          ("cuModuleGetFunction (kernel " + std::string(name) + ")").c_str());
+  return function;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                      intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t sharedBytes,
+                      void *stream, void **params, void **extra, size_t /*paramsCount*/) {
+  Runtime &rt = runtime();
+  constexpr int32_t kDefaultSharedLimit = 48 * 1024;
+  if (sharedBytes > kDefaultSharedLimit) {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    if (rt.sharedMemoryRaised.insert(function).second)
+      check(*rt.d, rt.d->funcSetAttribute(function, kMaxDynamicSharedBytes, sharedBytes),
+            "cuFuncSetAttribute (dynamic shared memory)");
+  }
+  check(*rt.d,
+        rt.d->launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
+                           streamOr(rt, stream), params, extra),
+        "cuLaunchKernel");
+}
+
+void *mgpuStreamCreate() { return runtime().stream; }
+
+void mgpuStreamDestroy(void *stream) {
+  Runtime &rt = runtime();
+  if (stream && stream != rt.stream)
+    check(*rt.d, rt.d->streamDestroy(stream), "cuStreamDestroy");
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  Runtime &rt = runtime();
+  check(*rt.d, rt.d->streamSynchronize(streamOr(rt, stream)), "cuStreamSynchronize");
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  Runtime &rt = runtime();
+  check(*rt.d, rt.d->streamWaitEvent(streamOr(rt, stream), event, 0), "cuStreamWaitEvent");
+}
+
+void *mgpuEventCreate() {
+  Runtime &rt = runtime();
+  CUevent event;
+  check(*rt.d, rt.d->eventCreate(&event, kEventDisableTiming), "cuEventCreate");
+  return event;
+}
+
+void mgpuEventDestroy(void *event) {
+  Runtime &rt = runtime();
+  check(*rt.d, rt.d->eventDestroy(event), "cuEventDestroy");
+}
+
+void mgpuEventSynchronize(void *event) {
+  Runtime &rt = runtime();
+  check(*rt.d, rt.d->eventSynchronize(event), "cuEventSynchronize");
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  Runtime &rt = runtime();
+  check(*rt.d, rt.d->eventRecord(event, streamOr(rt, stream)), "cuEventRecord");
+}
+
+void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool isHostShared) {
+  Runtime &rt = runtime();
+  if (bytes == 0)
+    return nullptr;
+  std::pair<size_t, bool> kind{bytes, isHostShared};
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    auto it = rt.freeBlocks.find(kind);
+    if (it != rt.freeBlocks.end()) {
+      CUdeviceptr ptr = it->second;
+      rt.freeBlocks.erase(it);
+      return reinterpret_cast<void *>(ptr);
+    }
+  }
+  CUdeviceptr ptr = 0;
+  CUresult r = isHostShared ? rt.d->memAllocManaged(&ptr, bytes, kMemAttachGlobal)
+                            : rt.d->memAlloc(&ptr, bytes);
+  if (r != 0) // the pool's blocks may be what is missing: free them, retry
+    {
+      std::lock_guard<std::mutex> lock(rt.mutex);
+      for (auto &[k, block] : rt.freeBlocks) {
+        rt.d->memFree(block);
+        rt.blocks.erase(block);
+      }
+      rt.freeBlocks.clear();
+    }
+  if (r != 0)
+    r = isHostShared ? rt.d->memAllocManaged(&ptr, bytes, kMemAttachGlobal)
+                     : rt.d->memAlloc(&ptr, bytes);
+  check(*rt.d, r, ("allocating " + std::to_string(bytes) + " bytes of device memory").c_str());
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  rt.blocks[ptr] = kind;
+  return reinterpret_cast<void *>(ptr);
+}
+
+void mgpuMemFree(void *ptr, void * /*stream*/) {
+  if (!ptr)
+    return;
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  auto block = rt.blocks.find(reinterpret_cast<CUdeviceptr>(ptr));
+  if (block == rt.blocks.end())
+    die("freeing device memory dlc did not allocate");
+  rt.freeBlocks.emplace(block->second, block->first);
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  Runtime &rt = runtime();
+  check(*rt.d,
+        rt.d->memcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src),
+                          bytes, streamOr(rt, stream)),
+        "cuMemcpyAsync");
+}
+
+void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
+  Runtime &rt = runtime();
+  check(*rt.d,
+        rt.d->memsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                             streamOr(rt, stream)),
+        "cuMemsetD32Async");
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
+  Runtime &rt = runtime();
+  check(*rt.d,
+        rt.d->memsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                             streamOr(rt, stream)),
+        "cuMemsetD16Async");
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  if (device != 0)
+    die("device " + std::to_string(device) + " asked for; dlc runs on device 0");
+}
+
+} // extern "C"
