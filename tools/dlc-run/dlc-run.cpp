@@ -39,7 +39,7 @@ static cl::opt<std::string>
     target("target", cl::init("reference"),
            cl::desc("where to run: reference (the interpreter), cpu (compiled "
                     "for the host, JIT) or cuda (an NVIDIA GPU; compiles with "
-                    "--compile-to=gpu, nvvm or ptx)"));
+                    "--compile-to=gpu, nvvm, ptx or llvm)"));
 static cl::opt<std::string>
     gpuArch("gpu-arch", cl::desc("cuda: the GPU architecture (sm_80, sm_90a, ...; default: "
                                  "the present GPU's, else sm_80)"));
@@ -63,7 +63,7 @@ static std::string pipeline;
 static cl::opt<std::string>
     compileTo("compile-to",
               cl::desc("stop after a phase and print the IR: graph, linalg, "
-                       "loops or llvm (cpu); graph, linalg, gpu, nvvm or ptx (cuda)"));
+                       "loops or llvm (cpu); graph, linalg, gpu, nvvm, ptx or llvm (cuda)"));
 static cl::opt<std::string> entry("entry",
                                   cl::desc("function to run (default @main)"));
 static cl::list<std::string>
@@ -165,11 +165,11 @@ static int compileForCUDA(mlir::ModuleOp module, std::optional<GPUPhase> phase) 
     if (!device)
       return fail("--target=cuda: " + toString(device.takeError()));
     return fail("--target=cuda: running on " + device->name +
-                " is not implemented yet: dlc compiles a model's kernels for it "
-                "(--compile-to=gpu, nvvm or ptx) but has no GPU runtime yet");
+                " is not implemented yet: dlc compiles a model for it "
+                "(--compile-to=gpu, nvvm, ptx or llvm) but cannot load and run it yet");
   }
   consumeError(device.takeError());
-  if (*phase == GPUPhase::PTX) { // libdevice is linked into the kernels
+  if (*phase >= GPUPhase::PTX) { // libdevice linked into the kernels, ptxas
     Expected<std::string> toolkit = findCUDAToolkit(cudaPath);
     if (!toolkit)
       return fail("--target=cuda: " + toString(toolkit.takeError()));
@@ -263,7 +263,7 @@ int main(int argc, char **argv) {
   std::optional<GPUPhase> gpuPhase;
   if (cuda && !compileTo.empty() && !(gpuPhase = parseGPUPhase(compileTo)))
     return fail("bad --compile-to '" + compileTo +
-                "' for --target=cuda (expected graph, linalg, gpu, nvvm or ptx)");
+                "' for --target=cuda (expected graph, linalg, gpu, nvvm, ptx or llvm)");
   if (!cuda && !compileTo.empty() && !(phase = parsePhase(compileTo)))
     return fail("bad --compile-to '" + compileTo +
                 "' (expected graph, linalg, loops or llvm)");

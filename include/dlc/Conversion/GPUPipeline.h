@@ -16,7 +16,7 @@ class DialectRegistry;
 namespace dlc {
 
 /// Where GPU lowering stops (`--compile-to` with `--target=cuda`).
-enum class GPUPhase { Graph, Linalg, GPU, NVVM, PTX };
+enum class GPUPhase { Graph, Linalg, GPU, NVVM, PTX, LLVM };
 std::optional<GPUPhase> parseGPUPhase(llvm::StringRef name);
 
 /// The NVIDIA GPU compiled for.
@@ -37,10 +37,15 @@ struct GPUTarget {
 /// passes) to NVIDIA GPU kernels, stopping after `stopAfter`:
 ///   linalg: convert-graph-to-linalg, elementwise fusion (as on the CPU);
 ///   gpu:    one-shot bufferization (results become out-parameters), every
-///           loop nest a kernel (dlc-gpu-map-to-threads), the kernels
-///           outlined into a gpu.module;
+///           loop nest a kernel (dlc-gpu-map-to-threads), the kernel
+///           functions inlined into their callers, buffers in device memory
+///           (dlc-gpu-host-buffers), the kernels outlined into one gpu.module;
 ///   nvvm:   the kernels in the NVVM and LLVM dialects, for `target`;
-///   ptx:    the kernels compiled to PTX (a gpu.binary of one object).
+///   ptx:    the kernels compiled to PTX (a gpu.binary of one object);
+///   llvm:   instead of ptx, the kernels assembled by ptxas (a cubin in a
+///           gpu.binary) and the host code in the LLVM dialect, launching
+///           them asynchronously on one stream through the mgpu* calls
+///           (DLCCUDARuntime), synchronized where a function returns.
 void buildGPULoweringPipeline(mlir::OpPassManager &pm, GPUPhase stopAfter,
                               const GPUTarget &target);
 

@@ -325,4 +325,33 @@ def GPUMergeKernelModulesPass : Pass<"dlc-gpu-merge-kernel-modules", "mlir::Modu
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def GPUHostBuffersPass : Pass<"dlc-gpu-host-buffers", "mlir::func::FuncOp"> {
+  let summary = "Put a function's buffers in device memory";
+  let description = [{
+    After `dlc-gpu-map-to-threads`, the host code of a function only
+    allocates buffers and launches kernels. Each `memref.alloc` becomes a
+    `gpu.alloc` freed (`gpu.dealloc`) before the function returns (after
+    bufferization with results as out-parameters no buffer outlives its
+    function); each `memref.get_global` (a constant small enough to stay in
+    the code) becomes a device buffer filled from the host constant by
+    `gpu.memcpy`. Existing deallocations are dropped (the function's end
+    frees every buffer). A buffer allocated inside a region is refused.
+    Counters (`--dlc-pass-stats`): `buffers`, `constants`.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def GPUInlineKernelFunctionsPass : Pass<"dlc-gpu-inline-kernel-functions", "mlir::ModuleOp"> {
+  let summary = "Inline the kernel functions dlc-outline-kernels made into their callers";
+  let description = [{
+    `dlc-outline-kernels` gives every fused region and lone op a private
+    function (the CPU compiles and caches each on its own). On the GPU each
+    becomes launches of kernels, and their host side is better in the
+    entry function: one place that launches everything on one stream and
+    waits once. Every call of a single-block private function marked
+    `dlc.kernel` is replaced by its body, and the function, once unused,
+    erased. Counters (`--dlc-pass-stats`): `inlined`.
+  }];
+}
+
 #endif // DLC_CONVERSION_PASSES_TD

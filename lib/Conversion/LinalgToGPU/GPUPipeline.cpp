@@ -13,7 +13,9 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,6 +37,7 @@ std::optional<dlc::GPUPhase> dlc::parseGPUPhase(llvm::StringRef name) {
       .Case("gpu", GPUPhase::GPU)
       .Case("nvvm", GPUPhase::NVVM)
       .Case("ptx", GPUPhase::PTX)
+      .Case("llvm", GPUPhase::LLVM)
       .Default(std::nullopt);
 }
 
@@ -97,6 +100,8 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
 
   buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass());
+  pm.addPass(createGPUInlineKernelFunctionsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUHostBuffersPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGPUMergeKernelModulesPass());
   pm.addPass(createCanonicalizerPass());
@@ -121,6 +126,24 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
 
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = target.toolkit;
-  binary.compilationTarget = "isa";
+  binary.compilationTarget = stopAfter == GPUPhase::PTX ? "isa" : "bin";
+  if (stopAfter == GPUPhase::PTX) {
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+    return;
+  }
+
+  // The host code: launches on one stream, waited for once per function.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
