@@ -1,13 +1,13 @@
 //===- CUDADriverAPI.h - libcuda.so.1's entry points, loaded ----*- C++ -*-===//
 //
 // The part of the CUDA driver API dlc calls, resolved with dlopen/dlsym so
-// that no dlc binary links libcuda (private to lib/Runtime).
+// that no dlc binary links libcuda (private to lib/Runtime). Free of LLVM:
+// compiled GPU models carry it (with CUDARuntime.cpp) to machines that have
+// no LLVM.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_RUNTIME_CUDADRIVERAPI_H
 #define DLC_RUNTIME_CUDADRIVERAPI_H
-
-#include "llvm/Support/Error.h"
 
 #include <cstddef>
 #include <string>
@@ -63,9 +63,9 @@ struct DriverAPI {
   CUresult (*memsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
 };
 
-/// libcuda.so.1's entry points, loaded once; an error saying what is
-/// missing otherwise.
-llvm::Expected<const DriverAPI *> driver();
+/// libcuda.so.1's entry points, loaded once; null with `error` saying what
+/// is missing otherwise.
+const DriverAPI *driver(std::string &error);
 
 /// "<what> failed: CUDA_ERROR_NAME (code)".
 std::string describeError(const DriverAPI &d, CUresult r, const std::string &what);

@@ -58,11 +58,12 @@ static void check(const DriverAPI &d, CUresult r, const char *what) {
 /// the context.
 static Runtime &runtime() {
   static Runtime *rt = [] {
-    llvm::Expected<const DriverAPI *> d = driver();
+    std::string error;
+    const DriverAPI *d = driver(error);
     if (!d)
-      die(llvm::toString(d.takeError()));
+      die(error);
     auto *r = new Runtime;
-    r->d = *d;
+    r->d = d;
     check(*r->d, r->d->init(0), "cuInit");
     CUdevice device;
     check(*r->d, r->d->deviceGet(&device, 0), "cuDeviceGet (device 0)");
