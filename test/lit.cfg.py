@@ -34,7 +34,7 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # The CUDA toolkit (ptxas, libdevice) for the GPU compile tests; GPU tests
 # that need one say REQUIRES: cuda-toolkit.
 cuda_root = next((p for p in [os.environ.get("CUDA_ROOT"), os.environ.get("CUDA_HOME"),
-                              "/usr/local/cuda"]
+                              os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
                   if p and os.path.exists(os.path.join(p, "bin", "ptxas"))), None)
 if cuda_root:
     config.available_features.add("cuda-toolkit")

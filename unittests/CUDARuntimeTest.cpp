@@ -1,8 +1,8 @@
 //===- CUDARuntimeTest.cpp - the GPU runtime without a GPU ----------------===//
 //
 // On machines without a GPU (CI), every runtime entry point ends the process
-// with one diagnostic naming what is missing, never a crash; with a GPU the
-// tests are skipped (they say so) and the GPU suite covers the runtime.
+// with one diagnostic naming what is missing, never a crash. With a GPU the
+// tests are skipped and say so (running the runtime there is still to come).
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Runtime/CUDADriver.h"

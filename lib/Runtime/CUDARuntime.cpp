@@ -10,7 +10,8 @@
 // - device memory kept for reuse when freed, by size (a pool), which the
 //   single stream makes safe: a later allocation's users run after the
 //   earlier ones;
-// - a kernel's dynamic shared memory limit raised once per function.
+// - a kernel's dynamic shared memory limit raised only when a launch needs
+//   more than it was raised to.
 // A failing call prints one diagnostic naming the call and the CUDA error
 // and exits with status 1: the ABI has no way to return an error, and going
 // on would compute garbage.
@@ -23,7 +24,6 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -36,10 +36,16 @@ struct Runtime {
   CUstream stream = nullptr;
   std::mutex mutex;
   std::map<std::pair<CUmodule, std::string>, CUfunction> functions;
-  std::set<CUfunction> sharedMemoryRaised;
-  /// Free device blocks by (size, managed); the size and kind of each block.
+  /// The dynamic shared memory limit each function was raised to.
+  std::unordered_map<CUfunction, int32_t> sharedMemoryRaised;
+  /// Free device blocks by (size, managed); every block's size and kind,
+  /// and whether it is free.
   std::multimap<std::pair<size_t, bool>, CUdeviceptr> freeBlocks;
-  std::unordered_map<CUdeviceptr, std::pair<size_t, bool>> blocks;
+  struct Block {
+    std::pair<size_t, bool> kind;
+    bool free = false;
+  };
+  std::unordered_map<CUdeviceptr, Block> blocks;
 };
 } // namespace
 
@@ -107,8 +113,14 @@ void mgpuModuleUnload(void *module) {
   Runtime &rt = runtime();
   {
     std::lock_guard<std::mutex> lock(rt.mutex);
-    for (auto it = rt.functions.begin(); it != rt.functions.end();)
-      it = it->first.first == module ? rt.functions.erase(it) : std::next(it);
+    for (auto it = rt.functions.begin(); it != rt.functions.end();) {
+      if (it->first.first != module) {
+        ++it;
+        continue;
+      }
+      rt.sharedMemoryRaised.erase(it->second);
+      it = rt.functions.erase(it);
+    }
   }
   check(*rt.d, rt.d->moduleUnload(module), "cuModuleUnload");
 }
@@ -130,9 +142,12 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
   constexpr int32_t kDefaultSharedLimit = 48 * 1024;
   if (sharedBytes > kDefaultSharedLimit) {
     std::lock_guard<std::mutex> lock(rt.mutex);
-    if (rt.sharedMemoryRaised.insert(function).second)
+    int32_t &raised = rt.sharedMemoryRaised[function];
+    if (sharedBytes > raised) {
       check(*rt.d, rt.d->funcSetAttribute(function, kMaxDynamicSharedBytes, sharedBytes),
             "cuFuncSetAttribute (dynamic shared memory)");
+      raised = sharedBytes;
+    }
   }
   check(*rt.d,
         rt.d->launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
@@ -185,33 +200,33 @@ void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool isHostShared) {
   if (bytes == 0)
     return nullptr;
   std::pair<size_t, bool> kind{bytes, isHostShared};
-  {
-    std::lock_guard<std::mutex> lock(rt.mutex);
-    auto it = rt.freeBlocks.find(kind);
-    if (it != rt.freeBlocks.end()) {
-      CUdeviceptr ptr = it->second;
-      rt.freeBlocks.erase(it);
-      return reinterpret_cast<void *>(ptr);
-    }
-  }
-  CUdeviceptr ptr = 0;
-  CUresult r = isHostShared ? rt.d->memAllocManaged(&ptr, bytes, kMemAttachGlobal)
-                            : rt.d->memAlloc(&ptr, bytes);
-  if (r != 0) // the pool's blocks may be what is missing: free them, retry
-    {
-      std::lock_guard<std::mutex> lock(rt.mutex);
-      for (auto &[k, block] : rt.freeBlocks) {
-        rt.d->memFree(block);
-        rt.blocks.erase(block);
-      }
-      rt.freeBlocks.clear();
-    }
-  if (r != 0)
-    r = isHostShared ? rt.d->memAllocManaged(&ptr, bytes, kMemAttachGlobal)
-                     : rt.d->memAlloc(&ptr, bytes);
-  check(*rt.d, r, ("allocating " + std::to_string(bytes) + " bytes of device memory").c_str());
   std::lock_guard<std::mutex> lock(rt.mutex);
-  rt.blocks[ptr] = kind;
+  auto it = rt.freeBlocks.find(kind);
+  if (it != rt.freeBlocks.end()) {
+    CUdeviceptr ptr = it->second;
+    rt.freeBlocks.erase(it);
+    rt.blocks[ptr].free = false;
+    return reinterpret_cast<void *>(ptr);
+  }
+  auto allocate = [&](CUdeviceptr &ptr) {
+    return isHostShared ? rt.d->memAllocManaged(&ptr, bytes, kMemAttachGlobal)
+                        : rt.d->memAlloc(&ptr, bytes);
+  };
+  CUdeviceptr ptr = 0;
+  CUresult r = allocate(ptr);
+  if (r != 0 && !rt.freeBlocks.empty()) {
+    // The pool's blocks may be what is missing: once the work queued on the
+    // stream (which may still use them) is done, free them and retry.
+    check(*rt.d, rt.d->streamSynchronize(rt.stream), "cuStreamSynchronize");
+    for (auto &[k, block] : rt.freeBlocks) {
+      check(*rt.d, rt.d->memFree(block), "cuMemFree");
+      rt.blocks.erase(block);
+    }
+    rt.freeBlocks.clear();
+    r = allocate(ptr);
+  }
+  check(*rt.d, r, ("allocating " + std::to_string(bytes) + " bytes of device memory").c_str());
+  rt.blocks[ptr] = {kind, false};
   return reinterpret_cast<void *>(ptr);
 }
 
@@ -223,7 +238,10 @@ void mgpuMemFree(void *ptr, void * /*stream*/) {
   auto block = rt.blocks.find(reinterpret_cast<CUdeviceptr>(ptr));
   if (block == rt.blocks.end())
     die("freeing device memory dlc did not allocate");
-  rt.freeBlocks.emplace(block->second, block->first);
+  if (block->second.free)
+    die("freeing device memory twice");
+  block->second.free = true;
+  rt.freeBlocks.emplace(block->second.kind, block->first);
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {

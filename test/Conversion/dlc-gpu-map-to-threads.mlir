@@ -90,6 +90,32 @@ func.func @scalars(%a: memref<8xf32>, %out: memref<f32>) {
   return
 }
 
-// Five kernels (the elementwise op, the row sums, the copy, the scalar
-// reduction and the scalar function), two of one thread.
-// STATS: dlc-gpu-map-to-threads: kernels 5, single-thread 2
+// A branch on the host (a region that is not a loop) runs in the
+// single-thread kernel too; a nest of no iterations goes.
+// CHECK-LABEL: func.func @branch
+// CHECK: gpu.launch
+// CHECK: memref.load
+// CHECK: scf.if
+// CHECK: gpu.terminator
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @branch(%flag: memref<i1>, %a: memref<4xf32>) {
+  %b = memref.load %flag[] : memref<i1>
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  scf.if %b {
+    memref.store %zero, %a[%c0] : memref<4xf32>
+  }
+  return
+}
+// CHECK-LABEL: func.func @empty
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @empty(%a: memref<0x4xf32>, %b: memref<0x4xf32>) {
+  linalg.copy ins(%a : memref<0x4xf32>) outs(%b : memref<0x4xf32>)
+  return
+}
+
+// Six kernels (the elementwise op, the row sums, the copy, the scalar
+// reduction, the two scalar functions), three of one thread.
+// STATS: dlc-gpu-map-to-threads: kernels 6, single-thread 3

@@ -158,8 +158,11 @@ static int compileForCUDA(mlir::ModuleOp module, std::optional<GPUPhase> phase) 
     arch = device ? device->arch() : "sm_80";
   Expected<GPUTarget> gpu = GPUTarget::get(arch);
   if (!gpu) {
+    std::string why = toString(gpu.takeError());
+    if (gpuArch.empty()) // the present GPU's
+      why = device->name + ": " + why + "; give --gpu-arch";
     consumeError(device.takeError());
-    return fail("--gpu-arch: " + toString(gpu.takeError()));
+    return fail("--gpu-arch: " + why);
   }
   if (!phase) {
     if (!device)

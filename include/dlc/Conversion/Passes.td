@@ -302,9 +302,10 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     the parallel iterations, linearized: thread `blockIdx.x * 256 +
     threadIdx.x` (if below their count) delinearizes its index into the
     loops' induction variables and runs the body, reductions included. A
-    loop without parallel dimensions of constant bounds (a reduction to a
-    scalar) runs on one thread; so does a whole function that computes
-    scalars between its loops (non-maximum suppression). This
+    nest whose outermost loop is not a parallel one of constant bounds (a
+    reduction to a scalar, a reduction over the first dimension) runs on one
+    thread; so does a whole function that computes scalars between its
+    loops (non-maximum suppression). A nest of no iterations is erased. This
     is the baseline every op class has; tiled kernels (shared memory, tensor
     cores) replace it op class by op class. Counters (`--dlc-pass-stats`):
     `kernels`, `single-thread`.

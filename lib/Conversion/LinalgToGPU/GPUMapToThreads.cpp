@@ -78,11 +78,12 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
 }
 
 /// Whether `func` computes scalars between its loops (loops with results,
-/// loads and stores outside loops): it then runs as one single-thread kernel,
-/// the scalars staying inside it.
+/// loads and stores outside loops, branches): it then runs as one
+/// single-thread kernel, the scalars staying inside it.
 static bool computesScalarsBetweenLoops(func::FuncOp func) {
   return llvm::any_of(func.getBody().front(), [](Operation &op) {
-    return (isa<LoopLikeOpInterface>(op) && op.getNumResults()) ||
+    bool loop = isa<LoopLikeOpInterface>(op);
+    return (loop && op.getNumResults()) || (!loop && op.getNumRegions()) ||
            isa<memref::LoadOp, memref::StoreOp>(op);
   });
 }
@@ -120,7 +121,8 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     func::FuncOp func = getOperation();
     IRRewriter rewriter(&getContext());
     // Copies and linalg ops as loop nests.
-    SmallVector<memref::CopyOp> copies(func.getOps<memref::CopyOp>());
+    SmallVector<memref::CopyOp> copies;
+    func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
     for (memref::CopyOp copy : copies) {
       rewriter.setInsertionPoint(copy);
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(), copy.getTarget());
@@ -162,6 +164,10 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       if (!counts) { // loops of dynamic bounds, or without parallel dimensions
         parallel = nullptr;
         ++singleThread;
+      }
+      if (counts && llvm::is_contained(*counts, 0)) { // no iterations
+        rewriter.eraseOp(nest);
+        continue;
       }
       ++kernels;
       launch(rewriter, nest, counts ? *counts : SmallVector<int64_t>{}, parallel);

@@ -291,14 +291,14 @@ Value Importer::wrapUint8(Value wide, Location loc) {
 void Importer::markUint8Results(Node &n) {
   StringRef op = n.proto.op_type();
   // The input whose type the results take (the data, not the condition,
-  // indices or exponent).
+  // indices or exponent); none where an attribute gives it (Cast's `to`,
+  // EyeLike's `dtype`, ...).
   int source = op == "Where" ? 1 : op == "OneHot" ? 2 : 0;
-  if (op == "Cast" || op == "CastLike" || !isUint8(n, source))
+  if (op == "Cast" || op == "CastLike" || n.attr("dtype") || !isUint8(n, source))
     return;
-  // Operators of uint8 results that can leave [0, 255].
+  // The operators that take uint8 in ONNX and can leave [0, 255].
   static const std::set<std::string> kWrapping = {
-      "Add",       "Sub",       "Mul",     "Sum",          "Einsum",         "CumSum",
-      "ReduceSum", "ReduceProd", "ReduceL1", "ReduceSumSquare", "BitwiseNot", "BitShift"};
+      "Add", "Sub", "Mul", "Einsum", "BitShift", "Shrink", "ScatterND", "ScatterElements"};
   bool wraps = kWrapping.count(n.proto.op_type());
   for (int i = 0; i < n.proto.output_size(); ++i) {
     const std::string &out = n.proto.output(i);
@@ -423,10 +423,13 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
   std::vector<std::pair<std::string, Tensor>> boundInputs;
+  std::set<std::string> inputNames;
   for (const auto &input : graph.input()) {
     if (initializerNames.count(input.name()))
       continue;
     std::string what = path + ": input '" + input.name() + "'";
+    if (!inputNames.insert(input.name()).second)
+      return makeError(what + " is listed more than once", false);
     if (!input.type().has_tensor_type())
       return makeError(what + ": unsupported: not a tensor", true);
     const auto &tt = input.type().tensor_type();
@@ -489,6 +492,10 @@ Error Importer::importGraph(const onnx::GraphProto &graph, func::FuncOp &func) {
     values[name] = constant(t, name);
   }
   for (const auto &init : graph.initializer()) {
+    if (values.count(init.name()))
+      return makeError(path + ": initializer '" + init.name() +
+                           "' is defined more than once",
+                       false);
     bool uint8 = false;
     Expected<Tensor> t =
         tensorFromProto(init, "initializer '" + init.name() + "'", &uint8);

@@ -119,7 +119,9 @@ Error Importer::convertDynamicQuantizeLinear(Node &n) {
   auto f32 = [&](double v) { return scalar(DType::F32, v); };
   Value lo = k.min(k.reduce(graph::ReduceMinOp::getOperationName(), *x, {}, false), f32(0));
   Value hi = k.max(k.reduce(graph::ReduceMaxOp::getOperationName(), *x, {}, false), f32(0));
-  Value scale = k.div(k.sub(hi, lo), f32(255));
+  // An all-zero x has no range: scale 1 (as ONNX Runtime), not 0 / 0.
+  Value range = k.sub(hi, lo);
+  Value scale = k.select(k.compare("eq", range, f32(0)), f32(1), k.div(range, f32(255)));
   Value zero = k.op(graph::RoundOp::getOperationName(),
                     k.op(graph::ClipOp::getOperationName(), k.neg(k.div(lo, scale)),
                          {f64("min", 0.0), f64("max", 255.0)}));

@@ -100,6 +100,14 @@ save("huge_pad", [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad")], x4
 save("pad_beyond_memory", [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad")], x4, y4,
      [init("pads", np.array([0, 0, 0, 0, 0, 0, 1 << 40, 0], dtype=np.int64))])
 save("attr_type", [helper.make_node("Softmax", ["x"], ["y"], name="softmax", axis=1.5)], x4, y4)
+# A name defined twice: two initializers, two graph inputs.
+save("duplicate_initializer", [helper.make_node("Add", ["x", "c"], ["y"], name="add")],
+     [helper.make_tensor_value_info("x", TensorProto.UINT8, [2])],
+     [helper.make_tensor_value_info("y", TensorProto.UINT8, [2])],
+     [init("c", np.array([1, 2], np.uint8)), init("c", np.array([1.5, 2.5], np.float32))])
+save("duplicate_input", [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+     [helper.make_tensor_value_info("x", f32, [2]), helper.make_tensor_value_info("x", f32, [3])],
+     [helper.make_tensor_value_info("y", f32, [2])])
 save("duplicate_output", [helper.make_node("Relu", ["x"], ["y"], name="relu"),
                           helper.make_node("Neg", ["x"], ["y"], name="neg")], x4, y4)
 save("opset0", [helper.make_node("Relu", ["x"], ["y"], name="relu")], x4, y4, opset=0)

@@ -132,6 +132,27 @@ pb("i", iv)
 for name, a in expected.items():
     pb(f"expected_{name}", a)
 
+# A result typed by an attribute, not by its uint8 input: int32, not wrapped.
+eye = helper.make_graph([
+    helper.make_node("EyeLike", ["q"], ["e"], name="eye", dtype=TensorProto.INT32),
+    helper.make_node("Add", ["e", "big"], ["y"], name="add"),
+], "uint8_eyelike", [helper.make_tensor_value_info("q", u8, [2, 3])],
+   [helper.make_tensor_value_info("y", TensorProto.INT32, [2, 3])],
+   [init("big", np.int32(300))])
+onnx.save(helper.make_model(eye, opset_imports=[helper.make_opsetid("", 13)]),
+          f"{out}/uint8_eyelike.onnx")
+
+# DynamicQuantizeLinear of an all-zero input: scale 1, zero point 0.
+dql = helper.make_graph([
+    helper.make_node("DynamicQuantizeLinear", ["x"], ["y", "s", "z"], name="dql"),
+], "dql_zeros", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+   [helper.make_tensor_value_info("y", u8, [3]),
+    helper.make_tensor_value_info("s", TensorProto.FLOAT, []),
+    helper.make_tensor_value_info("z", u8, [])])
+onnx.save(helper.make_model(dql, opset_imports=[helper.make_opsetid("", 13)]),
+          f"{out}/dql_zeros.onnx")
+pb("zeros", np.zeros(3, np.float32))
+
 # BitShift with a direction it does not know, and of other than uint8.
 for name, t, direction in [("bitshift_direction", u8, "UP"),
                            ("bitshift_int32", TensorProto.INT32, "LEFT")]:
