@@ -43,6 +43,14 @@ llvm::Error compileParts(llvm::MutableArrayRef<ObjectPart> parts, unsigned threa
 /// compiler, determines the machine code.
 std::string hostTargetIdentity();
 
+/// Writes the C header of an ahead-of-time model: `int ENTRY_run(void *const
+/// inputs[], void *const outputs[])` calling `_mlir_ciface_SYMBOL` over
+/// contiguous row-major buffers of `signature`'s types; `bufferNote` says
+/// what the buffers are.
+llvm::Error writeCHeader(llvm::StringRef headerPath, llvm::StringRef entry,
+                         llvm::StringRef symbol, mlir::FunctionType signature,
+                         llvm::StringRef bufferNote);
+
 } // namespace dlc
 
 #endif // DLC_DRIVER_CODEGEN_H

@@ -1,12 +1,16 @@
 //===- GPUCompiler.cpp - compile a model for NVIDIA GPUs -------------------===//
 #include "dlc/Driver/GPUCompiler.h"
+#include "CodeGen.h"
 #include "dlc/Transforms/Pipelines.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 
 using namespace mlir;
 using namespace dlc;
@@ -34,18 +38,30 @@ llvm::Expected<std::string> dlc::findCUDAToolkit(llvm::StringRef cudaPath) {
       (cudaPath.empty() ? "; give --cuda-path or set CUDA_ROOT" : ""));
 }
 
-llvm::Error dlc::printLoweredForGPU(ModuleOp module, StringRef pipeline, GPUPhase phase,
-                                    const GPUTarget &target, llvm::raw_ostream &os) {
-  OwningOpRef<ModuleOp> copy = module.clone();
+/// Runs the graph pipeline on `module`, then the GPU lowering to `phase`.
+static llvm::Error lowerForGPU(ModuleOp module, StringRef pipeline, GPUPhase phase,
+                               const GPUTarget &target) {
   PassManager graph(module.getContext());
   if (llvm::Error e = buildPipeline(pipeline, graph))
     return e;
-  if (failed(graph.run(*copy)))
+  if (failed(graph.run(module)))
     return llvm::createStringError("the graph pipeline '" + pipeline.str() + "' failed");
+  // Public functions get C entry points (_mlir_ciface_NAME).
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f.isPublic() && !f.isExternal())
+      f->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   PassManager pm(module.getContext());
   buildGPULoweringPipeline(pm, phase, target);
-  if (failed(pm.run(*copy)))
+  if (failed(pm.run(module)))
     return llvm::createStringError("lowering for the GPU (" + target.chip + ") failed");
+  return llvm::Error::success();
+}
+
+llvm::Error dlc::printLoweredForGPU(ModuleOp module, StringRef pipeline, GPUPhase phase,
+                                    const GPUTarget &target, llvm::raw_ostream &os) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  if (llvm::Error e = lowerForGPU(*copy, pipeline, phase, target))
+    return e;
   if (phase != GPUPhase::PTX) {
     copy->print(os);
     return llvm::Error::success();
@@ -55,5 +71,52 @@ llvm::Error dlc::printLoweredForGPU(ModuleOp module, StringRef pipeline, GPUPhas
       os << "// gpu.binary @" << binary.getName() << " for " << target.chip << "\n";
       os << cast<gpu::ObjectAttr>(object).getObject().getValue();
     }
+  return llvm::Error::success();
+}
+
+llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline,
+                            const GPUTarget &target, StringRef objectPath, StringRef headerPath,
+                            StringRef sharedPath) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  auto entryFunc = copy->lookupSymbol<func::FuncOp>(entry);
+  if (!entryFunc)
+    return llvm::createStringError("no function @" + entry.str());
+  entryFunc.setPublic();
+  FunctionType signature = entryFunc.getFunctionType();
+  // Exported symbols are prefixed so that a model's @main cannot clash with
+  // the program's main.
+  std::string symbol = "dlc_" + entry.str();
+  if (failed(SymbolTable(*copy).rename(entryFunc, StringAttr::get(copy->getContext(), symbol))))
+    return llvm::createStringError("cannot rename @" + entry.str());
+  if (llvm::Error e = lowerForGPU(*copy, pipeline, GPUPhase::LLVM, target))
+    return e;
+  llvm::Expected<std::vector<ObjectPart>> parts = splitForCodegen(*copy, /*perKernel=*/false);
+  if (!parts)
+    return parts.takeError();
+  if (llvm::Error e = compileParts(*parts, 1))
+    return e;
+  std::error_code ec;
+  llvm::raw_fd_ostream obj(objectPath, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError(objectPath.str() + ": cannot write: " + ec.message());
+  obj << parts->front().object;
+  obj.close();
+  if (llvm::Error e = writeCHeader(headerPath, entry, symbol, signature,
+                                  "Buffers are device memory (mgpuMemAlloc), contiguous, "
+                                  "row-major; the call returns once the GPU is done"))
+    return e;
+  if (sharedPath.empty())
+    return llvm::Error::success();
+  auto cc = llvm::sys::findProgramByName("cc");
+  if (!cc)
+    return llvm::createStringError("--emit=shared needs a C compiler (cc) on PATH");
+  // dlc's CUDA runtime, whole: the library exports its mgpu* calls for the
+  // program that feeds the model.
+  std::string err;
+  SmallVector<StringRef> args{*cc, "-shared", "-o", sharedPath, objectPath,
+                              "-Wl,--whole-archive", DLC_CUDA_RUNTIME_ARCHIVE,
+                              "-Wl,--no-whole-archive", "-lstdc++", "-ldl", "-lpthread"};
+  if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err) != 0)
+    return llvm::createStringError("linking " + sharedPath.str() + " failed: " + err);
   return llvm::Error::success();
 }

@@ -51,8 +51,10 @@ struct Runtime {
 
 [[noreturn]] static void die(const std::string &message) {
   std::fprintf(stderr, "dlc: CUDA runtime: %s\n", message.c_str());
-  std::fflush(stderr);
-  std::exit(1);
+  // Without running exit handlers: the model's module unloading is one, and
+  // would come back here.
+  std::fflush(nullptr);
+  std::_Exit(1);
 }
 
 static void check(const DriverAPI &d, CUresult r, const char *what) {

@@ -149,9 +149,26 @@ static void printSummary(raw_ostream &os, const Tensor &t) {
   os << (t.size() > 6 ? ", ...]" : "]");
 }
 
+/// For --emit: the object's path (-o itself for obj, else beside it) and the
+/// header's, or an error for bad flags.
+static Expected<std::pair<std::string, std::string>> aotPaths() {
+  if (emit != "obj" && emit != "shared")
+    return createStringError("bad --emit '" + emit + "' (expected obj or shared)");
+  if (emitPath.empty())
+    return createStringError("--emit needs -o <path>");
+  std::string base = sys::path::stem(emitPath).str();
+  SmallString<128> dir(emitPath);
+  sys::path::remove_filename(dir);
+  SmallString<128> header(dir), object(dir);
+  sys::path::append(header, base + ".h");
+  sys::path::append(object, base + ".o");
+  return std::make_pair(std::string(object), std::string(header));
+}
+
 /// --target=cuda: prints the model lowered to `phase` for --gpu-arch, or
 /// says why it cannot run.
-static int compileForCUDA(mlir::ModuleOp module, std::optional<GPUPhase> phase) {
+static int compileForCUDA(mlir::ModuleOp module, StringRef entryName,
+                          std::optional<GPUPhase> phase) {
   Expected<CUDADevice> device = probeCUDADevice();
   std::string arch = gpuArch;
   if (arch.empty())
@@ -164,7 +181,7 @@ static int compileForCUDA(mlir::ModuleOp module, std::optional<GPUPhase> phase) 
     consumeError(device.takeError());
     return fail("--gpu-arch: " + why);
   }
-  if (!phase) {
+  if (!phase && emit.empty()) {
     if (!device)
       return fail("--target=cuda: " + toString(device.takeError()));
     return fail("--target=cuda: running on " + device->name +
@@ -172,14 +189,25 @@ static int compileForCUDA(mlir::ModuleOp module, std::optional<GPUPhase> phase) 
                 "(--compile-to=gpu, nvvm, ptx or llvm) but cannot load and run it yet");
   }
   consumeError(device.takeError());
-  if (*phase >= GPUPhase::PTX) { // libdevice linked into the kernels, ptxas
+  if (!phase || *phase >= GPUPhase::PTX) { // libdevice linked into the kernels, ptxas
     Expected<std::string> toolkit = findCUDAToolkit(cudaPath);
     if (!toolkit)
       return fail("--target=cuda: " + toString(toolkit.takeError()));
     gpu->toolkit = *toolkit;
   }
-  if (Error e = printLoweredForGPU(module, pipeline, *phase, *gpu, outs()))
+  if (phase) {
+    if (Error e = printLoweredForGPU(module, pipeline, *phase, *gpu, outs()))
+      return fail(toString(std::move(e)));
+    return 0;
+  }
+  Expected<std::pair<std::string, std::string>> paths = aotPaths();
+  if (!paths)
+    return fail(toString(paths.takeError()));
+  auto [object, header] = *paths;
+  if (Error e = emitForGPU(module, entryName, pipeline, *gpu, emit == "obj" ? emitPath : object,
+                           header, emit == "shared" ? StringRef(emitPath) : StringRef()))
     return fail(toString(std::move(e)));
+  outs() << "wrote " << emitPath << " and " << header << "\n";
   return 0;
 }
 
@@ -272,8 +300,8 @@ int main(int argc, char **argv) {
                 "' (expected graph, linalg, loops or llvm)");
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences()))
     return fail("--gpu-arch and --cuda-path apply to --target=cuda");
-  if (cuda && (!emit.empty() || bench || !passLedgerPath.empty()))
-    return fail("--emit, --bench and --dlc-pass-ledger are not available for --target=cuda yet");
+  if (cuda && (bench || !passLedgerPath.empty()))
+    return fail("--bench and --dlc-pass-ledger are not available for --target=cuda yet");
   // NaN compares false: written so that it fails these checks.
   if (!(absTol >= 0 && relTol >= 0) || !std::isfinite(absTol) || !std::isfinite(relTol))
     return fail("--atol and --rtol must be finite numbers >= 0, got " +
@@ -316,23 +344,17 @@ int main(int argc, char **argv) {
   if (failed(func))
     return 1;
   if (cuda)
-    return compileForCUDA(*module, gpuPhase);
+    return compileForCUDA(*module, func->getSymName(), gpuPhase);
   if (phase) {
     if (Error e = printLowered(*module, pipeline, *phase, outs(), threads))
       return fail(toString(std::move(e)));
     return 0;
   }
   if (!emit.empty()) {
-    if (emit != "obj" && emit != "shared")
-      return fail("bad --emit '" + emit + "' (expected obj or shared)");
-    if (emitPath.empty())
-      return fail("--emit needs -o <path>");
-    std::string base = sys::path::stem(emitPath).str();
-    SmallString<128> dir(emitPath);
-    sys::path::remove_filename(dir);
-    SmallString<128> header(dir), object(dir);
-    sys::path::append(header, base + ".h");
-    sys::path::append(object, base + ".o");
+    Expected<std::pair<std::string, std::string>> paths = aotPaths();
+    if (!paths)
+      return fail(toString(paths.takeError()));
+    auto [object, header] = *paths;
     StringRef objectOut = emit == "obj" ? StringRef(emitPath) : StringRef(object);
     if (Error e = emitAOT(*module, func->getSymName(), pipeline, objectOut, header,
                           emit == "shared" ? StringRef(emitPath) : StringRef(), threads))

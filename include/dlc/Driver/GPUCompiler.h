@@ -28,6 +28,18 @@ llvm::Expected<std::string> findCUDAToolkit(llvm::StringRef cudaPath = "");
 llvm::Error printLoweredForGPU(mlir::ModuleOp module, llvm::StringRef pipeline,
                                GPUPhase phase, const GPUTarget &target, llvm::raw_ostream &os);
 
+/// Ahead-of-time output for the GPU: compiles `entry` of a copy of `module`
+/// (graph pipeline `pipeline`, lowering for `target` to the `llvm` phase,
+/// kernels as an embedded cubin) to a host object at `objectPath` and writes
+/// `headerPath`, the C header of `int <entry>_run(void *const inputs[],
+/// void *const outputs[])`, whose buffers are device memory. With
+/// `sharedPath`, links the object and dlc's CUDA runtime (no LLVM, no MLIR)
+/// into a shared library there: loading it loads the kernels, so it exits
+/// with a diagnostic where there is no GPU.
+llvm::Error emitForGPU(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
+                       const GPUTarget &target, llvm::StringRef objectPath,
+                       llvm::StringRef headerPath, llvm::StringRef sharedPath = "");
+
 } // namespace dlc
 
 #endif // DLC_DRIVER_GPUCOMPILER_H

@@ -75,6 +75,8 @@ void dlc::registerGPUCompilerDialects(DialectRegistry &registry) {
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerGPUDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
+  // The cubin embedded and loaded (#gpu.select_object) at translation.
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   // convert-gpu-to-nvvm lowers the other dialects in kernels through their
   // ConvertToLLVMPatternInterface.
   arith::registerConvertArithToLLVMInterface(registry);
