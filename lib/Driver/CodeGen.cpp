@@ -406,3 +406,18 @@ llvm::Error dlc::writeCHeader(StringRef headerPath, StringRef entry, StringRef s
   h.close();
   return llvm::Error::success();
 }
+
+llvm::Error dlc::writeObject(ModuleOp module, StringRef objectPath) {
+  // One object: the program links it whole.
+  llvm::Expected<std::vector<ObjectPart>> parts = splitForCodegen(module, /*perKernel=*/false);
+  if (!parts)
+    return parts.takeError();
+  if (llvm::Error e = compileParts(*parts, 1))
+    return e;
+  std::error_code ec;
+  llvm::raw_fd_ostream obj(objectPath, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError(objectPath.str() + ": cannot write: " + ec.message());
+  obj << parts->front().object;
+  return llvm::Error::success();
+}

@@ -43,6 +43,10 @@ llvm::Error compileParts(llvm::MutableArrayRef<ObjectPart> parts, unsigned threa
 /// compiler, determines the machine code.
 std::string hostTargetIdentity();
 
+/// Compiles `module` (lowered to the LLVM dialect) for the host CPU into one
+/// relocatable object at `objectPath`.
+llvm::Error writeObject(mlir::ModuleOp module, llvm::StringRef objectPath);
+
 /// Writes the C header of an ahead-of-time model: `int ENTRY_run(void *const
 /// inputs[], void *const outputs[])` calling `_mlir_ciface_SYMBOL` over
 /// contiguous row-major buffers of `signature`'s types; `bufferNote` says

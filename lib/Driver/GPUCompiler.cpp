@@ -90,17 +90,8 @@ llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline
     return llvm::createStringError("cannot rename @" + entry.str());
   if (llvm::Error e = lowerForGPU(*copy, pipeline, GPUPhase::LLVM, target))
     return e;
-  llvm::Expected<std::vector<ObjectPart>> parts = splitForCodegen(*copy, /*perKernel=*/false);
-  if (!parts)
-    return parts.takeError();
-  if (llvm::Error e = compileParts(*parts, 1))
+  if (llvm::Error e = writeObject(*copy, objectPath))
     return e;
-  std::error_code ec;
-  llvm::raw_fd_ostream obj(objectPath, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return llvm::createStringError(objectPath.str() + ": cannot write: " + ec.message());
-  obj << parts->front().object;
-  obj.close();
   if (llvm::Error e = writeCHeader(headerPath, entry, symbol, signature,
                                   "Buffers are device memory (mgpuMemAlloc), contiguous, "
                                   "row-major; the call returns once the GPU is done"))
