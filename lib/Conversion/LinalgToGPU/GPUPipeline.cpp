@@ -41,9 +41,10 @@ std::optional<dlc::GPUPhase> dlc::parseGPUPhase(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-/// The chips dlc compiles for, with the PTX ISA each needs (CUDA 12.8+).
+/// The chips dlc compiles for, with the PTX ISA each needs: those of CUDA
+/// 13's ptxas (Turing and later).
 static constexpr std::pair<const char *, const char *> kChips[] = {
-    {"sm_70", "+ptx80"},  {"sm_75", "+ptx80"},   {"sm_80", "+ptx80"},
+    {"sm_75", "+ptx80"},   {"sm_80", "+ptx80"},
     {"sm_86", "+ptx80"},  {"sm_87", "+ptx80"},   {"sm_89", "+ptx80"},
     {"sm_90", "+ptx80"},  {"sm_90a", "+ptx80"},  {"sm_100", "+ptx87"},
     {"sm_100a", "+ptx87"}, {"sm_120", "+ptx87"}, {"sm_120a", "+ptx87"}};
