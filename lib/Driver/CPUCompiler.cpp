@@ -296,14 +296,7 @@ llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
 
   if (sharedPath.empty())
     return llvm::Error::success();
-  auto cc = llvm::sys::findProgramByName("cc");
-  if (!cc)
-    return llvm::createStringError("--emit=shared needs a C compiler (cc) on PATH");
-  std::string err;
-  SmallVector<StringRef> args{*cc, "-shared", "-o", sharedPath, objectPath,
-                              "-L/usr/lib/llvm-22/lib", "-lmlir_c_runner_utils", "-lomp",
-                              "-Wl,-rpath,/usr/lib/llvm-22/lib", "-lm"};
-  if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err) != 0)
-    return llvm::createStringError("linking " + sharedPath.str() + " failed: " + err);
-  return llvm::Error::success();
+  return linkShared(sharedPath, objectPath,
+                    {"-L/usr/lib/llvm-22/lib", "-lmlir_c_runner_utils", "-lomp",
+                     "-Wl,-rpath,/usr/lib/llvm-22/lib", "-lm"});
 }

@@ -18,6 +18,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -419,5 +420,18 @@ llvm::Error dlc::writeObject(ModuleOp module, StringRef objectPath) {
   if (ec)
     return llvm::createStringError(objectPath.str() + ": cannot write: " + ec.message());
   obj << parts->front().object;
+  return llvm::Error::success();
+}
+
+llvm::Error dlc::linkShared(StringRef sharedPath, StringRef objectPath,
+                            ArrayRef<StringRef> libraries) {
+  auto cc = llvm::sys::findProgramByName("cc");
+  if (!cc)
+    return llvm::createStringError("--emit=shared needs a C compiler (cc) on PATH");
+  SmallVector<StringRef> args{*cc, "-shared", "-o", sharedPath, objectPath};
+  llvm::append_range(args, libraries);
+  std::string err;
+  if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err) != 0)
+    return llvm::createStringError("linking " + sharedPath.str() + " failed: " + err);
   return llvm::Error::success();
 }

@@ -47,6 +47,11 @@ std::string hostTargetIdentity();
 /// relocatable object at `objectPath`.
 llvm::Error writeObject(mlir::ModuleOp module, llvm::StringRef objectPath);
 
+/// Links `objectPath` and `libraries` (linker arguments) into the shared
+/// library `sharedPath` with the system C compiler.
+llvm::Error linkShared(llvm::StringRef sharedPath, llvm::StringRef objectPath,
+                       llvm::ArrayRef<llvm::StringRef> libraries);
+
 /// Writes the C header of an ahead-of-time model: `int ENTRY_run(void *const
 /// inputs[], void *const outputs[])` calling `_mlir_ciface_SYMBOL` over
 /// contiguous row-major buffers of `signature`'s types; `bufferNote` says

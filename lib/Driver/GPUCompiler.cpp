@@ -10,7 +10,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
 
 using namespace mlir;
 using namespace dlc;
@@ -98,16 +97,9 @@ llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline
     return e;
   if (sharedPath.empty())
     return llvm::Error::success();
-  auto cc = llvm::sys::findProgramByName("cc");
-  if (!cc)
-    return llvm::createStringError("--emit=shared needs a C compiler (cc) on PATH");
   // dlc's CUDA runtime, whole: the library exports its mgpu* calls for the
   // program that feeds the model.
-  std::string err;
-  SmallVector<StringRef> args{*cc, "-shared", "-o", sharedPath, objectPath,
-                              "-Wl,--whole-archive", DLC_CUDA_RUNTIME_ARCHIVE,
-                              "-Wl,--no-whole-archive", "-lstdc++", "-ldl", "-lpthread"};
-  if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err) != 0)
-    return llvm::createStringError("linking " + sharedPath.str() + " failed: " + err);
-  return llvm::Error::success();
+  return linkShared(sharedPath, objectPath,
+                    {"-Wl,--whole-archive", DLC_CUDA_RUNTIME_ARCHIVE, "-Wl,--no-whole-archive",
+                     "-lstdc++", "-ldl", "-lpthread"});
 }
