@@ -27,7 +27,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # The compile cache of every test run is the build tree's, never the user's.
 config.environment["DLC_CACHE_DIR"] = os.path.join(config.test_exec_root, "compile-cache")
 tool_dirs = [config.dlc_tools_dir, config.llvm_tools_dir]
-tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-zoo", "dlc-onnx-conformance", "dlc-tune", "FileCheck",
+tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-zoo", "dlc-onnx-conformance", "dlc-tune",
+         "dlc-cuda-run", "FileCheck",
          "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -40,3 +41,5 @@ if cuda_root:
     config.available_features.add("cuda-toolkit")
     config.substitutions.append(("%ptxas", os.path.join(cuda_root, "bin", "ptxas")))
     config.substitutions.append(("%cuda_stubs", os.path.join(cuda_root, "lib64", "stubs")))
+# A libcuda.so.1 without a GPU (GPU/FakeDriver).
+config.substitutions.append(("%fake_cuda", os.path.join(config.test_exec_root, "fake-cuda")))

@@ -1,6 +1,7 @@
 //===- GPUCompiler.cpp - compile a model for NVIDIA GPUs -------------------===//
 #include "dlc/Driver/GPUCompiler.h"
 #include "CodeGen.h"
+#include "ModelExports.h"
 #include "dlc/Transforms/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -75,13 +76,19 @@ llvm::Error dlc::printLoweredForGPU(ModuleOp module, StringRef pipeline, GPUPhas
 
 llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline,
                             const GPUTarget &target, StringRef objectPath, StringRef headerPath,
-                            StringRef sharedPath) {
+                            StringRef sharedPath, StringRef weightsPath) {
   OwningOpRef<ModuleOp> copy = module.clone();
   auto entryFunc = copy->lookupSymbol<func::FuncOp>(entry);
   if (!entryFunc)
     return llvm::createStringError("no function @" + entry.str());
   entryFunc.setPublic();
   FunctionType signature = entryFunc.getFunctionType();
+  SmallVector<std::optional<std::pair<int64_t, int64_t>>> inputRanges;
+  for (unsigned i = 0; i < signature.getNumInputs(); ++i) {
+    auto r = entryFunc.getArgAttrOfType<DenseI64ArrayAttr>(i, "dlc.input_range");
+    inputRanges.push_back(r && r.size() == 2 ? std::optional(std::make_pair(r[0], r[1]))
+                                             : std::nullopt);
+  }
   // Exported symbols are prefixed so that a model's @main cannot clash with
   // the program's main.
   std::string symbol = "dlc_" + entry.str();
@@ -89,6 +96,10 @@ llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline
     return llvm::createStringError("cannot rename @" + entry.str());
   if (llvm::Error e = lowerForGPU(*copy, pipeline, GPUPhase::LLVM, target))
     return e;
+  addSignatureExport(*copy, symbol, signature, inputRanges);
+  if (!weightsPath.empty())
+    if (llvm::Error e = externalizeWeights(*copy, weightsPath, kMinExternalWeightBytes).takeError())
+      return e;
   if (llvm::Error e = writeObject(*copy, objectPath))
     return e;
   if (llvm::Error e = writeCHeader(headerPath, entry, symbol, signature,

@@ -11,7 +11,9 @@
 //   single stream makes safe: a later allocation's users run after the
 //   earlier ones;
 // - a kernel's dynamic shared memory limit raised only when a launch needs
-//   more than it was raised to.
+//   more than it was raised to;
+// - constants (weights) uploaded once, on their first use, and kept on the
+//   device for the process (dlc_cuda_constant_*).
 // A failing call prints one diagnostic naming the call and the CUDA error
 // and exits with status 1: the ABI has no way to return an error, and going
 // on would compute garbage.
@@ -46,6 +48,14 @@ struct Runtime {
     bool free = false;
   };
   std::unordered_map<CUdeviceptr, Block> blocks;
+  /// Device copies of host constants, by host address.
+  std::unordered_map<const void *, CUdeviceptr> constants;
+};
+
+/// A rank-1 memref descriptor (MLIR's C interface).
+struct Descriptor1D {
+  void *allocated, *aligned;
+  int64_t offset, size, stride;
 };
 } // namespace
 
@@ -269,6 +279,49 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
                              streamOr(rt, stream)),
         "cuMemsetD16Async");
 }
+
+/// A host constant's device copy, made on first use: `host` is a contiguous
+/// constant of `elementBytes`-byte elements. Called through the C interface
+/// of `dlc_cuda_constant_<type>` (dlc-gpu-host-buffers).
+static void deviceConstant(Descriptor1D *result, const Descriptor1D *host, int64_t elementBytes) {
+  if (host->stride != 1 && host->size > 1)
+    die("a constant with a non-unit stride cannot be uploaded");
+  const char *data = static_cast<const char *>(host->aligned) + host->offset * elementBytes;
+  size_t bytes = static_cast<size_t>(host->size * elementBytes);
+  Runtime &rt = runtime();
+  CUdeviceptr device;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    auto it = rt.constants.find(data);
+    device = it == rt.constants.end() ? 0 : it->second;
+  }
+  if (!device && bytes) {
+    device = reinterpret_cast<CUdeviceptr>(mgpuMemAlloc(bytes, nullptr, false));
+    // On the one stream: the kernels that read it run after the copy.
+    check(*rt.d, rt.d->memcpyAsync(device, reinterpret_cast<CUdeviceptr>(data), bytes, rt.stream),
+          "cuMemcpyAsync (uploading a constant)");
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    rt.constants[data] = device;
+  }
+  void *ptr = reinterpret_cast<void *>(device);
+  *result = {ptr, ptr, 0, host->size, 1};
+}
+
+#define DLC_CUDA_CONSTANT(TYPE, BYTES)                                                        \
+  void _mlir_ciface_dlc_cuda_constant_##TYPE(Descriptor1D *result, Descriptor1D *host) {    \
+    deviceConstant(result, host, BYTES);                                                      \
+  }
+DLC_CUDA_CONSTANT(f16, 2)
+DLC_CUDA_CONSTANT(bf16, 2)
+DLC_CUDA_CONSTANT(f32, 4)
+DLC_CUDA_CONSTANT(f64, 8)
+DLC_CUDA_CONSTANT(i1, 1)
+DLC_CUDA_CONSTANT(i8, 1)
+DLC_CUDA_CONSTANT(i16, 2)
+DLC_CUDA_CONSTANT(i32, 4)
+DLC_CUDA_CONSTANT(i64, 8)
+DLC_CUDA_CONSTANT(index, 8)
+#undef DLC_CUDA_CONSTANT
 
 void mgpuSetDefaultDevice(int32_t device) {
   if (device != 0)

@@ -1,10 +1,18 @@
-// RUN: not dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-host-buffers))" 2>&1 -o /dev/null | FileCheck %s
-
+// RUN: not dlc-opt %s --split-input-file --pass-pipeline="builtin.module(dlc-gpu-host-buffers)" 2>&1 -o /dev/null | FileCheck %s
 
 func.func @in_region(%cond: i1) {
   scf.if %cond {
     // CHECK: error: a buffer allocated inside a region cannot be put in device memory
     %tmp = memref.alloc() : memref<4xf32>
   }
+  return
+}
+
+// -----
+
+memref.global "private" constant @c : memref<2xcomplex<f32>> = dense<[(1.0, 2.0), (3.0, 4.0)]>
+func.func @complex_constant() {
+  // CHECK: error: a constant of element type complex<f32> cannot be put in device memory
+  %g = memref.get_global @c : memref<2xcomplex<f32>>
   return
 }

@@ -116,6 +116,47 @@ func.func @empty(%a: memref<0x4xf32>, %b: memref<0x4xf32>) {
   return
 }
 
-// Six kernels (the elementwise op, the row sums, the copy, the scalar
-// reduction, the two scalar functions), three of one thread.
-// STATS: dlc-gpu-map-to-threads: kernels 6, single-thread 3
+// Calls of kernel functions (which launch their own kernels) stay on the
+// host and split the body: a single-thread kernel between each two calls.
+// Views of buffers and constants stay on the host too, where later calls
+// use them.
+// CHECK-LABEL: func.func @calls
+// CHECK: %[[T:.*]] = memref.alloc
+// CHECK: call @producer(%[[T]])
+// CHECK: %[[V:.*]] = memref.expand_shape %arg0
+// CHECK: gpu.launch
+// CHECK: memref.load %[[T]]
+// CHECK: memref.store
+// CHECK: gpu.terminator
+// CHECK: call @consumer(%[[V]])
+// CHECK-NEXT: return
+func.func private @producer(memref<f32>)
+func.func private @consumer(memref<1x4xf32>)
+func.func @calls(%a: memref<4xf32>, %out: memref<f32>) {
+  %t = memref.alloc() : memref<f32>
+  call @producer(%t) : (memref<f32>) -> ()
+  %v = memref.expand_shape %a [[0, 1]] output_shape [1, 4] : memref<4xf32> into memref<1x4xf32>
+  %x = memref.load %t[] : memref<f32>
+  memref.store %x, %out[] : memref<f32>
+  call @consumer(%v) : (memref<1x4xf32>) -> ()
+  return
+}
+
+// A function of scalars (math-to-funcs's integer power) is device code the
+// kernels call: left alone.
+// CHECK-LABEL: func.func private @helper
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func private @helper(%x: i32, %c: i1) -> i32 {
+  %r = scf.if %c -> i32 {
+    scf.yield %x : i32
+  } else {
+    %z = arith.constant 0 : i32
+    scf.yield %z : i32
+  }
+  return %r : i32
+}
+
+// Seven kernels (the elementwise op, the row sums, the copy, the scalar
+// reduction, the three single-thread bodies), four of one thread.
+// STATS: dlc-gpu-map-to-threads: kernels 7, single-thread 4

@@ -7,9 +7,14 @@
 // CHECK: gpu.launch_func @dlc_kernels::@a blocks
 // CHECK: gpu.launch_func @dlc_kernels::@b blocks
 // CHECK-NOT: gpu.module
+// A helper both kernels call (cloned into both modules) is kept once.
 // CHECK: gpu.module @dlc_kernels {
 // CHECK: gpu.func @a(
+// CHECK: call @helper
+// CHECK: func.func private @helper
 // CHECK: gpu.func @b(
+// CHECK: call @helper
+// CHECK-NOT: func.func private @helper
 // CHECK-NOT: gpu.module
 module attributes {gpu.container_module} {
   func.func @main(%x: memref<4xf32>) {
@@ -20,12 +25,22 @@ module attributes {gpu.container_module} {
   }
   gpu.module @a {
     gpu.func @a(%x: memref<4xf32>) kernel {
+      %0 = func.call @helper() : () -> i32
       gpu.return
+    }
+    func.func private @helper() -> i32 {
+      %0 = arith.constant 1 : i32
+      return %0 : i32
     }
   }
   gpu.module @b {
     gpu.func @b(%x: memref<4xf32>) kernel {
+      %0 = func.call @helper() : () -> i32
       gpu.return
+    }
+    func.func private @helper() -> i32 {
+      %0 = arith.constant 1 : i32
+      return %0 : i32
     }
   }
 }

@@ -10,9 +10,15 @@
 // use an operator, attribute or data type dlc does not support are counted
 // as unsupported and listed with the reason. Exit code 1 if any test fails.
 //
+// --target=cuda --emit-dir=DIR checks each test on the reference as above,
+// then compiles it for the GPU (--gpu-arch) into DIR/<test>/model.so with
+// its inputs (input_N.npy) and expected outputs (expected_N.npy): the GPU
+// machine runs them with dlc-cuda-run (utils/gpu-check.sh).
+//
 //===----------------------------------------------------------------------===//
 #include "dlc/Frontend/ONNX.h"
 #include "dlc/Driver/CPUCompiler.h"
+#include "dlc/Driver/GPUCompiler.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
 #include "dlc/Runtime/TensorIO.h"
@@ -44,7 +50,14 @@ static cl::opt<double> relTol("rtol", cl::init(1e-3));
 static cl::opt<double> absTol("atol", cl::init(1e-7));
 static cl::opt<bool> verbose("v", cl::desc("print every test's result"));
 static cl::opt<std::string> target("target", cl::init("reference"),
-                                   cl::desc("reference or cpu"));
+                                   cl::desc("reference, cpu, or cuda (with --emit-dir)"));
+static cl::opt<std::string> emitDir("emit-dir",
+                                    cl::desc("cuda: where to write each test's GPU library, "
+                                             "inputs and expected outputs"));
+static cl::opt<std::string> gpuArch("gpu-arch", cl::init("sm_80"),
+                                    cl::desc("cuda: the GPU architecture"));
+/// --target=cuda's target, toolkit found.
+static dlc::GPUTarget gpuTarget;
 
 enum class Outcome { Pass, Fail, Unsupported };
 
@@ -132,7 +145,7 @@ static Outcome runTest(StringRef dir, std::string &why) {
     std::vector<dlc::Tensor> args;
     mlir::DialectRegistry registry;
     dlc::registerModelDialects(registry);
-    dlc::registerCPUCompilerDialects(registry);
+    dlc::registerGPUCompilerDialects(registry);
     mlir::MLIRContext context(registry);
     std::string diagnostics;
     mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
@@ -190,6 +203,37 @@ static Outcome runTest(StringRef dir, std::string &why) {
       return Outcome::Fail;
     }
     std::vector<dlc::Tensor> results;
+    if (target == "cuda" && set == sets.front()) {
+      // The test on the GPU machine: its first data set, checked on the
+      // reference below.
+      SmallString<128> out(emitDir);
+      path::append(out, path::filename(dir));
+      if (std::error_code ec = fs::create_directories(out)) {
+        why = out.str().str() + ": " + ec.message();
+        return Outcome::Fail;
+      }
+      auto file = [&](const Twine &name) {
+        SmallString<128> p(out);
+        path::append(p, name);
+        return std::string(p);
+      };
+      if (Error e = dlc::emitForGPU(**module, "main", "default", gpuTarget, file("model.o"),
+                                    file("model.h"), file("model.so"))) {
+        why = "cuda: " + toString(std::move(e)) + ": " + diagnostics;
+        return Outcome::Fail;
+      }
+      fs::remove(file("model.o"));
+      for (auto [i, t] : llvm::enumerate(args))
+        if (Error e = dlc::writeNpyFile(file("input_" + Twine(i) + ".npy"), t)) {
+          why = toString(std::move(e));
+          return Outcome::Fail;
+        }
+      for (auto [i, t] : llvm::enumerate(*expected))
+        if (Error e = dlc::writeNpyFile(file("expected_" + Twine(i) + ".npy"), t.second)) {
+          why = toString(std::move(e));
+          return Outcome::Fail;
+        }
+    }
     if (target == "cpu") {
       auto exe = dlc::compileForCPU(**module, "main", "default");
       if (!exe) {
@@ -237,10 +281,26 @@ static Outcome runTest(StringRef dir, std::string &why) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "dlc ONNX node conformance runner\n");
-  if (target != "reference" && target != "cpu") {
+  if (target != "reference" && target != "cpu" && target != "cuda") {
     errs() << "dlc-onnx-conformance: error: unknown --target '" << target
-           << "' (reference or cpu)\n";
+           << "' (reference, cpu or cuda)\n";
     return 1;
+  }
+  if ((target == "cuda") != !emitDir.empty()) {
+    errs() << "dlc-onnx-conformance: error: --target=cuda compiles for a GPU machine and needs "
+              "--emit-dir (and --emit-dir needs --target=cuda)\n";
+    return 1;
+  }
+  if (target == "cuda") {
+    Expected<dlc::GPUTarget> gpu = dlc::GPUTarget::get(gpuArch);
+    Expected<std::string> toolkit = dlc::findCUDAToolkit();
+    if (!gpu || !toolkit) {
+      Error e = joinErrors(gpu.takeError(), toolkit.takeError());
+      errs() << "dlc-onnx-conformance: error: " << toString(std::move(e)) << "\n";
+      return 1;
+    }
+    gpuTarget = *gpu;
+    gpuTarget.toolkit = *toolkit;
   }
   if (!(absTol >= 0 && relTol >= 0) || !std::isfinite(absTol) || !std::isfinite(relTol)) {
     errs() << "dlc-onnx-conformance: error: --atol and --rtol must be finite "

@@ -70,6 +70,8 @@ static cl::list<std::string>
     inputSpecs("input", cl::desc("input tensor: file.npy, file.pb or "
                                  "random:seed=N (once per input, or one "
                                  "random spec for all)"));
+static cl::list<std::string>
+    saveInputPaths("save-input", cl::desc("write input N (as fed: random ones too) to this .npy"));
 static cl::list<std::string> outputPaths("output",
                                          cl::desc("write output N to this .npy"));
 static cl::list<std::string>
@@ -84,6 +86,10 @@ static cl::opt<std::string>
     emit("emit", cl::desc("ahead-of-time output for the CPU: obj or shared "
                           "(with -o; writes a C header beside it)"));
 static cl::opt<std::string> emitPath("o", cl::desc("output of --emit"));
+static cl::opt<std::string> externalWeights(
+    "external-weights",
+    cl::desc("cuda, with --emit: write the weights of 1 KiB or more to this file instead of "
+             "the library (dlc-cuda-run --weights loads them)"));
 static cl::opt<int64_t> threads("threads", cl::init(1),
                                 cl::desc("CPU threads (OpenMP) for large ops"));
 static cl::opt<bool> bench("bench", cl::desc("measure latency (see --warmup, --runs)"));
@@ -205,9 +211,11 @@ static int compileForCUDA(mlir::ModuleOp module, StringRef entryName,
     return fail(toString(paths.takeError()));
   auto [object, header] = *paths;
   if (Error e = emitForGPU(module, entryName, pipeline, *gpu, emit == "obj" ? emitPath : object,
-                           header, emit == "shared" ? StringRef(emitPath) : StringRef()))
+                           header, emit == "shared" ? StringRef(emitPath) : StringRef(),
+                           externalWeights))
     return fail(toString(std::move(e)));
-  outs() << "wrote " << emitPath << " and " << header << "\n";
+  outs() << "wrote " << emitPath << " and " << header
+         << (externalWeights.empty() ? "" : " and " + externalWeights) << "\n";
   return 0;
 }
 
@@ -302,6 +310,8 @@ int main(int argc, char **argv) {
     return fail("--gpu-arch and --cuda-path apply to --target=cuda");
   if (cuda && (bench || !passLedgerPath.empty()))
     return fail("--bench and --dlc-pass-ledger are not available for --target=cuda yet");
+  if (!externalWeights.empty() && !(cuda && !emit.empty()))
+    return fail("--external-weights applies to --target=cuda with --emit");
   // NaN compares false: written so that it fails these checks.
   if (!(absTol >= 0 && relTol >= 0) || !std::isfinite(absTol) || !std::isfinite(relTol))
     return fail("--atol and --rtol must be finite numbers >= 0, got " +
@@ -375,6 +385,11 @@ int main(int argc, char **argv) {
     return fail(toString(inputs.takeError()));
   if (Error e = checkInputs(type, *inputs))
     return fail(toString(std::move(e)));
+  if (saveInputPaths.size() > inputs->size())
+    return fail("the entry function has " + Twine(inputs->size()) + " inputs, more --save-input given");
+  for (auto [path, t] : llvm::zip_first(saveInputPaths, *inputs))
+    if (Error e = writeNpyFile(path, t))
+      return fail(toString(std::move(e)));
 
   std::vector<Tensor> outputs;
   std::optional<LatencyStats> stats;

@@ -326,20 +326,23 @@ def GPUMergeKernelModulesPass : Pass<"dlc-gpu-merge-kernel-modules", "mlir::Modu
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
-def GPUHostBuffersPass : Pass<"dlc-gpu-host-buffers", "mlir::func::FuncOp"> {
-  let summary = "Put a function's buffers in device memory";
+def GPUHostBuffersPass : Pass<"dlc-gpu-host-buffers", "mlir::ModuleOp"> {
+  let summary = "Put the functions' buffers in device memory";
   let description = [{
     After `dlc-gpu-map-to-threads`, the host code of a function only
     allocates buffers and launches kernels. Each `memref.alloc` becomes a
     `gpu.alloc` freed (`gpu.dealloc`) before the function returns (after
     bufferization with results as out-parameters no buffer outlives its
-    function); each `memref.get_global` (a constant small enough to stay in
-    the code) becomes a device buffer filled from the host constant by
-    `gpu.memcpy`. Existing deallocations are dropped (the function's end
-    frees every buffer). A buffer allocated inside a region is refused.
+    function). Each `memref.get_global` (a constant: weights) becomes a call
+    of `dlc_cuda_constant_<element type>` (C interface, dlc's CUDA runtime),
+    which uploads the constant on its first use and returns its device copy
+    from then on: weights cross to the GPU once per process, not once per
+    call. Existing deallocations are dropped (the function's end frees every
+    buffer). A buffer allocated inside a region, and a constant of an
+    element type the runtime has no upload for, are refused.
     Counters (`--dlc-pass-stats`): `buffers`, `constants`.
   }];
-  let dependentDialects = ["mlir::gpu::GPUDialect"];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::func::FuncDialect"];
 }
 
 def GPUInlineKernelFunctionsPass : Pass<"dlc-gpu-inline-kernel-functions", "mlir::ModuleOp"> {

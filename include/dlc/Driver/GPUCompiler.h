@@ -35,10 +35,18 @@ llvm::Error printLoweredForGPU(mlir::ModuleOp module, llvm::StringRef pipeline,
 /// void *const outputs[])`, whose buffers are device memory. With
 /// `sharedPath`, links the object and dlc's CUDA runtime (no LLVM, no MLIR)
 /// into a shared library there: loading it loads the kernels, so it exits
-/// with a diagnostic where there is no GPU.
+/// with a diagnostic where there is no GPU. The object exports
+/// `dlc_<entry>_signature` (ModelExports.h), what dlc-cuda-run reads. With
+/// `weightsPath`, weights of kMinExternalWeightBytes or more are written
+/// there instead of into the object, which exports a table of them to be
+/// filled before the first call.
 llvm::Error emitForGPU(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
                        const GPUTarget &target, llvm::StringRef objectPath,
-                       llvm::StringRef headerPath, llvm::StringRef sharedPath = "");
+                       llvm::StringRef headerPath, llvm::StringRef sharedPath = "",
+                       llvm::StringRef weightsPath = "");
+
+/// The smallest weight `emitForGPU` keeps outside the object.
+inline constexpr uint64_t kMinExternalWeightBytes = 1024;
 
 } // namespace dlc
 

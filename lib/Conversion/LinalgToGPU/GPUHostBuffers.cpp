@@ -2,7 +2,9 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_GPUHOSTBUFFERSPASS
@@ -11,12 +13,43 @@ namespace dlc {
 
 using namespace mlir;
 
+/// The element types dlc's CUDA runtime uploads constants of
+/// (dlc_cuda_constant_<type> in lib/Runtime/CUDARuntime.cpp).
+static constexpr llvm::StringLiteral kUploadable[] = {"f16", "bf16", "f32", "f64", "i1",
+                                                       "i8",  "i16",  "i32", "i64", "index"};
+
 namespace {
 struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass> {
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    if (func.isExternal())
-      return;
+    int64_t numBuffers = 0, numConstants = 0;
+    for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
+      if (!func.isExternal() && failed(runOnFunction(func, numBuffers, numConstants)))
+        return signalPassFailure();
+    dlc::recordPassStat(getArgument(), "buffers", numBuffers);
+    dlc::recordPassStat(getArgument(), "constants", numConstants);
+  }
+
+  /// `dlc_cuda_constant_<type>(memref<?xtype>) -> memref<?xtype>`, declared
+  /// once in the module.
+  FailureOr<func::FuncOp> uploadFunction(Operation *user, Type element) {
+    std::string type;
+    llvm::raw_string_ostream(type) << element;
+    if (!llvm::is_contained(kUploadable, type))
+      return user->emitError("a constant of element type ") << type
+             << " cannot be put in device memory";
+    std::string name = "dlc_cuda_constant_" + type;
+    ModuleOp module = getOperation();
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto flat = MemRefType::get({ShapedType::kDynamic}, element);
+    auto decl = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType({flat}, {flat}));
+    decl.setPrivate();
+    decl->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+    return decl;
+  }
+
+  LogicalResult runOnFunction(func::FuncOp func, int64_t &numBuffers, int64_t &numConstants) {
     Block &body = func.getBody().front();
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::GetGlobalOp> globals;
@@ -37,28 +70,43 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
-      return signalPassFailure();
+      return failure();
     IRRewriter rewriter(&getContext());
     for (memref::DeallocOp dealloc : deallocs)
       rewriter.eraseOp(dealloc);
     SmallVector<Value> buffers;
-    auto deviceBuffer = [&](Operation *op, MemRefType type, ValueRange sizes) {
-      auto alloc = gpu::AllocOp::create(rewriter, op->getLoc(), type, /*asyncToken=*/Type(),
-                                        /*asyncDependencies=*/ValueRange(), sizes,
-                                        /*symbolOperands=*/ValueRange(), /*hostShared=*/UnitAttr());
-      buffers.push_back(alloc.getMemref());
-      return alloc.getMemref();
-    };
     for (memref::AllocOp alloc : allocs) {
       rewriter.setInsertionPoint(alloc);
-      rewriter.replaceOp(alloc, deviceBuffer(alloc, alloc.getType(), alloc.getDynamicSizes()));
+      auto device = gpu::AllocOp::create(rewriter, alloc.getLoc(), alloc.getType(),
+                                         /*asyncToken=*/Type(), /*asyncDependencies=*/ValueRange(),
+                                         alloc.getDynamicSizes(), /*symbolOperands=*/ValueRange(),
+                                         /*hostShared=*/UnitAttr());
+      buffers.push_back(device.getMemref());
+      rewriter.replaceOp(alloc, device.getMemref());
     }
     for (memref::GetGlobalOp global : globals) {
+      // The constant as memref<?xT> through the runtime's upload, and its
+      // device copy viewed with the constant's own type.
+      MemRefType type = global.getType();
+      if (!type.getLayout().isIdentity())
+        return global.emitError("a constant with a strided layout cannot be put in device memory");
+      FailureOr<func::FuncOp> upload = uploadFunction(global, type.getElementType());
+      if (failed(upload))
+        return failure();
+      Location loc = global.getLoc();
       rewriter.setInsertionPointAfter(global);
-      Value device = deviceBuffer(global, global.getType(), ValueRange());
-      rewriter.replaceAllUsesExcept(global.getResult(), device, {});
-      gpu::MemcpyOp::create(rewriter, global.getLoc(), /*asyncToken=*/Type(), ValueRange(),
-                            device, global.getResult());
+      int64_t n = type.getNumElements();
+      auto flatType = MemRefType::get({n}, type.getElementType());
+      Value flat = memref::ReinterpretCastOp::create(rewriter, loc, flatType, global.getResult(),
+                                                     /*offset=*/0, ArrayRef<int64_t>{n},
+                                                     ArrayRef<int64_t>{1});
+      Value dynamic = memref::CastOp::create(rewriter, loc,
+                                             upload->getFunctionType().getInput(0), flat);
+      Value device = func::CallOp::create(rewriter, loc, *upload, dynamic).getResult(0);
+      SmallVector<int64_t> strides = computeStrides(type.getShape());
+      Value view = memref::ReinterpretCastOp::create(rewriter, loc, type, device, /*offset=*/0,
+                                                     type.getShape(), strides);
+      rewriter.replaceAllUsesExcept(global.getResult(), view, flat.getDefiningOp());
     }
     for (Operation &op : body)
       if (op.hasTrait<OpTrait::ReturnLike>()) {
@@ -67,8 +115,9 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
           gpu::DeallocOp::create(rewriter, op.getLoc(), /*asyncToken=*/Type(), ValueRange(),
                                  buffer);
       }
-    dlc::recordPassStat(getArgument(), "buffers", allocs.size());
-    dlc::recordPassStat(getArgument(), "constants", globals.size());
+    numBuffers += allocs.size();
+    numConstants += globals.size();
+    return success();
   }
 };
 } // namespace

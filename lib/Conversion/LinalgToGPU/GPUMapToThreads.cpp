@@ -1,5 +1,6 @@
 //===- GPUMapToThreads.cpp - loop nests as one-thread-per-iteration kernels ===//
 #include "dlc/Conversion/Passes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "dlc/Transforms/PassLedger.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -88,37 +89,80 @@ static bool computesScalarsBetweenLoops(func::FuncOp func) {
   });
 }
 
-/// Moves the body of `func` but its buffer allocations, deallocations and
-/// return into one single-thread gpu.launch; false if an allocation has a
-/// dynamic size.
-static bool launchWholeBody(IRRewriter &rewriter, func::FuncOp func) {
+/// Moves the body of `func` but its buffer allocations, deallocations,
+/// calls (of kernel functions, which launch kernels of their own) and return
+/// into single-thread gpu.launches, one between each two calls. Fails, saying
+/// why, where an allocation has a dynamic size or a scalar computed between
+/// two calls is used after the second.
+static FailureOr<int64_t> launchWholeBody(IRRewriter &rewriter, func::FuncOp func) {
   Block &block = func.getBody().front();
-  SmallVector<Operation *> allocs, deallocs, body;
+  SmallVector<Operation *> allocs, deallocs;
+  SmallVector<SmallVector<Operation *>> segments(1);
   for (Operation &op : block.without_terminator()) {
     if (isa<memref::AllocOp>(op) && op.getNumOperands())
-      return false;
-    (isa<memref::AllocOp>(op) ? allocs : isa<memref::DeallocOp>(op) ? deallocs : body)
-        .push_back(&op);
+      return func.emitError("cannot run on the GPU: a buffer of dynamic size");
+    if (isa<memref::AllocOp>(op))
+      allocs.push_back(&op);
+    else if (isa<memref::DeallocOp>(op))
+      deallocs.push_back(&op);
+    else if (isa<func::CallOp>(op))
+      segments.emplace_back();
+    else
+      segments.back().push_back(&op);
   }
   for (Operation *alloc : llvm::reverse(allocs))
     alloc->moveBefore(&block, block.begin());
   for (Operation *dealloc : deallocs)
     dealloc->moveBefore(block.getTerminator());
-  rewriter.setInsertionPoint(body.front()); // after the allocations
-  Location loc = func.getLoc();
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto kernel = gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
-  rewriter.setInsertionPointToStart(&kernel.getBody().front());
-  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
-  for (Operation *op : body)
-    op->moveBefore(terminator);
-  return true;
+  int64_t kernels = 0;
+  for (ArrayRef<Operation *> segment : segments) {
+    if (segment.empty())
+      continue;
+    ++kernels;
+    rewriter.setInsertionPoint(segment.front());
+    Location loc = segment.front()->getLoc();
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto kernel = gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
+    rewriter.setInsertionPointToStart(&kernel.getBody().front());
+    auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+    // Pure ops of host values (views of buffers, constants) stay on the
+    // host, before the kernel: later calls may use them.
+    llvm::SmallPtrSet<Operation *, 16> inside;
+    for (Operation *op : segment) {
+      bool onHost = isPure(op) && op->getNumRegions() == 0 &&
+                    llvm::none_of(op->getOperands(), [&](Value v) {
+                      return inside.contains(v.getDefiningOp());
+                    });
+      if (onHost) {
+        op->moveBefore(kernel);
+        continue;
+      }
+      op->moveBefore(terminator);
+      inside.insert(op);
+    }
+    for (Operation *op : inside)
+      for (Operation *user : op->getUsers())
+        if (user->getParentOp() != kernel && !kernel->isProperAncestor(user))
+          return op->emitError("cannot run on the GPU: a value computed between kernel calls "
+                               "is used after the next one");
+  }
+  return kernels;
+}
+
+/// A function of scalars alone (a helper such as math-to-funcs's integer
+/// power) is device code that kernels call, not a kernel.
+static bool isScalarHelper(func::FuncOp func) {
+  auto scalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
+  return llvm::all_of(func.getArgumentTypes(), scalar) &&
+         llvm::all_of(func.getResultTypes(), scalar);
 }
 
 namespace {
 struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (func.isExternal() || isScalarHelper(func))
+      return;
     IRRewriter rewriter(&getContext());
     // Copies and linalg ops as loop nests.
     SmallVector<memref::CopyOp> copies;
@@ -141,12 +185,11 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       rewriter.eraseOp(op);
     }
     if (computesScalarsBetweenLoops(func)) {
-      if (!launchWholeBody(rewriter, func)) {
-        func.emitError("cannot run on the GPU: a buffer of dynamic size");
+      FailureOr<int64_t> kernels = launchWholeBody(rewriter, func);
+      if (failed(kernels))
         return signalPassFailure();
-      }
-      dlc::recordPassStat(getArgument(), "kernels", 1);
-      dlc::recordPassStat(getArgument(), "single-thread", 1);
+      dlc::recordPassStat(getArgument(), "kernels", *kernels);
+      dlc::recordPassStat(getArgument(), "single-thread", *kernels);
       return;
     }
     // The loop nests at the top of the function's blocks.

@@ -26,6 +26,12 @@ struct GPUMergeKernelModulesPass
     for (gpu::GPUModuleOp m : kernelModules) {
       for (Operation &op : llvm::make_early_inc_range(m.getBody()->without_terminator())) {
         StringAttr old = SymbolTable::getSymbolName(&op);
+        // A helper the kernels call (integer powers) is cloned into every
+        // module that uses it, each time the same host function: kept once.
+        if (!isa<gpu::GPUFuncOp>(op) && symbols.lookup(old)) {
+          renamed[(m.getName() + "::" + old.getValue()).str()] = old;
+          continue;
+        }
         op.remove();
         StringAttr name = symbols.insert(&op); // renamed if taken
         renamed[(m.getName() + "::" + old.getValue()).str()] = name;

@@ -9,6 +9,7 @@
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
@@ -102,9 +103,12 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
     return;
 
   buildBufferizationPipeline(pm);
+  // Integer powers as helper functions, which kernel outlining copies into
+  // the kernels' module.
+  pm.addPass(createConvertMathToFuncs());
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass());
   pm.addPass(createGPUInlineKernelFunctionsPass());
-  pm.addNestedPass<func::FuncOp>(createGPUHostBuffersPass());
+  pm.addPass(createGPUHostBuffersPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGPUMergeKernelModulesPass());
   pm.addPass(createCanonicalizerPass());

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# utils/gpu-check.sh PAYLOAD_DIR RESULTS_DIR [--no-peers]
+#
+# On a machine with an NVIDIA GPU and no compiler (no LLVM, no MLIR): runs
+# what utils/gpu-prepare.sh compiled and writes the results to RESULTS_DIR:
+#   node.txt      every ONNX node test on the GPU against ONNX's expected
+#                 outputs (rtol 1e-3, atol 1e-5), PASS/FAIL per test
+#   models.txt    small zoo models against the CPU backend's outputs
+#   bench.jsonl   dlc's latency, throughput, power and memory per model and
+#                 batch (dlc-cuda-run --bench --json)
+#   peers.jsonl   PyTorch eager, torch.compile (default, reduce-overhead) on
+#                 the same architectures (bench/gpu_peers.py), unless
+#                 --no-peers
+#   summary.txt   the counts and the latency table
+# Exit status 1 if a test fails.
+set -uo pipefail
+payload=$(cd "$1" && pwd)
+results=$2
+mkdir -p "$results"
+results=$(cd "$results" && pwd)
+repo=$(cd "$(dirname "$0")/.." && pwd)
+run=$payload/bin/dlc-cuda-run
+status=0
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv \
+  > "$results/gpu.txt" 2>&1 || echo "nvidia-smi failed" >> "$results/gpu.txt"
+cat "$results/gpu.txt"
+
+echo "== ONNX node tests"
+work=$(mktemp -d)
+tar -C "$work" -xJf "$payload/node.tar.xz"
+one_test() { # DIR: PASS/FAIL line
+  local d=$1 name ins=() exps=()
+  name=$(basename "$d")
+  for f in "$d"/input_*.npy; do [ -e "$f" ] && ins+=(--input="$f"); done
+  for f in "$d"/expected_*.npy; do [ -e "$f" ] && exps+=(--expect="$f"); done
+  if out=$(timeout 120 "$run" "$d/model.so" "${ins[@]}" "${exps[@]}" --rtol=1e-3 --atol=1e-5 2>&1); then
+    echo "PASS $name"
+  else
+    echo "FAIL $name: $(echo "$out" | grep -v '^output .*outside atol' | head -3 | tr '\n' ' ')"
+  fi
+}
+export -f one_test
+export run
+ls -d "$work"/node/test_* | sort | xargs -P 8 -I{} bash -c 'one_test {}' > "$results/node.txt"
+sort -o "$results/node.txt" "$results/node.txt"
+node_pass=$(grep -c '^PASS' "$results/node.txt")
+node_fail=$(grep -c '^FAIL' "$results/node.txt")
+echo "node tests: $node_pass passed, $node_fail failed"
+[ "$node_fail" = 0 ] || status=1
+grep '^FAIL' "$results/node.txt" | head -20
+
+echo "== zoo models against the CPU backend"
+: > "$results/models.txt"
+for so in "$payload"/models/*.so; do
+  m=$(basename "$so" .so)
+  args=()
+  for f in "$payload/models/$m".in*.npy; do args+=(--input="$f"); done
+  for f in "$payload/models/$m".expected*.npy; do args+=(--expect="$f"); done
+  echo "-- $m" >> "$results/models.txt"
+  if timeout 300 "$run" "$so" --weights="$payload/models/$m.weights" "${args[@]}" \
+      --rtol=1e-3 --atol=1e-4 >> "$results/models.txt" 2>&1; then
+    echo "PASS $m" | tee -a "$results/models.txt"
+  else
+    echo "FAIL $m" | tee -a "$results/models.txt"
+    status=1
+  fi
+done
+
+echo "== dlc benchmark"
+: > "$results/bench.jsonl"
+for so in "$payload"/bench/*.so; do
+  name=$(basename "$so" .so)
+  case $name in *_b1) w=10 r=100 ;; *) w=3 r=20 ;; esac
+  if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=$w --runs=$r --max-seconds=5 \
+      --json="$work/$name.json" > "$work/$name.txt" 2>&1; then
+    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); j.pop('samples_ms'); j['model']=sys.argv[2]; print(json.dumps(j))" \
+      "$work/$name.json" "$name" >> "$results/bench.jsonl"
+    grep latency "$work/$name.txt" | sed "s/^/$name: /"
+  else
+    echo "$name: FAILED: $(tail -2 "$work/$name.txt")" | tee -a "$results/bench-errors.txt"
+    status=1
+  fi
+done
+
+if [ "${3:-}" != "--no-peers" ]; then
+  echo "== peers"
+  timeout "${PEERS_SECONDS:-420}" python3 "$repo/bench/gpu_peers.py" --out="$results/peers.jsonl" || echo "peers: stopped ($?)"
+fi
+
+{
+  echo "node tests: $node_pass passed, $node_fail failed"
+  grep -E '^(PASS|FAIL)' "$results/models.txt"
+  python3 "$repo/bench/gpu_peers.py" --table "$results/bench.jsonl" "$results/peers.jsonl" 2>&1
+} > "$results/summary.txt"
+cat "$results/summary.txt"
+rm -rf "$work"
+exit $status

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# utils/gpu-prepare.sh BUILD_DIR PAYLOAD_DIR [GPU_ARCH]
+#
+# Compiles, on a machine with dlc's compiler and the CUDA toolkit, what
+# utils/gpu-check.sh runs on a GPU machine (which has no LLVM or MLIR):
+#   bin/dlc-cuda-run                the runner (no LLVM, no MLIR)
+#   node.tar.xz                     every ONNX node test dlc passes on the
+#                                   reference, as a GPU library with its
+#                                   inputs and ONNX's expected outputs
+#   models/M.so, M.weights, M.in*.npy, M.expected*.npy
+#                                   small zoo models with their weights, and
+#                                   the CPU backend's outputs on seeded inputs
+#   bench/M_bB.so                   the four study models at batch 1 and 32,
+#                                   weights left out (the runner fills them
+#                                   pseudo-randomly: timing only, see README)
+# GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
+# 64 MiB that travels to a lent GPU machine.
+set -euo pipefail
+build=$(cd "$1" && pwd)/bin
+out=$2
+arch=${3:-sm_90}
+node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/models" "$out/bench"
+out=$(cd "$out" && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cp "$build/dlc-cuda-run" "$out/bin/"
+
+echo "== ONNX node tests for $arch"
+"$build/dlc-onnx-conformance" "$node_data" --target=cuda --emit-dir="$scratch/node" \
+  --gpu-arch="$arch" > "$out/node-prepare.txt" || true
+tail -1 "$out/node-prepare.txt"
+tar -C "$scratch" -cJf "$out/node.tar.xz" node
+
+echo "== zoo models with weights"
+for m in mobilenet_v2 bert_tiny; do
+  "$build/dlc-zoo" "$m" -o "$scratch/$m.mlirbc"
+  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --emit=shared \
+    -o "$out/models/$m.so" --external-weights="$out/models/$m.weights"
+  n_in=$(grep -c '^ \*   input' "$out/models/$m.h")
+  n_out=$(grep -c '^ \*   output' "$out/models/$m.h")
+  save=() expect=()
+  for ((i = 0; i < n_in; i++)); do save+=(--save-input="$out/models/$m.in$i.npy"); done
+  for ((i = 0; i < n_out; i++)); do expect+=(--output="$out/models/$m.expected$i.npy"); done
+  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cpu --no-cache --input=random:seed=1 \
+    "${save[@]}" "${expect[@]}" > /dev/null
+  rm -f "$out/models/$m.o"
+done
+
+echo "== benchmark models (weights left out)"
+for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
+  for b in 1 32; do
+    "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
+    "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --emit=shared \
+      -o "$out/bench/${m}_b$b.so" --external-weights="$scratch/$m.weights"
+    rm -f "$out/bench/${m}_b$b.o" "$scratch/$m.weights"
+  done
+done
+du -sh "$out"
