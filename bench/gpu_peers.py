@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The peers of dlc's GPU backend on the same architectures, on a GPU machine.
 
-    gpu_peers.py --out=peers.jsonl [--models=resnet50,mobilenet_v2,bert_base]
+    gpu_peers.py --out=peers.jsonl [--models=resnet50,mobilenet_v2,bert_base] [--eager-only]
     gpu_peers.py --table bench.jsonl peers.jsonl
 
 Runs PyTorch eager, torch.compile (default) and torch.compile
@@ -63,10 +63,11 @@ def run_peers(args):
     out = open(args.out, "a")
     models = args.models.split(",")
     plan = [(m, 1, "torch eager") for m in models] + [(m, 32, "torch eager") for m in models]
-    plan += [(m, 1, mode) for mode in ("torch.compile reduce-overhead", "torch.compile default")
-             for m in models]
-    plan += [(m, 32, mode) for mode in ("torch.compile reduce-overhead", "torch.compile default")
-             for m in models]
+    if not args.eager_only:
+        plan += [(m, 1, mode) for mode in ("torch.compile reduce-overhead", "torch.compile default")
+                 for m in models]
+        plan += [(m, 32, mode) for mode in ("torch.compile reduce-overhead", "torch.compile default")
+                 for m in models]
     gpu = torch.cuda.get_device_name(0)
     for name, batch, system in plan:
         torch._dynamo.reset()
@@ -86,7 +87,7 @@ def run_peers(args):
             except Exception as e:  # a peer failing is a result too
                 r = {"error": f"{type(e).__name__}: {e}"[:300]}
             r.update(model=name, batch=batch, system=system, gpu=gpu,
-                     torch=torch.__version__, setup_and_warmup_s=None)
+                     torch=torch.__version__)
             if "p50_ms" in r:
                 r["throughput_per_s"] = 1e3 * batch / r["mean_ms"]
         out.write(json.dumps(r) + "\n")
@@ -122,6 +123,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out")
     p.add_argument("--models", default="resnet50,mobilenet_v2,bert_base")
+    p.add_argument("--eager-only", action="store_true", help="PyTorch eager alone (no compiling)")
     p.add_argument("--table", nargs=2, metavar=("BENCH", "PEERS"))
     args = p.parse_args()
     if args.table:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# utils/gpu-check.sh PAYLOAD_DIR RESULTS_DIR [--no-peers]
+# utils/gpu-check.sh PAYLOAD_DIR RESULTS_DIR [--no-peers | --eager-peers]
 #
 # On a machine with an NVIDIA GPU and no compiler (no LLVM, no MLIR): runs
 # what utils/gpu-prepare.sh compiled and writes the results to RESULTS_DIR:
@@ -8,9 +8,11 @@
 #   models.txt    small zoo models against the CPU backend's outputs
 #   bench.jsonl   dlc's latency, throughput, power and memory per model and
 #                 batch (dlc-cuda-run --bench --json)
+#   profiles.txt  the 15 kernels taking most GPU time per model at batch 1
+#                 (dlc-cuda-run --profile, in runs of their own)
 #   peers.jsonl   PyTorch eager, torch.compile (default, reduce-overhead) on
-#                 the same architectures (bench/gpu_peers.py), unless
-#                 --no-peers
+#                 the same architectures (bench/gpu_peers.py; PyTorch eager
+#                 alone with --eager-peers, none with --no-peers)
 #   summary.txt   the counts and the latency table
 # Exit status 1 if a test fails.
 set -uo pipefail
@@ -25,7 +27,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=c
   > "$results/gpu.txt" 2>&1 || echo "nvidia-smi failed" >> "$results/gpu.txt"
 cat "$results/gpu.txt"
 
-echo "== ONNX node tests"
+echo "== ONNX node tests ($SECONDS s)"
 work=$(mktemp -d)
 tar -C "$work" -xJf "$payload/node.tar.xz"
 one_test() { # DIR: PASS/FAIL line
@@ -49,7 +51,7 @@ echo "node tests: $node_pass passed, $node_fail failed"
 [ "$node_fail" = 0 ] || status=1
 grep '^FAIL' "$results/node.txt" | head -20
 
-echo "== zoo models against the CPU backend"
+echo "== zoo models against the CPU backend ($SECONDS s)"
 : > "$results/models.txt"
 for so in "$payload"/models/*.so; do
   m=$(basename "$so" .so)
@@ -66,11 +68,12 @@ for so in "$payload"/models/*.so; do
   fi
 done
 
-echo "== dlc benchmark"
+echo "== dlc benchmark ($SECONDS s)"
 : > "$results/bench.jsonl"
 for so in "$payload"/bench/*.so; do
   name=$(basename "$so" .so)
   case $name in *_b1) w=10 r=100 ;; *) w=3 r=20 ;; esac
+  # (--max-seconds bounds the warm-up and the timed runs of slow models)
   if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=$w --runs=$r --max-seconds=5 \
       --json="$work/$name.json" > "$work/$name.txt" 2>&1; then
     python3 -c "import json,sys; j=json.load(open(sys.argv[1])); j.pop('samples_ms'); j['model']=sys.argv[2]; print(json.dumps(j))" \
@@ -82,9 +85,24 @@ for so in "$payload"/bench/*.so; do
   fi
 done
 
+echo "== kernel profiles ($SECONDS s)"
+: > "$results/profiles.txt"
+for so in "$payload"/bench/*_b1.so; do
+  name=$(basename "$so" .so)
+  if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=2 --runs=10 --max-seconds=5 \
+      --profile="$work/$name.tsv" > /dev/null 2>&1; then
+    { echo "-- $name"; head -16 "$work/$name.tsv"; } >> "$results/profiles.txt"
+  else
+    echo "-- $name: profile failed" >> "$results/profiles.txt"
+  fi
+done
+
 if [ "${3:-}" != "--no-peers" ]; then
-  echo "== peers"
-  timeout "${PEERS_SECONDS:-420}" python3 "$repo/bench/gpu_peers.py" --out="$results/peers.jsonl" || echo "peers: stopped ($?)"
+  echo "== peers ($SECONDS s)"
+  peer_args=()
+  [ "${3:-}" = "--eager-peers" ] && peer_args+=(--eager-only)
+  timeout "${PEERS_SECONDS:-420}" python3 "$repo/bench/gpu_peers.py" --out="$results/peers.jsonl" \
+    "${peer_args[@]}" || echo "peers: stopped ($?)"
 fi
 
 {

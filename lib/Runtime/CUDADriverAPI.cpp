@@ -45,6 +45,7 @@ const DriverAPI *dlc::cuda::driver(std::string &errorOut) {
     bind(d.eventCreate, "cuEventCreate");
     bind(d.eventRecord, "cuEventRecord");
     bind(d.eventSynchronize, "cuEventSynchronize");
+    bind(d.eventElapsedTime, "cuEventElapsedTime");
     bind(d.eventDestroy, "cuEventDestroy_v2");
     bind(d.memAlloc, "cuMemAlloc_v2");
     bind(d.memAllocManaged, "cuMemAllocManaged");

@@ -54,6 +54,7 @@ struct DriverAPI {
   CUresult (*eventCreate)(CUevent *, unsigned);
   CUresult (*eventRecord)(CUevent, CUstream);
   CUresult (*eventSynchronize)(CUevent);
+  CUresult (*eventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*eventDestroy)(CUevent);
   CUresult (*memAlloc)(CUdeviceptr *, size_t);
   CUresult (*memAllocManaged)(CUdeviceptr *, size_t, unsigned);

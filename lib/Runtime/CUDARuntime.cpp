@@ -13,7 +13,9 @@
 // - a kernel's dynamic shared memory limit raised only when a launch needs
 //   more than it was raised to;
 // - constants (weights) uploaded once, on their first use, and kept on the
-//   device for the process (dlc_cuda_constant_*).
+//   device for the process (dlc_cuda_constant_*);
+// - with DLC_CUDA_PROFILE set, each kernel's GPU time measured with CUDA
+//   events around its launch and summed per kernel (dlc_cuda_profile_write).
 // A failing call prints one diagnostic naming the call and the CUDA error
 // and exits with status 1: the ABI has no way to return an error, and going
 // on would compute garbage.
@@ -21,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "CUDADriverAPI.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +31,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 using namespace dlc::cuda;
 
@@ -50,6 +54,20 @@ struct Runtime {
   std::unordered_map<CUdeviceptr, Block> blocks;
   /// Device copies of host constants, by host address.
   std::unordered_map<const void *, CUdeviceptr> constants;
+  /// DLC_CUDA_PROFILE: launches whose events are not read yet, the kernels'
+  /// totals, spare events.
+  bool profile = false;
+  struct Launch {
+    CUfunction function;
+    CUevent start, end;
+  };
+  std::vector<Launch> pending;
+  struct KernelTime {
+    int64_t calls = 0;
+    double ms = 0;
+  };
+  std::unordered_map<CUfunction, KernelTime> kernelTimes;
+  std::vector<CUevent> spareEvents;
 };
 
 /// A rank-1 memref descriptor (MLIR's C interface).
@@ -88,6 +106,7 @@ static Runtime &runtime() {
     check(*r->d, r->d->primaryCtxRetain(&r->context, device), "cuDevicePrimaryCtxRetain");
     check(*r->d, r->d->ctxSetCurrent(r->context), "cuCtxSetCurrent");
     check(*r->d, r->d->streamCreate(&r->stream, kStreamNonBlocking), "cuStreamCreate");
+    r->profile = std::getenv("DLC_CUDA_PROFILE") != nullptr;
     return r;
   }();
   thread_local bool current = false;
@@ -161,10 +180,44 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
       raised = sharedBytes;
     }
   }
+  Runtime::Launch timed{function, nullptr, nullptr};
+  if (rt.profile) {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    for (CUevent *e : {&timed.start, &timed.end}) {
+      if (rt.spareEvents.empty()) {
+        check(*rt.d, rt.d->eventCreate(e, 0), "cuEventCreate (profile)");
+      } else {
+        *e = rt.spareEvents.back();
+        rt.spareEvents.pop_back();
+      }
+    }
+    check(*rt.d, rt.d->eventRecord(timed.start, streamOr(rt, stream)), "cuEventRecord (profile)");
+  }
   check(*rt.d,
         rt.d->launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
                            streamOr(rt, stream), params, extra),
         "cuLaunchKernel");
+  if (rt.profile) {
+    check(*rt.d, rt.d->eventRecord(timed.end, streamOr(rt, stream)), "cuEventRecord (profile)");
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    rt.pending.push_back(timed);
+  }
+}
+
+/// Adds the GPU time of the launches whose events are done to their
+/// kernels' totals (the stream is synchronized).
+static void collectProfile(Runtime &rt) {
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  for (const Runtime::Launch &l : rt.pending) {
+    float ms = 0;
+    check(*rt.d, rt.d->eventElapsedTime(&ms, l.start, l.end), "cuEventElapsedTime (profile)");
+    Runtime::KernelTime &t = rt.kernelTimes[l.function];
+    ++t.calls;
+    t.ms += ms;
+    rt.spareEvents.push_back(l.start);
+    rt.spareEvents.push_back(l.end);
+  }
+  rt.pending.clear();
 }
 
 void *mgpuStreamCreate() { return runtime().stream; }
@@ -178,6 +231,39 @@ void mgpuStreamDestroy(void *stream) {
 void mgpuStreamSynchronize(void *stream) {
   Runtime &rt = runtime();
   check(*rt.d, rt.d->streamSynchronize(streamOr(rt, stream)), "cuStreamSynchronize");
+  if (rt.profile)
+    collectProfile(rt);
+}
+
+/// With DLC_CUDA_PROFILE set: writes to `path` each kernel's calls and GPU
+/// time, most first, as tab-separated `kernel calls total_ms mean_us share`;
+/// returns 0, or -1 if the file cannot be written or nothing was profiled.
+int dlc_cuda_profile_write(const char *path) {
+  Runtime &rt = runtime();
+  if (!rt.profile)
+    return -1;
+  check(*rt.d, rt.d->streamSynchronize(rt.stream), "cuStreamSynchronize");
+  collectProfile(rt);
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  std::unordered_map<CUfunction, std::string> names;
+  for (const auto &[key, function] : rt.functions)
+    names[function] = key.second;
+  std::vector<std::pair<CUfunction, Runtime::KernelTime>> rows(rt.kernelTimes.begin(),
+                                                               rt.kernelTimes.end());
+  std::sort(rows.begin(), rows.end(),
+            [](const auto &a, const auto &b) { return a.second.ms > b.second.ms; });
+  double total = 0;
+  for (const auto &row : rows)
+    total += row.second.ms;
+  FILE *f = std::fopen(path, "w");
+  if (!f)
+    return -1;
+  std::fprintf(f, "kernel\tcalls\ttotal_ms\tmean_us\tshare\n");
+  for (const auto &[function, t] : rows)
+    std::fprintf(f, "%s\t%lld\t%.3f\t%.2f\t%.3f\n", names[function].c_str(),
+                 static_cast<long long>(t.calls), t.ms, 1000.0 * t.ms / t.calls,
+                 total > 0 ? t.ms / total : 0.0);
+  return std::fclose(f) == 0 && !rows.empty() ? 0 : -1;
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {

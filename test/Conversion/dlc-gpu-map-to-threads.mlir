@@ -25,13 +25,29 @@ func.func @elementwise(%a: memref<10x300xf32>, %b: memref<10x300xf32>) {
   return
 }
 
-// A row reduction: one thread per row, the reduction a loop in it; a copy
+// A row reduction of few rows: a warp per row (4 rows: 128 threads), lane l
+// taking elements l, l + 32, ... from the neutral element (coalesced), a
+// butterfly of shuffles, lane 0 adding the initial value and storing; a copy
 // becomes a kernel as well.
 // CHECK-LABEL: func.func @rows
-// CHECK: gpu.launch
-// CHECK: affine.delinearize_index {{.*}} into (4)
-// CHECK: scf.for
-// CHECK: arith.addf
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128,
+// CHECK: %[[THREAD:.*]] = arith.addi
+// CHECK: %[[WARP:.*]] = arith.divui %[[THREAD]], %c32
+// CHECK: affine.delinearize_index %[[WARP]] into (4)
+// CHECK: %[[LANE:.*]] = arith.remui %[[THREAD]], %c32
+// CHECK: %[[INIT:.*]] = memref.load %arg1
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[PART:.*]] = scf.for {{.*}} step %c32{{(_[0-9]+)?}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
+// CHECK: gpu.shuffle xor %[[PART]], %c16_i32
+// CHECK: gpu.shuffle xor {{.*}}, %c8_i32
+// CHECK: gpu.shuffle xor {{.*}}, %c4_i32
+// CHECK: gpu.shuffle xor {{.*}}, %c2_i32
+// CHECK: gpu.shuffle xor {{.*}}, %c1_i32
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: %[[TOTAL:.*]] = arith.addf {{.*}}%[[INIT]]
+// CHECK: arith.cmpi eq, %[[LANE]]
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %[[TOTAL]], %arg1
 // CHECK: gpu.launch
 // CHECK-NOT: memref.copy
 func.func @rows(%a: memref<4x64xf32>, %s: memref<4xf32>, %c: memref<4xf32>) {
@@ -43,6 +59,38 @@ func.func @rows(%a: memref<4x64xf32>, %s: memref<4xf32>, %c: memref<4xf32>) {
     linalg.yield %r : f32
   }
   memref.copy %s, %c : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// A product of many outputs: a thread each, the accumulator in a register
+// (loaded before the reduction loop, stored once after it).
+// CHECK-LABEL: func.func @product
+// CHECK: gpu.launch
+// CHECK: %[[INIT:.*]] = memref.load %arg2
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
+// CHECK-NOT: memref.store
+// CHECK: arith.addf %[[ACC]]
+// CHECK: scf.yield
+// CHECK: memref.store %[[SUM]], %arg2
+func.func @product(%a: memref<128x256xf32>, %b: memref<256x256xf32>, %c: memref<128x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x256xf32>, memref<256x256xf32>)
+                outs(%c : memref<128x256xf32>)
+  return
+}
+
+// A reduction of fewer iterations than a warp has lanes keeps a thread per
+// output.
+// CHECK-LABEL: func.func @short_rows
+// CHECK-NOT: gpu.shuffle
+// CHECK: return
+func.func @short_rows(%a: memref<4x16xf32>, %s: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x16xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  }
   return
 }
 
@@ -157,6 +205,7 @@ func.func private @helper(%x: i32, %c: i1) -> i32 {
   return %r : i32
 }
 
-// Seven kernels (the elementwise op, the row sums, the copy, the scalar
-// reduction, the three single-thread bodies), four of one thread.
-// STATS: dlc-gpu-map-to-threads: kernels 7, single-thread 4
+// Nine kernels (the elementwise op, the row sums, the copy, the product,
+// the short rows, the scalar reduction, the three single-thread bodies),
+// four of one thread, one of a warp per output.
+// STATS: dlc-gpu-map-to-threads: kernels 9, single-thread 4, warp-reductions 1

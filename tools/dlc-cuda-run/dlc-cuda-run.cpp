@@ -4,6 +4,7 @@
 //              [--input=FILE.npy|random:seed=N]... [--expect=FILE.npy]...
 //              [--atol=A] [--rtol=R] [--output=FILE.npy]...
 //              [--bench] [--warmup=N] [--runs=N] [--max-seconds=S] [--json=FILE]
+//              [--profile=FILE]
 //
 // Runs a library written by `dlc-run --target=cuda --emit=shared` on the
 // machine's GPU, without LLVM or MLIR: the GPU machines that run dlc's
@@ -14,7 +15,9 @@
 // (|actual - expected| <= atol + rtol * |expected|) and measures latency:
 // host wall time per call, the call returning once the GPU is done, with
 // the GPU's power, memory, temperature and SM clock sampled through NVML
-// during the timed runs where NVML is present.
+// during the timed runs where NVML is present. --profile writes each
+// kernel's GPU time (CUDA events around every launch, summed over the runs;
+// the events slow the runs, so profile and time in separate runs).
 //
 // Exit status: 0 on success, 1 on any error or mismatch, each with one
 // diagnostic naming what was wrong.
@@ -484,7 +487,7 @@ std::string jsonEscape(const std::string &s) {
 }
 
 struct Options {
-  std::string library, entry = "main", weights, jsonPath;
+  std::string library, entry = "main", weights, jsonPath, profilePath;
   int64_t randomWeightsSeed = -1;
   std::vector<std::string> inputs, expects, outputs;
   double atol = 1e-4, rtol = 1e-4;
@@ -537,6 +540,7 @@ Options parseOptions(int argc, char **argv) {
     else if (flag == "runs") o.runs = std::max<int64_t>(1, static_cast<int64_t>(number(flag, value)));
     else if (flag == "max-seconds") o.maxSeconds = number(flag, value);
     else if (flag == "json") o.jsonPath = value;
+    else if (flag == "profile") o.profilePath = value;
     else fail("unknown option --" + flag + " (see --help)");
   }
   if (o.library.empty())
@@ -550,6 +554,8 @@ Options parseOptions(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   Options o = parseOptions(argc, argv);
+  if (!o.profilePath.empty())
+    setenv("DLC_CUDA_PROFILE", "1", 1); // read when the library loads its kernels
   Model m = loadModel(o.library, o.entry);
   if (!o.weights.empty() && m.numWeights == 0)
     fail("--weights: " + o.library + " keeps no weights outside (it was compiled without "
@@ -799,6 +805,13 @@ int main(int argc, char **argv) {
         j << (i ? ", " : "") << samplesMs[i];
       j << "]}\n";
     }
+  }
+  if (!o.profilePath.empty()) {
+    auto write = reinterpret_cast<int (*)(const char *)>(
+        symbol(m.handle, "dlc_cuda_profile_write", o.library));
+    if (write(o.profilePath.c_str()) != 0)
+      fail(o.profilePath + ": cannot write the profile");
+    std::printf("kernel profile written to %s\n", o.profilePath.c_str());
   }
   std::fflush(nullptr);
   // Without exit handlers: the model's module unload would run after the

@@ -1,11 +1,12 @@
 //===- GPUMapToThreads.cpp - loop nests as one-thread-per-iteration kernels ===//
 #include "dlc/Conversion/Passes.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "dlc/Transforms/PassLedger.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_GPUMAPTOTHREADSPASS
@@ -16,6 +17,11 @@ using namespace mlir;
 
 /// Threads per block.
 static constexpr int64_t kBlockThreads = 256;
+/// Lanes of a warp.
+static constexpr int64_t kWarpSize = 32;
+/// Reductions of at most this many outputs get a warp each: fewer than the
+/// GPU has threads for one each.
+static constexpr int64_t kMaxWarpReductions = 16384;
 
 /// The constant trip count of each dimension of `parallel`, if all have one.
 static std::optional<SmallVector<int64_t>> tripCounts(scf::ParallelOp parallel) {
@@ -31,22 +37,143 @@ static std::optional<SmallVector<int64_t>> tripCounts(scf::ParallelOp parallel) 
   return counts;
 }
 
+/// Keeps in a register what `loop` accumulates in memory: a load and a
+/// store of one element at loop-invariant indices, the loop's only write and
+/// its only accesses to that buffer (after bufferization a reduction's
+/// output buffer is not one of its inputs), become an iteration argument
+/// loaded before the loop and stored after it. Without this, every
+/// iteration of a product or a reduction stores to global memory.
+static void promoteAccumulator(IRRewriter &rewriter, scf::ForOp loop) {
+  memref::StoreOp store;
+  SmallVector<memref::LoadOp> loads;
+  bool unknown = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto s = dyn_cast<memref::StoreOp>(op)) {
+      unknown |= store || s->getBlock() != loop.getBody();
+      store = s;
+    } else if (auto l = dyn_cast<memref::LoadOp>(op)) {
+      loads.push_back(l);
+    } else if (!isPure(op) && !isa<scf::ForOp, scf::IfOp>(op) &&
+               !op->hasTrait<OpTrait::IsTerminator>()) {
+      unknown = true;
+    }
+  });
+  if (unknown || !store || !loop.isDefinedOutsideOfLoop(store.getMemRef()) ||
+      !llvm::all_of(store.getIndices(), [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }))
+    return;
+  memref::LoadOp accumulator;
+  for (memref::LoadOp load : loads) {
+    if (load.getMemRef() != store.getMemRef())
+      continue;
+    if (accumulator || load->getBlock() != loop.getBody() ||
+        load.getIndices() != store.getIndices() || !load->isBeforeInBlock(store))
+      return;
+    accumulator = load;
+  }
+  rewriter.setInsertionPoint(loop);
+  Value init = memref::LoadOp::create(rewriter, loop.getLoc(), store.getMemRef(),
+                                      store.getIndices());
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, init, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+        return SmallVector<Value>{store.getValueToStore()};
+      });
+  if (failed(replaced))
+    return;
+  auto promoted = cast<scf::ForOp>(replaced->getOperation());
+  if (accumulator)
+    rewriter.replaceOp(accumulator, promoted.getRegionIterArgs().back());
+  rewriter.setInsertionPointAfter(promoted);
+  memref::StoreOp::create(rewriter, store.getLoc(), promoted.getResults().back(),
+                          store.getMemRef(), store.getIndices());
+  rewriter.eraseOp(store);
+}
+
+/// A reduction a warp computes: the one loop of a parallel loop's body, its
+/// one iteration argument combined with each iteration's contribution by
+/// `combiner` (associative and commutative, with a neutral element).
+struct WarpReduction {
+  scf::ForOp loop;
+  Operation *combiner;
+  unsigned accumulatorOperand;
+};
+
+/// The warp reduction of `parallel`'s `total` iterations, if it is one:
+/// few outputs, a loop of at least a warp's iterations around a 32-bit
+/// combination, only pure ops and loads before the loop and only pure ops
+/// and stores after it.
+static std::optional<WarpReduction> matchWarpReduction(scf::ParallelOp parallel, int64_t total) {
+  if (total > kMaxWarpReductions)
+    return std::nullopt;
+  Block *body = parallel.getBody();
+  SmallVector<scf::ForOp> loops(body->getOps<scf::ForOp>());
+  if (loops.size() != 1 || loops.front().getNumRegionIterArgs() != 1)
+    return std::nullopt;
+  scf::ForOp loop = loops.front();
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         ub = getConstantIntValue(loop.getUpperBound()),
+                         step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0 || llvm::divideCeil(*ub - *lb, *step) < kWarpSize)
+    return std::nullopt;
+  BlockArgument acc = loop.getRegionIterArgs()[0];
+  if (!acc.getType().isF32() && !acc.getType().isInteger(32))
+    return std::nullopt;
+  Operation *combiner = loop.getYieldedValues()[0].getDefiningOp();
+  if (!combiner || combiner->getBlock() != loop.getBody() || combiner->getNumOperands() != 2 ||
+      combiner->getNumResults() != 1 || !acc.hasOneUse() || *acc.getUsers().begin() != combiner ||
+      !arith::getNeutralElement(combiner))
+    return std::nullopt;
+  bool after = false;
+  for (Operation &op : body->without_terminator()) {
+    if (&op == loop.getOperation()) {
+      after = true;
+      continue;
+    }
+    bool allowed = isPure(&op) || (after ? isa<memref::StoreOp>(op) : isa<memref::LoadOp>(op));
+    if (op.getNumRegions() || !allowed)
+      return std::nullopt;
+  }
+  return WarpReduction{loop, combiner, combiner->getOperand(0) == acc ? 0u : 1u};
+}
+
+/// The first name in `loc` (the model's layer or node: "layer1.0.conv1"),
+/// as a C identifier, or "".
+static std::string layerName(Location loc) {
+  std::string name;
+  loc->walk([&](Location l) {
+    if (auto named = dyn_cast<NameLoc>(l)) {
+      name = named.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  for (char &c : name)
+    if (!llvm::isAlnum(c))
+      c = '_';
+  return name;
+}
+
 /// Replaces `nest` with a gpu.launch: of one thread per iteration of
-/// `parallel` (the nest itself, of `counts` iterations) if given, else of one
-/// thread running the nest.
+/// `parallel` (the nest itself, of `counts` iterations) if given, a warp per
+/// iteration if `warp` says how it reduces, else of one thread running the
+/// nest.
 static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> counts,
-                   scf::ParallelOp parallel) {
+                   scf::ParallelOp parallel, std::optional<WarpReduction> warp = std::nullopt) {
   Location loc = nest->getLoc();
   int64_t total = 1;
   for (int64_t c : counts)
     total *= c;
-  int64_t threads = std::clamp<int64_t>(total, 1, kBlockThreads);
-  int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(total, threads));
+  int64_t lanes = warp ? kWarpSize : 1;
+  int64_t threads = std::clamp<int64_t>(total * lanes, 1, kBlockThreads);
+  int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(total * lanes, threads));
   rewriter.setInsertionPoint(nest);
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
   Value one = index(1);
   auto kernel = gpu::LaunchOp::create(rewriter, loc, index(blocks), one, one, index(threads), one,
                                       one);
+  // The kernel named after the layer it computes, for profiles.
+  if (std::string layer = layerName(loc); !layer.empty())
+    kernel.setFunctionAttr(FlatSymbolRefAttr::get(rewriter.getContext(), "k_" + layer));
   Block &body = kernel.getBody().front();
   rewriter.setInsertionPointToStart(&body);
   gpu::TerminatorOp::create(rewriter, loc);
@@ -55,10 +182,11 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
     rewriter.moveOpBefore(nest, body.getTerminator());
     return;
   }
-  Value linear = arith::AddIOp::create(
+  Value thread = arith::AddIOp::create(
       rewriter, loc,
       arith::MulIOp::create(rewriter, loc, kernel.getBlockIds().x, index(threads)),
       kernel.getThreadIds().x);
+  Value linear = warp ? arith::DivUIOp::create(rewriter, loc, thread, index(kWarpSize)) : thread;
   Value inRange = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, linear,
                                         index(total));
   auto guard = scf::IfOp::create(rewriter, loc, inRange, /*withElseRegion=*/false);
@@ -73,8 +201,52 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
                                       index(*getConstantIntValue(parallel.getLowerBound()[i])),
                                       scaled));
   }
-  for (Operation &op : parallel.getBody()->without_terminator())
-    rewriter.clone(op, map);
+  if (!warp) {
+    for (Operation &op : parallel.getBody()->without_terminator())
+      rewriter.clone(op, map);
+    rewriter.eraseOp(parallel);
+    return;
+  }
+  // The lanes of a warp share the loop, lane l taking iterations l, l + 32,
+  // ... (consecutive elements: coalesced loads) from the neutral element;
+  // a butterfly of shuffles combines their partial results, which lane 0
+  // combines with the accumulator's initial value and stores.
+  scf::ForOp loop = warp->loop;
+  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(kWarpSize));
+  Operation *op = &parallel.getBody()->front();
+  for (; op != loop.getOperation(); op = op->getNextNode())
+    rewriter.clone(*op, map);
+  int64_t step = *getConstantIntValue(loop.getStep());
+  Value start = arith::AddIOp::create(rewriter, loc, map.lookupOrDefault(loop.getLowerBound()),
+                                      arith::MulIOp::create(rewriter, loc, lane, index(step)));
+  Value neutral = arith::ConstantOp::create(rewriter, loc, *arith::getNeutralElement(warp->combiner));
+  auto strided = scf::ForOp::create(rewriter, loc, start, map.lookupOrDefault(loop.getUpperBound()),
+                                    index(step * kWarpSize), ValueRange{neutral});
+  rewriter.setInsertionPointToStart(strided.getBody());
+  map.map(loop.getInductionVar(), strided.getInductionVar());
+  map.map(loop.getRegionIterArgs()[0], strided.getRegionIterArgs()[0]);
+  for (Operation &inner : loop.getBody()->without_terminator())
+    rewriter.clone(inner, map);
+  scf::YieldOp::create(rewriter, loc, map.lookupOrDefault(loop.getYieldedValues()[0]));
+  rewriter.setInsertionPointAfter(strided);
+  auto combine = [&](Value accumulated, Value other) {
+    IRMapping operands;
+    operands.map(warp->combiner->getOperand(warp->accumulatorOperand), accumulated);
+    operands.map(warp->combiner->getOperand(1 - warp->accumulatorOperand), other);
+    return rewriter.clone(*warp->combiner, operands)->getResult(0);
+  };
+  Value partial = strided.getResult(0);
+  for (int32_t offset = kWarpSize / 2; offset > 0; offset /= 2) {
+    auto shuffle = gpu::ShuffleOp::create(rewriter, loc, partial, offset, kWarpSize,
+                                          gpu::ShuffleMode::XOR);
+    partial = combine(partial, shuffle.getShuffleResult());
+  }
+  map.map(loop.getResult(0), combine(map.lookupOrDefault(loop.getInitArgs()[0]), partial));
+  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane, index(0));
+  auto store = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
+  rewriter.setInsertionPointToStart(store.thenBlock());
+  for (op = loop->getNextNode(); op != parallel.getBody()->getTerminator(); op = op->getNextNode())
+    rewriter.clone(*op, map);
   rewriter.eraseOp(parallel);
 }
 
@@ -184,7 +356,24 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       }
       rewriter.eraseOp(op);
     }
-    if (computesScalarsBetweenLoops(func)) {
+    // Accumulators in registers, innermost loops first; a loop at the top of
+    // the function keeps its accumulator in memory unless the whole body
+    // runs as one kernel (the host cannot load device memory).
+    bool wholeBody = computesScalarsBetweenLoops(func);
+    // linalg's loops index through identity affine.applys: folded, so that
+    // a load and a store of the same element use the same values.
+    RewritePatternSet folds(&getContext());
+    affine::AffineApplyOp::getCanonicalizationPatterns(folds, &getContext());
+    if (failed(applyPatternsGreedily(func, std::move(folds))))
+      return signalPassFailure();
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) {
+      if (wholeBody || loop->getParentOp() != func)
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      promoteAccumulator(rewriter, loop);
+    if (wholeBody) {
       FailureOr<int64_t> kernels = launchWholeBody(rewriter, func);
       if (failed(kernels))
         return signalPassFailure();
@@ -198,7 +387,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       if (isa<LoopLikeOpInterface>(op) && op->getParentOp() == func)
         nests.push_back(op);
     });
-    int64_t kernels = 0, singleThread = 0;
+    int64_t kernels = 0, singleThread = 0, warpReductions = 0;
     for (Operation *nest : nests) {
       auto parallel = dyn_cast<scf::ParallelOp>(nest);
       std::optional<SmallVector<int64_t>> counts;
@@ -213,10 +402,19 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
         continue;
       }
       ++kernels;
-      launch(rewriter, nest, counts ? *counts : SmallVector<int64_t>{}, parallel);
+      std::optional<WarpReduction> warp;
+      if (parallel) {
+        int64_t total = 1;
+        for (int64_t c : *counts)
+          total *= c;
+        warp = matchWarpReduction(parallel, total);
+      }
+      warpReductions += warp.has_value();
+      launch(rewriter, nest, counts ? *counts : SmallVector<int64_t>{}, parallel, warp);
     }
     dlc::recordPassStat(getArgument(), "kernels", kernels);
     dlc::recordPassStat(getArgument(), "single-thread", singleThread);
+    dlc::recordPassStat(getArgument(), "warp-reductions", warpReductions);
   }
 };
 } // namespace

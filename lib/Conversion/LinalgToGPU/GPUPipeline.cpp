@@ -109,6 +109,9 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass());
   pm.addPass(createGPUInlineKernelFunctionsPass());
   pm.addPass(createGPUHostBuffersPass());
+  // Constants and index computations into the kernels (loop bounds become
+  // constants there, not kernel arguments).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGPUMergeKernelModulesPass());
   pm.addPass(createCanonicalizerPass());
