@@ -78,6 +78,26 @@ func.func @product(%a: memref<128x256xf32>, %b: memref<256x256xf32>, %c: memref<
   return
 }
 
+// A dense layer (y[m, n] = sum_k x[m, k] * w[n, k]) reads both inputs along
+// k only: a warp per output even for many outputs (128 x 256), so that a
+// warp reads rows in order rather than a row apart.
+// CHECK-LABEL: func.func @dense
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c4096, {{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// CHECK: arith.divui {{.*}}, %c32
+// CHECK: gpu.shuffle xor
+func.func @dense(%x: memref<128x64xf32>, %w: memref<256x64xf32>, %y: memref<128x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<128x64xf32>, memref<256x64xf32>) outs(%y : memref<128x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
 // A reduction of fewer iterations than a warp has lanes keeps a thread per
 // output.
 // CHECK-LABEL: func.func @short_rows
@@ -205,7 +225,7 @@ func.func private @helper(%x: i32, %c: i1) -> i32 {
   return %r : i32
 }
 
-// Nine kernels (the elementwise op, the row sums, the copy, the product,
-// the short rows, the scalar reduction, the three single-thread bodies),
-// four of one thread, one of a warp per output.
-// STATS: dlc-gpu-map-to-threads: kernels 9, single-thread 4, warp-reductions 1
+// Ten kernels (the elementwise op, the row sums, the copy, the product, the
+// dense layer, the short rows, the scalar reduction, the three
+// single-thread bodies), four of one thread, two of a warp per output.
+// STATS: dlc-gpu-map-to-threads: kernels 10, single-thread 4, warp-reductions 2

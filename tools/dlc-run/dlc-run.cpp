@@ -190,9 +190,9 @@ static int compileForCUDA(mlir::ModuleOp module, StringRef entryName,
   if (!phase && emit.empty()) {
     if (!device)
       return fail("--target=cuda: " + toString(device.takeError()));
-    return fail("--target=cuda: running on " + device->name +
-                " is not implemented yet: dlc compiles a model for it "
-                "(--compile-to=gpu, nvvm, ptx or llvm) but cannot load and run it yet");
+    return fail("--target=cuda: dlc-run compiles for " + device->name +
+                " but does not run models on it: compile with --emit=shared -o model.so "
+                "and run the library with dlc-cuda-run");
   }
   consumeError(device.takeError());
   if (!phase || *phase >= GPUPhase::PTX) { // libdevice linked into the kernels, ptxas

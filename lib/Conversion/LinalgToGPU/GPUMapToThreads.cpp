@@ -20,7 +20,8 @@ static constexpr int64_t kBlockThreads = 256;
 /// Lanes of a warp.
 static constexpr int64_t kWarpSize = 32;
 /// Reductions of at most this many outputs get a warp each: fewer than the
-/// GPU has threads for one each.
+/// GPU has threads for one each. So do larger ones whose inputs are only
+/// contiguous along the reduction (readsAlongLoopOnly).
 static constexpr int64_t kMaxWarpReductions = 16384;
 
 /// The constant trip count of each dimension of `parallel`, if all have one.
@@ -98,18 +99,41 @@ struct WarpReduction {
   unsigned accumulatorOperand;
 };
 
-/// The warp reduction of `parallel`'s `total` iterations, if it is one:
-/// few outputs, a loop of at least a warp's iterations around a 32-bit
-/// combination, only pure ops and loads before the loop and only pure ops
-/// and stores after it.
+/// Whether the loads of `loop` that index along it read consecutive
+/// elements along it (its induction variable the last index: a dense
+/// layer's x[m, k] and W[n, k]) and none along `parallel`'s last dimension.
+/// A thread per output would read such inputs a row apart across a warp;
+/// a warp per output reads them in order.
+static bool readsAlongLoopOnly(scf::ParallelOp parallel, scf::ForOp loop) {
+  Value k = loop.getInductionVar(), n = parallel.getInductionVars().back();
+  bool alongLoop = false;
+  for (auto load : loop.getBody()->getOps<memref::LoadOp>()) {
+    ValueRange indices = load.getIndices();
+    if (indices.empty())
+      continue;
+    if (indices.back() == n)
+      return false;
+    if (llvm::is_contained(indices, k)) {
+      if (indices.back() != k)
+        return false;
+      alongLoop = true;
+    }
+  }
+  return alongLoop;
+}
+
+/// The warp reduction of `parallel`'s `total` iterations, if it is one: few
+/// outputs or inputs read along the reduction only, a loop of at least a
+/// warp's iterations around a 32-bit combination, only pure ops and loads
+/// before the loop and only pure ops and stores after it.
 static std::optional<WarpReduction> matchWarpReduction(scf::ParallelOp parallel, int64_t total) {
-  if (total > kMaxWarpReductions)
-    return std::nullopt;
   Block *body = parallel.getBody();
   SmallVector<scf::ForOp> loops(body->getOps<scf::ForOp>());
   if (loops.size() != 1 || loops.front().getNumRegionIterArgs() != 1)
     return std::nullopt;
   scf::ForOp loop = loops.front();
+  if (total > kMaxWarpReductions && !readsAlongLoopOnly(parallel, loop))
+    return std::nullopt;
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
                          ub = getConstantIntValue(loop.getUpperBound()),
                          step = getConstantIntValue(loop.getStep());
