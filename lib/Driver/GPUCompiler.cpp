@@ -8,6 +8,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -74,6 +75,26 @@ llvm::Error dlc::printLoweredForGPU(ModuleOp module, StringRef pipeline, GPUPhas
   return llvm::Error::success();
 }
 
+/// dlc's CUDA runtime archive: beside the running program (its ../lib, as
+/// in the build tree and an installation), where dlc is installed, or in the
+/// build tree it was built in; an error naming where it looked.
+static llvm::Expected<std::string> findCUDARuntimeArchive() {
+  std::vector<std::string> candidates;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  if (!self.empty()) {
+    llvm::SmallString<256> beside(llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+    llvm::sys::path::append(beside, "lib", llvm::sys::path::filename(DLC_CUDA_RUNTIME_ARCHIVE));
+    candidates.push_back(std::string(beside));
+  }
+  candidates.push_back(DLC_CUDA_RUNTIME_INSTALLED);
+  candidates.push_back(DLC_CUDA_RUNTIME_ARCHIVE);
+  for (const std::string &c : candidates)
+    if (llvm::sys::fs::exists(c))
+      return c;
+  return llvm::createStringError("dlc's CUDA runtime archive is in none of " +
+                                 llvm::join(candidates, ", ") + " (is dlc installed whole?)");
+}
+
 llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline,
                             const GPUTarget &target, StringRef objectPath, StringRef headerPath,
                             StringRef sharedPath, StringRef weightsPath) {
@@ -110,7 +131,10 @@ llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline
     return llvm::Error::success();
   // dlc's CUDA runtime, whole: the library exports its mgpu* calls for the
   // program that feeds the model.
+  llvm::Expected<std::string> runtime = findCUDARuntimeArchive();
+  if (!runtime)
+    return runtime.takeError();
   return linkShared(sharedPath, objectPath,
-                    {"-Wl,--whole-archive", DLC_CUDA_RUNTIME_ARCHIVE, "-Wl,--no-whole-archive",
-                     "-lstdc++", "-ldl", "-lpthread"});
+                    {"-Wl,--whole-archive", *runtime, "-Wl,--no-whole-archive", "-lstdc++", "-ldl",
+                     "-lpthread"});
 }
