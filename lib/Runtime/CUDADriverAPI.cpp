@@ -1,6 +1,7 @@
 //===- CUDADriverAPI.cpp - libcuda.so.1's entry points, loaded -------------===//
 #include "CUDADriverAPI.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 #include <type_traits>
 
@@ -9,9 +10,13 @@ using namespace dlc::cuda;
 const DriverAPI *dlc::cuda::driver(std::string &errorOut) {
   static std::string error;
   static const DriverAPI *api = []() -> const DriverAPI * {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    // $DLC_CUDA_DRIVER names another driver library (tests, compat drivers).
+    const char *path = std::getenv("DLC_CUDA_DRIVER");
+    if (!path || !*path)
+      path = "libcuda.so.1";
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-      error = std::string("no CUDA driver: cannot load libcuda.so.1 (") + dlerror() + ")";
+      error = std::string("no CUDA driver: cannot load ") + path + " (" + dlerror() + ")";
       return nullptr;
     }
     static DriverAPI d;

@@ -22,6 +22,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <nlohmann/json.hpp>
 #include "llvm/Support/SourceMgr.h"
@@ -38,8 +40,8 @@ static cl::opt<std::string> modelPath(cl::Positional, cl::Required,
 static cl::opt<std::string>
     target("target", cl::init("reference"),
            cl::desc("where to run: reference (the interpreter), cpu (compiled "
-                    "for the host, JIT) or cuda (an NVIDIA GPU; compiles with "
-                    "--compile-to=gpu, nvvm, ptx or llvm)"));
+                    "for the host, JIT) or cuda (an NVIDIA GPU: compiled into a "
+                    "library that dlc-cuda-run runs; --compile-to prints a phase)"));
 static cl::opt<std::string>
     gpuArch("gpu-arch", cl::desc("cuda: the GPU architecture (sm_80, sm_90a, ...; default: "
                                  "the present GPU's, else sm_80)"));
@@ -173,8 +175,86 @@ static Expected<std::pair<std::string, std::string>> aotPaths() {
 
 /// --target=cuda: prints the model lowered to `phase` for --gpu-arch, or
 /// says why it cannot run.
-static int compileForCUDA(mlir::ModuleOp module, StringRef entryName,
+/// --target=cuda on a machine with a GPU: compiles `func` into a library
+/// in a temporary directory (weights in a file beside it) and runs it with
+/// dlc-cuda-run, the runner beside dlc-run: inputs written as .npy,
+/// --expect (converted to .npy), --output, --atol, --rtol, --bench and
+/// --json passed on. Returns the runner's exit status.
+static int runOnCUDA(mlir::ModuleOp module, mlir::func::FuncOp func, const GPUTarget &gpu) {
+  std::string self = sys::fs::getMainExecutable(nullptr, nullptr);
+  SmallString<256> runner(sys::path::parent_path(self));
+  sys::path::append(runner, "dlc-cuda-run");
+  if (!sys::fs::can_execute(runner))
+    return fail("--target=cuda: " + runner + " not found: dlc runs models on the GPU with it");
+  Expected<std::vector<Tensor>> inputs = loadInputs(inputSpecs, func);
+  if (!inputs)
+    return fail(toString(inputs.takeError()));
+  if (Error e = checkInputs(func.getFunctionType(), *inputs))
+    return fail(toString(std::move(e)));
+  if (expectPaths.size() > func.getFunctionType().getNumResults() ||
+      outputPaths.size() > func.getFunctionType().getNumResults())
+    return fail("the entry function has " + Twine(func.getFunctionType().getNumResults()) +
+                " outputs, more --output/--expect given");
+  SmallString<128> dir;
+  if (std::error_code ec = sys::fs::createUniqueDirectory("dlc-cuda", dir))
+    return fail("--target=cuda: cannot create a temporary directory: " + ec.message());
+  auto file = [&](const Twine &name) {
+    SmallString<128> p(dir);
+    sys::path::append(p, name);
+    return std::string(p);
+  };
+  auto run = [&]() -> Expected<int> {
+    std::string library = file("model.so"), weights = file("model.weights");
+    if (Error e = emitForGPU(module, func.getSymName(), pipeline, gpu, file("model.o"),
+                             file("model.h"), library, weights))
+      return std::move(e);
+    std::vector<std::string> args{std::string(runner), library};
+    uint64_t weightsSize = 0;
+    // A file of no weights is its magic and a count: 16 bytes.
+    if (!sys::fs::file_size(weights, weightsSize) && weightsSize > 16)
+      args.push_back("--weights=" + weights);
+    for (auto [i, t] : llvm::enumerate(*inputs)) {
+      args.push_back("--input=" + file("input_" + Twine(i) + ".npy"));
+      if (Error e = writeNpyFile(args.back().substr(8), t))
+        return std::move(e);
+    }
+    for (auto [i, path] : llvm::enumerate(expectPaths)) {
+      Expected<Tensor> t = readTensorFile(path);
+      if (!t)
+        return t.takeError();
+      args.push_back("--expect=" + file("expected_" + Twine(i) + ".npy"));
+      if (Error e = writeNpyFile(args.back().substr(9), *t))
+        return std::move(e);
+    }
+    for (const std::string &path : outputPaths)
+      args.push_back("--output=" + path);
+    args.push_back("--atol=" + std::to_string(absTol));
+    args.push_back("--rtol=" + std::to_string(relTol));
+    if (bench) {
+      args.push_back("--bench");
+      args.push_back("--warmup=" + std::to_string(warmup));
+      args.push_back("--runs=" + std::to_string(runs));
+    }
+    if (!jsonPath.empty())
+      args.push_back("--json=" + jsonPath);
+    outs().flush();
+    SmallVector<StringRef> argv(args.begin(), args.end());
+    std::string error;
+    int status = sys::ExecuteAndWait(runner, argv, std::nullopt, {}, 0, 0, &error);
+    if (status < 0)
+      return createStringError("running " + runner + " failed: " + error);
+    return status;
+  };
+  Expected<int> status = run();
+  sys::fs::remove_directories(dir);
+  if (!status)
+    return fail("--target=cuda: " + toString(status.takeError()));
+  return *status;
+}
+
+static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
                           std::optional<GPUPhase> phase) {
+  StringRef entryName = func.getSymName();
   Expected<CUDADevice> device = probeCUDADevice();
   std::string arch = gpuArch;
   if (arch.empty())
@@ -187,13 +267,8 @@ static int compileForCUDA(mlir::ModuleOp module, StringRef entryName,
     consumeError(device.takeError());
     return fail("--gpu-arch: " + why);
   }
-  if (!phase && emit.empty()) {
-    if (!device)
-      return fail("--target=cuda: " + toString(device.takeError()));
-    return fail("--target=cuda: dlc-run compiles for " + device->name +
-                " but does not run models on it: compile with --emit=shared -o model.so "
-                "and run the library with dlc-cuda-run");
-  }
+  if (!phase && emit.empty() && !device)
+    return fail("--target=cuda: " + toString(device.takeError()));
   consumeError(device.takeError());
   if (!phase || *phase >= GPUPhase::PTX) { // libdevice linked into the kernels, ptxas
     Expected<std::string> toolkit = findCUDAToolkit(cudaPath);
@@ -206,6 +281,8 @@ static int compileForCUDA(mlir::ModuleOp module, StringRef entryName,
       return fail(toString(std::move(e)));
     return 0;
   }
+  if (emit.empty())
+    return runOnCUDA(module, func, *gpu);
   Expected<std::pair<std::string, std::string>> paths = aotPaths();
   if (!paths)
     return fail(toString(paths.takeError()));
@@ -308,8 +385,8 @@ int main(int argc, char **argv) {
                 "' (expected graph, linalg, loops or llvm)");
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences()))
     return fail("--gpu-arch and --cuda-path apply to --target=cuda");
-  if (cuda && (bench || !passLedgerPath.empty()))
-    return fail("--bench and --dlc-pass-ledger are not available for --target=cuda yet");
+  if (cuda && !passLedgerPath.empty())
+    return fail("--dlc-pass-ledger is not available for --target=cuda yet");
   if (!externalWeights.empty() && !(cuda && !emit.empty()))
     return fail("--external-weights applies to --target=cuda with --emit");
   // NaN compares false: written so that it fails these checks.
@@ -354,7 +431,7 @@ int main(int argc, char **argv) {
   if (failed(func))
     return 1;
   if (cuda)
-    return compileForCUDA(*module, func->getSymName(), gpuPhase);
+    return compileForCUDA(*module, *func, gpuPhase);
   if (phase) {
     if (Error e = printLowered(*module, pipeline, *phase, outs(), threads))
       return fail(toString(std::move(e)));
