@@ -71,7 +71,15 @@ def run_peers(args):
     gpu = torch.cuda.get_device_name(0)
     for name, batch, system in plan:
         torch._dynamo.reset()
-        model, inputs = build(name, batch)
+        try:
+            model, inputs = build(name, batch)
+        except Exception as e:  # a missing package or no memory: the next ones still run
+            r = {"model": name, "batch": batch, "system": system, "gpu": gpu,
+                 "error": f"{type(e).__name__}: {e}"[:300]}
+            out.write(json.dumps(r) + "\n")
+            out.flush()
+            print(json.dumps(r), flush=True)
+            continue
         with torch.inference_mode():
             fn = model
             t0 = time.perf_counter()
@@ -93,7 +101,8 @@ def run_peers(args):
         out.write(json.dumps(r) + "\n")
         out.flush()
         print(json.dumps(r), flush=True)
-        del model, inputs
+        del model, inputs, fn, call
+        torch.cuda.empty_cache()
 
 
 def table(bench_path, peers_path):

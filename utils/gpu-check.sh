@@ -30,12 +30,16 @@ cat "$results/gpu.txt"
 
 echo "== ONNX node tests ($SECONDS s)"
 work=$(mktemp -d)
-tar -C "$work" -xJf "$payload/node.tar.xz"
+if ! tar -C "$work" -xJf "$payload/node.tar.xz"; then
+  echo "gpu-check: cannot unpack $payload/node.tar.xz" >&2
+  exit 1
+fi
 one_test() { # DIR: PASS/FAIL line
   local d=$1 name ins=() exps=()
   name=$(basename "$d")
-  for f in "$d"/input_*.npy; do [ -e "$f" ] && ins+=(--input="$f"); done
-  for f in "$d"/expected_*.npy; do [ -e "$f" ] && exps+=(--expect="$f"); done
+  # in numeric order: input_2 before input_10
+  for f in $(ls -v "$d"/input_*.npy 2> /dev/null); do ins+=(--input="$f"); done
+  for f in $(ls -v "$d"/expected_*.npy 2> /dev/null); do exps+=(--expect="$f"); done
   if out=$(timeout 120 "$run" "$d/model.so" "${ins[@]}" "${exps[@]}" --rtol=1e-3 --atol=1e-5 2>&1); then
     echo "PASS $name"
   else
@@ -45,12 +49,12 @@ one_test() { # DIR: PASS/FAIL line
 export -f one_test
 export run
 ls -d "$work"/node/test_* | grep -E "${NODE_FILTER:-.}" | sort |
-  xargs -P 8 -I{} bash -c 'one_test {}' > "$results/node.txt"
+  xargs -P 8 -I{} bash -c 'one_test "$1"' _ {} > "$results/node.txt"
 sort -o "$results/node.txt" "$results/node.txt"
 node_pass=$(grep -c '^PASS' "$results/node.txt")
 node_fail=$(grep -c '^FAIL' "$results/node.txt")
 echo "node tests: $node_pass passed, $node_fail failed"
-[ "$node_fail" = 0 ] || status=1
+[ "$node_fail" = 0 ] && [ "$node_pass" -gt 0 ] || status=1
 grep '^FAIL' "$results/node.txt" | head -20
 
 echo "== zoo models against the CPU backend ($SECONDS s)"
@@ -58,8 +62,8 @@ echo "== zoo models against the CPU backend ($SECONDS s)"
 for so in "$payload"/models/*.so; do
   m=$(basename "$so" .so)
   args=()
-  for f in "$payload/models/$m".in*.npy; do args+=(--input="$f"); done
-  for f in "$payload/models/$m".expected*.npy; do args+=(--expect="$f"); done
+  for f in $(ls -v "$payload/models/$m".in*.npy); do args+=(--input="$f"); done
+  for f in $(ls -v "$payload/models/$m".expected*.npy); do args+=(--expect="$f"); done
   echo "-- $m" >> "$results/models.txt"
   if timeout 300 "$run" "$so" --weights="$payload/models/$m.weights" "${args[@]}" \
       --rtol=1e-3 --atol=1e-4 >> "$results/models.txt" 2>&1; then
@@ -101,10 +105,11 @@ done
 
 if [ "${3:-}" != "--no-peers" ]; then
   echo "== peers ($SECONDS s)"
-  peer_args=()
+  peer_args=(--out="$results/peers.jsonl")
   [ "${3:-}" = "--eager-peers" ] && peer_args+=(--eager-only)
-  timeout "${PEERS_SECONDS:-420}" python3 "$repo/bench/gpu_peers.py" --out="$results/peers.jsonl" \
-    "${peer_args[@]}" || echo "peers: stopped ($?)"
+  : > "$results/peers.jsonl"
+  timeout "${PEERS_SECONDS:-420}" python3 "$repo/bench/gpu_peers.py" "${peer_args[@]}" \
+    || echo "peers: stopped ($?)"
 fi
 
 {

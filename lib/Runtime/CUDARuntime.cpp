@@ -180,35 +180,42 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
       raised = sharedBytes;
     }
   }
-  Runtime::Launch timed{function, nullptr, nullptr};
-  if (rt.profile) {
-    std::lock_guard<std::mutex> lock(rt.mutex);
-    for (CUevent *e : {&timed.start, &timed.end}) {
-      if (rt.spareEvents.empty()) {
-        check(*rt.d, rt.d->eventCreate(e, 0), "cuEventCreate (profile)");
-      } else {
-        *e = rt.spareEvents.back();
-        rt.spareEvents.pop_back();
-      }
-    }
-    check(*rt.d, rt.d->eventRecord(timed.start, streamOr(rt, stream)), "cuEventRecord (profile)");
+  if (!rt.profile) {
+    check(*rt.d,
+          rt.d->launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
+                             streamOr(rt, stream), params, extra),
+          "cuLaunchKernel");
+    return;
   }
+  // Profiled: the events and the launch under one lock, so that no other
+  // thread's launch falls between them.
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  Runtime::Launch timed{function, nullptr, nullptr};
+  for (CUevent *e : {&timed.start, &timed.end}) {
+    if (rt.spareEvents.empty()) {
+      check(*rt.d, rt.d->eventCreate(e, 0), "cuEventCreate (profile)");
+    } else {
+      *e = rt.spareEvents.back();
+      rt.spareEvents.pop_back();
+    }
+  }
+  check(*rt.d, rt.d->eventRecord(timed.start, streamOr(rt, stream)), "cuEventRecord (profile)");
   check(*rt.d,
         rt.d->launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
                            streamOr(rt, stream), params, extra),
         "cuLaunchKernel");
-  if (rt.profile) {
-    check(*rt.d, rt.d->eventRecord(timed.end, streamOr(rt, stream)), "cuEventRecord (profile)");
-    std::lock_guard<std::mutex> lock(rt.mutex);
-    rt.pending.push_back(timed);
-  }
+  check(*rt.d, rt.d->eventRecord(timed.end, streamOr(rt, stream)), "cuEventRecord (profile)");
+  rt.pending.push_back(timed);
 }
 
-/// Adds the GPU time of the launches whose events are done to their
-/// kernels' totals (the stream is synchronized).
-static void collectProfile(Runtime &rt) {
+/// Adds the GPU time of the first `done` pending launches (queued before a
+/// synchronization of the stream that has returned) to their kernels'
+/// totals.
+static void collectProfile(Runtime &rt, size_t done) {
   std::lock_guard<std::mutex> lock(rt.mutex);
-  for (const Runtime::Launch &l : rt.pending) {
+  done = std::min(done, rt.pending.size());
+  for (size_t i = 0; i < done; ++i) {
+    const Runtime::Launch &l = rt.pending[i];
     float ms = 0;
     check(*rt.d, rt.d->eventElapsedTime(&ms, l.start, l.end), "cuEventElapsedTime (profile)");
     Runtime::KernelTime &t = rt.kernelTimes[l.function];
@@ -217,7 +224,13 @@ static void collectProfile(Runtime &rt) {
     rt.spareEvents.push_back(l.start);
     rt.spareEvents.push_back(l.end);
   }
-  rt.pending.clear();
+  rt.pending.erase(rt.pending.begin(), rt.pending.begin() + done);
+}
+
+/// The number of pending profiled launches.
+static size_t pendingLaunches(Runtime &rt) {
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  return rt.pending.size();
 }
 
 void *mgpuStreamCreate() { return runtime().stream; }
@@ -230,9 +243,10 @@ void mgpuStreamDestroy(void *stream) {
 
 void mgpuStreamSynchronize(void *stream) {
   Runtime &rt = runtime();
+  size_t queued = rt.profile ? pendingLaunches(rt) : 0;
   check(*rt.d, rt.d->streamSynchronize(streamOr(rt, stream)), "cuStreamSynchronize");
   if (rt.profile)
-    collectProfile(rt);
+    collectProfile(rt, queued);
 }
 
 /// With DLC_CUDA_PROFILE set: writes to `path` each kernel's calls and GPU
@@ -242,8 +256,9 @@ int dlc_cuda_profile_write(const char *path) {
   Runtime &rt = runtime();
   if (!rt.profile)
     return -1;
+  size_t queued = pendingLaunches(rt);
   check(*rt.d, rt.d->streamSynchronize(rt.stream), "cuStreamSynchronize");
-  collectProfile(rt);
+  collectProfile(rt, queued);
   std::lock_guard<std::mutex> lock(rt.mutex);
   std::unordered_map<CUfunction, std::string> names;
   for (const auto &[key, function] : rt.functions)
@@ -367,7 +382,9 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
 }
 
 /// A host constant's device copy, made on first use: `host` is a contiguous
-/// constant of `elementBytes`-byte elements. Called through the C interface
+/// constant of `elementBytes`-byte elements. The copy is keyed by the host
+/// address: a program that fills external weights does so before the first
+/// call. Called through the C interface
 /// of `dlc_cuda_constant_<type>` (dlc-gpu-host-buffers).
 static void deviceConstant(Descriptor1D *result, const Descriptor1D *host, int64_t elementBytes) {
   if (host->stride != 1 && host->size > 1)
@@ -382,12 +399,19 @@ static void deviceConstant(Descriptor1D *result, const Descriptor1D *host, int64
     device = it == rt.constants.end() ? 0 : it->second;
   }
   if (!device && bytes) {
-    device = reinterpret_cast<CUdeviceptr>(mgpuMemAlloc(bytes, nullptr, false));
+    CUdeviceptr upload = reinterpret_cast<CUdeviceptr>(mgpuMemAlloc(bytes, nullptr, false));
     // On the one stream: the kernels that read it run after the copy.
-    check(*rt.d, rt.d->memcpyAsync(device, reinterpret_cast<CUdeviceptr>(data), bytes, rt.stream),
+    check(*rt.d, rt.d->memcpyAsync(upload, reinterpret_cast<CUdeviceptr>(data), bytes, rt.stream),
           "cuMemcpyAsync (uploading a constant)");
-    std::lock_guard<std::mutex> lock(rt.mutex);
-    rt.constants[data] = device;
+    bool first;
+    {
+      std::lock_guard<std::mutex> lock(rt.mutex);
+      auto [it, inserted] = rt.constants.try_emplace(data, upload);
+      device = it->second;
+      first = inserted;
+    }
+    if (!first) // another thread uploaded it meanwhile
+      mgpuMemFree(reinterpret_cast<void *>(upload), nullptr);
   }
   void *ptr = reinterpret_cast<void *>(device);
   *result = {ptr, ptr, 0, host->size, 1};

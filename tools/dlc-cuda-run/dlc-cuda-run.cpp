@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
@@ -145,6 +146,16 @@ double element(const DType &t, const char *data, int64_t i) {
   return load(uint8_t()) != 0; // i1
 }
 
+/// `text` as a decimal integer, or a diagnostic naming `what`.
+int64_t parseInt(const std::string &text, const std::string &what) {
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno)
+    fail(what + ": '" + text + "' is not an integer");
+  return v;
+}
+
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
@@ -172,7 +183,7 @@ std::string npyField(const std::string &header, const std::string &key, const st
 /// and shape.
 std::vector<char> readNpy(const std::string &path, const Buffer &buffer) {
   std::string bytes = readFile(path);
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
+  if (bytes.size() < 12 || bytes.compare(0, 6, "\x93NUMPY") != 0)
     fail(path + ": not a .npy file");
   size_t headerLen, dataStart;
   if (bytes[6] == 1) {
@@ -184,8 +195,12 @@ std::vector<char> readNpy(const std::string &path, const Buffer &buffer) {
       headerLen |= static_cast<size_t>(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
     dataStart = 12 + headerLen;
   }
+  if (dataStart > bytes.size())
+    fail(path + ": truncated header");
   std::string header = bytes.substr(0, dataStart);
   std::string descr = npyField(header, "descr", path);
+  if (descr.size() < 2)
+    fail(path + ": bad descr in the .npy header");
   descr = descr.substr(1, descr.size() - 2);
   if (npyField(header, "fortran_order", path) != "False")
     fail(path + ": Fortran-ordered .npy files are not supported");
@@ -193,9 +208,12 @@ std::vector<char> readNpy(const std::string &path, const Buffer &buffer) {
   std::vector<int64_t> shape;
   for (size_t i = 1; i < shapeText.size();) {
     size_t j = shapeText.find_first_of(",)", i);
+    if (j == std::string::npos)
+      fail(path + ": bad shape in the .npy header");
     std::string dim = shapeText.substr(i, j - i);
-    if (dim.find_first_not_of(' ') != std::string::npos)
-      shape.push_back(std::stoll(dim));
+    dim.erase(0, dim.find_first_not_of(' '));
+    if (!dim.empty())
+      shape.push_back(parseInt(dim, path + ": a dimension"));
     i = j + 1;
   }
   const DType &t = *buffer.dtype;
@@ -357,7 +375,9 @@ Model loadModel(const std::string &path, const std::string &entry) {
       words >> b.lo >> b.hi;
     for (size_t i = 1; i + 1 < shape.size();) {
       size_t j = shape.find_first_of(",]", i);
-      b.shape.push_back(std::stoll(shape.substr(i, j - i)));
+      if (j == std::string::npos)
+        fail(path + ": bad signature line '" + line + "'");
+      b.shape.push_back(parseInt(shape.substr(i, j - i), path + ": a dimension of the signature"));
       i = j + 1;
     }
     (kind == "in" ? m.inputs : m.outputs).push_back(b);
@@ -400,7 +420,10 @@ void loadWeights(const Model &m, const std::string &path) {
     fail(path + ": holds " + std::to_string(count) + " weights; the model has " +
          std::to_string(m.numWeights) + " (weights of another compilation?)");
   for (int64_t i = 0; i < m.numWeights; ++i) {
-    std::string name(u64(), '\0');
+    uint64_t nameLength = u64();
+    if (nameLength > 4096)
+      fail(path + ": corrupt (a weight's name of " + std::to_string(nameLength) + " bytes)");
+    std::string name(nameLength, '\0');
     in.read(name.data(), name.size());
     uint64_t bytes = u64();
     const WeightEntry &w = m.weights[i];
@@ -446,6 +469,8 @@ struct NVML {
       why = "NVML lacks an entry point";
       return;
     }
+    // NVML's device 0 (PCI order) is CUDA's device 0, which the runtime
+    // uses, unless CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER reorder them.
     if (init() != 0 || handle(0, &device) != 0) {
       why = "NVML did not start";
       device = nullptr;
@@ -547,6 +572,8 @@ Options parseOptions(int argc, char **argv) {
     fail("no model library given (see --help)");
   if (!o.weights.empty() && o.randomWeightsSeed >= 0)
     fail("--weights and --random-weights exclude each other");
+  if (!o.jsonPath.empty() && !o.bench)
+    fail("--json reports a --bench run: give --bench");
   return o;
 }
 
@@ -586,7 +613,7 @@ int main(int argc, char **argv) {
   if (!o.inputs.empty() && o.inputs.size() != m.inputs.size() && o.inputs.size() != 1)
     fail(std::to_string(o.inputs.size()) + " --input given; the model takes " +
          std::to_string(m.inputs.size()));
-  if (!o.expects.empty() && o.expects.size() != m.outputs.size())
+  if (o.expects.size() > m.outputs.size())
     fail(std::to_string(o.expects.size()) + " --expect given; the model has " +
          std::to_string(m.outputs.size()) + " outputs");
   if (o.outputs.size() > m.outputs.size())
@@ -600,7 +627,7 @@ int main(int argc, char **argv) {
     const Buffer &b = m.inputs[i];
     std::string spec = o.inputs.empty() ? "random:seed=1" : o.inputs[o.inputs.size() == 1 ? 0 : i];
     if (spec.rfind("random:seed=", 0) == 0)
-      hostIn.push_back(randomInput(b, std::stoull(spec.substr(12)) + i));
+      hostIn.push_back(randomInput(b, parseInt(spec.substr(12), "--input=" + spec) + i));
     else
       hostIn.push_back(readNpy(spec, b));
   }
@@ -653,7 +680,7 @@ int main(int argc, char **argv) {
     const Buffer &b = m.outputs[i];
     if (i < o.outputs.size())
       writeNpy(o.outputs[i], b, hostOut[i]);
-    if (o.expects.empty())
+    if (i >= o.expects.size())
       continue;
     std::vector<char> expected = readNpy(o.expects[i], b);
     double maxAbs = 0, maxRel = 0;
@@ -723,11 +750,11 @@ int main(int argc, char **argv) {
         while (sampling) {
           unsigned mw = 0, c = 0, mhz = 0;
           unsigned long long mem[3] = {0, 0, 0}; // total, free, used
-          nvml.power(nvml.device, &mw);
-          nvml.temperature(nvml.device, 0, &c);
-          nvml.clock(nvml.device, 1, &mhz);
-          nvml.memory(nvml.device, mem);
-          gpu.push_back({mw / 1000.0, mem[2] / 1048576.0, double(c), double(mhz)});
+          bool read = nvml.power(nvml.device, &mw) == 0 &&
+                      nvml.temperature(nvml.device, 0, &c) == 0 &&
+                      nvml.clock(nvml.device, 1, &mhz) == 0 && nvml.memory(nvml.device, mem) == 0;
+          if (read)
+            gpu.push_back({mw / 1000.0, mem[2] / 1048576.0, double(c), double(mhz)});
           std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
       });

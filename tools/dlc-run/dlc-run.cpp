@@ -191,6 +191,13 @@ static int runOnCUDA(mlir::ModuleOp module, mlir::func::FuncOp func, const GPUTa
     return fail(toString(inputs.takeError()));
   if (Error e = checkInputs(func.getFunctionType(), *inputs))
     return fail(toString(std::move(e)));
+  if (!jsonPath.empty() && !bench)
+    return fail("--json with --target=cuda reports a --bench run: give --bench");
+  if (saveInputPaths.size() > inputs->size())
+    return fail("the entry function has " + Twine(inputs->size()) + " inputs, more --save-input given");
+  for (auto [path, t] : llvm::zip_first(saveInputPaths, *inputs))
+    if (Error e = writeNpyFile(path, t))
+      return fail(toString(std::move(e)));
   if (expectPaths.size() > func.getFunctionType().getNumResults() ||
       outputPaths.size() > func.getFunctionType().getNumResults())
     return fail("the entry function has " + Twine(func.getFunctionType().getNumResults()) +
@@ -228,8 +235,10 @@ static int runOnCUDA(mlir::ModuleOp module, mlir::func::FuncOp func, const GPUTa
     }
     for (const std::string &path : outputPaths)
       args.push_back("--output=" + path);
-    args.push_back("--atol=" + std::to_string(absTol));
-    args.push_back("--rtol=" + std::to_string(relTol));
+    for (auto [flag, value] : {std::pair{"atol", double(absTol)}, {"rtol", double(relTol)}}) {
+      args.emplace_back();
+      raw_string_ostream(args.back()) << "--" << flag << "=" << format("%.17g", value);
+    }
     if (bench) {
       args.push_back("--bench");
       args.push_back("--warmup=" + std::to_string(warmup));

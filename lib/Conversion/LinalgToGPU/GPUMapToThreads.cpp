@@ -64,6 +64,9 @@ static void promoteAccumulator(IRRewriter &rewriter, scf::ForOp loop) {
     return;
   memref::LoadOp accumulator;
   for (memref::LoadOp load : loads) {
+    // A view made in the loop may alias the accumulator's buffer.
+    if (!loop.isDefinedOutsideOfLoop(load.getMemRef()))
+      return;
     if (load.getMemRef() != store.getMemRef())
       continue;
     if (accumulator || load->getBlock() != loop.getBody() ||
@@ -285,6 +288,25 @@ static bool computesScalarsBetweenLoops(func::FuncOp func) {
   });
 }
 
+/// A function of scalars alone (a helper such as math-to-funcs's integer
+/// power) is device code that kernels call, not a kernel.
+static bool isScalarHelper(func::FuncOp func) {
+  auto scalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
+  return func.getNumArguments() + func.getNumResults() > 0 &&
+         llvm::all_of(func.getArgumentTypes(), scalar) &&
+         llvm::all_of(func.getResultTypes(), scalar);
+}
+
+/// Whether `op` calls a kernel function (which launches kernels of its own),
+/// not a scalar helper.
+static bool callsKernelFunction(Operation &op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call)
+    return false;
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
+  return !callee || !isScalarHelper(callee);
+}
+
 /// Moves the body of `func` but its buffer allocations, deallocations,
 /// calls (of kernel functions, which launch kernels of their own) and return
 /// into single-thread gpu.launches, one between each two calls. Fails, saying
@@ -301,7 +323,7 @@ static FailureOr<int64_t> launchWholeBody(IRRewriter &rewriter, func::FuncOp fun
       allocs.push_back(&op);
     else if (isa<memref::DeallocOp>(op))
       deallocs.push_back(&op);
-    else if (isa<func::CallOp>(op))
+    else if (callsKernelFunction(op))
       segments.emplace_back();
     else
       segments.back().push_back(&op);
@@ -345,13 +367,6 @@ static FailureOr<int64_t> launchWholeBody(IRRewriter &rewriter, func::FuncOp fun
   return kernels;
 }
 
-/// A function of scalars alone (a helper such as math-to-funcs's integer
-/// power) is device code that kernels call, not a kernel.
-static bool isScalarHelper(func::FuncOp func) {
-  auto scalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
-  return llvm::all_of(func.getArgumentTypes(), scalar) &&
-         llvm::all_of(func.getResultTypes(), scalar);
-}
 
 namespace {
 struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsPass> {
