@@ -5,7 +5,8 @@
 # what utils/gpu-prepare.sh compiled and writes the results to RESULTS_DIR:
 #   node.txt      every ONNX node test on the GPU against ONNX's expected
 #                 outputs (rtol 1e-3, atol 1e-5), PASS/FAIL per test
-#   models.txt    small zoo models against the CPU backend's outputs
+#   models.txt    MobileNetV2, BERT-tiny and BERT-base against the CPU
+#                 backend's outputs
 #   bench.jsonl   dlc's latency, throughput, power and memory per model and
 #                 batch (dlc-cuda-run --bench --json)
 #   profiles.txt  the 15 kernels taking most GPU time per model at batch 1

@@ -8,8 +8,10 @@
 #                                   reference, as a GPU library with its
 #                                   inputs and ONNX's expected outputs
 #   models/M.so, M.weights, M.in*.npy, M.expected*.npy
-#                                   small zoo models with their weights, and
-#                                   the CPU backend's outputs on seeded inputs
+#                                   MobileNetV2, BERT-tiny and BERT-base with
+#                                   their weights (BERT's as zoo recipes: 0.4
+#                                   MB for BERT-base), and the CPU backend's
+#                                   outputs on seeded inputs
 #   bench/M_bB.so                   the four study models at batch 1 and 32,
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
@@ -34,7 +36,7 @@ tail -1 "$out/node-prepare.txt"
 tar -C "$scratch" -cJf "$out/node.tar.xz" node
 
 echo "== zoo models with weights"
-for m in mobilenet_v2 bert_tiny; do
+for m in mobilenet_v2 bert_tiny bert_base; do
   "$build/dlc-zoo" "$m" -o "$scratch/$m.mlirbc"
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --emit=shared \
     -o "$out/models/$m.so" --external-weights="$out/models/$m.weights"

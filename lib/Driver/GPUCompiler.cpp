@@ -97,7 +97,7 @@ static llvm::Expected<std::string> findCUDARuntimeArchive() {
 
 llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline,
                             const GPUTarget &target, StringRef objectPath, StringRef headerPath,
-                            StringRef sharedPath, StringRef weightsPath) {
+                            StringRef sharedPath, StringRef weightsPath, bool weightRecipes) {
   OwningOpRef<ModuleOp> copy = module.clone();
   auto entryFunc = copy->lookupSymbol<func::FuncOp>(entry);
   if (!entryFunc)
@@ -119,7 +119,9 @@ llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline
     return e;
   addSignatureExport(*copy, symbol, signature, inputRanges);
   if (!weightsPath.empty())
-    if (llvm::Error e = externalizeWeights(*copy, weightsPath, kMinExternalWeightBytes).takeError())
+    if (llvm::Error e =
+            externalizeWeights(*copy, weightsPath, kMinExternalWeightBytes, weightRecipes)
+                .takeError())
       return e;
   if (llvm::Error e = writeObject(*copy, objectPath))
     return e;

@@ -2,12 +2,15 @@
 #include "ModelExports.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Tensor.h"
+#include "dlc/Support/ZooRandom.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace dlc;
@@ -66,8 +69,37 @@ static std::optional<ArrayRef<char>> denseBytes(Attribute value) {
   return std::nullopt;
 }
 
-llvm::Expected<uint64_t> dlc::externalizeWeights(ModuleOp module, StringRef weightsPath,
-                                                 uint64_t minBytes) {
+/// The zoo's recipe for a weight: its parameter's name and range, where
+/// `value` is a zoo parameter (`dlc.zoo.weights` names it) whose bytes the
+/// generator reproduces exactly (graph passes may have changed them).
+struct ZooRecipe {
+  std::string name;
+  uint64_t seed;
+  double lo, hi;
+};
+static std::optional<ZooRecipe> zooRecipe(ModuleOp module, Attribute value, ArrayRef<char> data) {
+  auto resource = dyn_cast<DenseResourceElementsAttr>(value);
+  auto zoo = module->getAttrOfType<DictionaryAttr>("dlc.zoo.weights");
+  if (!resource || !zoo || !resource.getElementType().isF32())
+    return std::nullopt;
+  auto seed = zoo.getAs<IntegerAttr>("seed");
+  auto ranges = zoo.getAs<DictionaryAttr>("ranges");
+  StringRef name = resource.getRawHandle().getKey();
+  auto range = ranges ? ranges.getAs<DenseF64ArrayAttr>(name) : DenseF64ArrayAttr();
+  if (!seed || !range || range.size() != 2)
+    return std::nullopt;
+  ZooRecipe recipe{name.str(), seed.getValue().getZExtValue(), range[0], range[1]};
+  std::vector<float> regenerated(data.size() / sizeof(float));
+  zoo::uniformParameter(regenerated.data(), regenerated.size(),
+                        zoo::parameterSeed(recipe.name, recipe.seed), recipe.lo, recipe.hi);
+  if (regenerated.size() * sizeof(float) != data.size() ||
+      std::memcmp(regenerated.data(), data.data(), data.size()) != 0)
+    return std::nullopt;
+  return recipe;
+}
+
+llvm::Expected<WeightsWritten> dlc::externalizeWeights(ModuleOp module, StringRef weightsPath,
+                                                       uint64_t minBytes, bool recipes) {
   std::error_code ec;
   llvm::raw_fd_ostream file(weightsPath, ec, llvm::sys::fs::OF_None);
   if (ec)
@@ -78,6 +110,11 @@ llvm::Expected<uint64_t> dlc::externalizeWeights(ModuleOp module, StringRef weig
       bytes[i] = static_cast<char>(v >> (8 * i));
     file.write(bytes, 8);
   };
+  auto f64 = [&](double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    u64(bits);
+  };
   SmallVector<LLVM::GlobalOp> moved;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {
     std::optional<ArrayRef<char>> data;
@@ -86,9 +123,9 @@ llvm::Expected<uint64_t> dlc::externalizeWeights(ModuleOp module, StringRef weig
     if (data && data->size() >= minBytes)
       moved.push_back(global);
   }
-  file.write("DLCWGT01", 8);
+  file.write("DLCWGT02", 8);
   u64(moved.size());
-  uint64_t total = 0;
+  WeightsWritten written;
   SmallVector<int64_t> sizes;
   OpBuilder b(module.getContext());
   for (LLVM::GlobalOp global : moved) {
@@ -97,8 +134,19 @@ llvm::Expected<uint64_t> dlc::externalizeWeights(ModuleOp module, StringRef weig
     u64(global.getSymName().size());
     file << global.getSymName();
     u64(data.size());
-    file.write(data.data(), data.size());
-    total += data.size();
+    std::optional<ZooRecipe> recipe = recipes ? zooRecipe(module, value, data) : std::nullopt;
+    file << static_cast<char>(recipe ? 1 : 0);
+    if (recipe) {
+      u64(recipe->name.size());
+      file << recipe->name;
+      u64(recipe->seed);
+      f64(recipe->lo);
+      f64(recipe->hi);
+      written.regenerable += data.size();
+    } else {
+      file.write(data.data(), data.size());
+    }
+    written.bytes += data.size();
     sizes.push_back(static_cast<int64_t>(data.size()));
     // Zero-filled: the object file reserves it without storing it.
     auto type = cast<ShapedType>(value.getType());
@@ -136,5 +184,5 @@ llvm::Expected<uint64_t> dlc::externalizeWeights(ModuleOp module, StringRef weig
     init = LLVM::InsertValueOp::create(b, loc, init, bytes, ArrayRef<int64_t>{row, 2});
   }
   LLVM::ReturnOp::create(b, loc, init);
-  return total;
+  return written;
 }

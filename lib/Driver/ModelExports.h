@@ -22,16 +22,28 @@ void addSignatureExport(mlir::ModuleOp module, llvm::StringRef symbol,
                         mlir::FunctionType signature,
                         llvm::ArrayRef<std::optional<std::pair<int64_t, int64_t>>> inputRanges);
 
+/// The weights `externalizeWeights` moved: their bytes, and how many of
+/// them a reader regenerates from zoo recipes rather than reads.
+struct WeightsWritten {
+  uint64_t bytes = 0, regenerable = 0;
+};
+
 /// Moves the weights of `module` (lowered to the LLVM dialect: constant
-/// globals with dense data) of at least `minBytes` out of the code. Their
-/// data goes to `weightsPath`; the globals become zero-filled and writable,
-/// and the exported table `dlc_weights` (`{const char *name; void *data;
-/// int64_t bytes;}` each) with `dlc_weights_count` (int64_t) lets a program
-/// fill them before the first call. The file: "DLCWGT01", a little-endian
-/// u64 count, then per weight a u64 name length, the name, a u64 byte count
-/// and the bytes, in the table's order. Returns the bytes moved.
-llvm::Expected<uint64_t> externalizeWeights(mlir::ModuleOp module, llvm::StringRef weightsPath,
-                                            uint64_t minBytes);
+/// globals with dense data) of at least `minBytes` out of the code. They go
+/// to `weightsPath`; the globals become zero-filled and writable, and the
+/// exported table `dlc_weights` (`{const char *name; void *data; int64_t
+/// bytes;}` each) with `dlc_weights_count` (int64_t) lets a program fill
+/// them before the first call. With `recipes`, a weight that is still the
+/// zoo parameter `dlc.zoo.weights` describes (verified byte for byte) is
+/// written as its recipe (ZooRandom.h), not its bytes.
+///
+/// The file: "DLCWGT02", a little-endian u64 count, then per weight, in the
+/// table's order: a u64 name length, the name, a u64 byte count, a byte
+/// saying how the data follows (0: the bytes; 1: a zoo recipe: a u64 length
+/// and the parameter's name, the model's u64 seed, f64 lo, f64 hi).
+llvm::Expected<WeightsWritten> externalizeWeights(mlir::ModuleOp module,
+                                                  llvm::StringRef weightsPath, uint64_t minBytes,
+                                                  bool recipes = true);
 
 } // namespace dlc
 

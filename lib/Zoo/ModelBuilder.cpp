@@ -3,6 +3,7 @@
 #include "dlc/Dialect/Graph/GraphBuilder.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
+#include "dlc/Support/ZooRandom.h"
 
 #include "llvm/Support/ErrorHandling.h"
 
@@ -12,13 +13,6 @@ using namespace mlir;
 using namespace dlc;
 using namespace dlc::zoo;
 
-/// FNV-1a: a stable hash of a parameter name for its seed.
-static uint64_t hashName(StringRef s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : s)
-    h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-  return h;
-}
 
 ModelBuilder::ModelBuilder(MLIRContext &ctx, uint64_t seed)
     : ctx(ctx), b(&ctx), seed(seed) {
@@ -50,6 +44,11 @@ SmallVector<Value> ModelBuilder::begin(ArrayRef<Input> inputs) {
 
 OwningOpRef<ModuleOp> ModelBuilder::finish(ValueRange results) {
   func::ReturnOp::create(b, b.getUnknownLoc(), results);
+  // How each parameter was generated, so that a GPU machine can regenerate
+  // it instead of receiving it (--external-weights).
+  (*module)->setAttr("dlc.zoo.weights",
+                     b.getDictionaryAttr({b.getNamedAttr("seed", b.getI64IntegerAttr(seed)),
+                                          b.getNamedAttr("ranges", b.getDictionaryAttr(ranges))}));
   func.setType(b.getFunctionType(func.getArgumentTypes(),
                                  TypeRange(ValueRange(results))));
   return std::move(module);
@@ -91,9 +90,11 @@ Value ModelBuilder::param(StringRef name, ArrayRef<int64_t> shape, double bound)
 
 Value ModelBuilder::paramRange(StringRef name, ArrayRef<int64_t> shape,
                                double lo, double hi) {
-  Tensor t = randomTensor(DType::F32, shape, hashName(name) ^ (seed * 0x9E37ull));
-  for (double &v : t.data) // [-1, 1) to [lo, hi)
-    v = roundToDType(DType::F32, lo + (v + 1.0) * 0.5 * (hi - lo));
+  Tensor t(DType::F32, shape);
+  std::vector<float> values(t.data.size());
+  zoo::uniformParameter(values.data(), values.size(), zoo::parameterSeed(name, seed), lo, hi);
+  llvm::copy(values, t.data.begin());
+  ranges.push_back(b.getNamedAttr(name, b.getDenseF64ArrayAttr({lo, hi})));
   return constant(t, name);
 }
 

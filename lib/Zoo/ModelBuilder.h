@@ -94,6 +94,8 @@ private:
   mlir::MLIRContext &ctx;
   mlir::OpBuilder b;
   uint64_t seed;
+  /// Each parameter's range, by name (dlc.zoo.weights).
+  llvm::SmallVector<mlir::NamedAttribute> ranges;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::func::FuncOp func;
 };

@@ -4,14 +4,15 @@
 //              [--input=FILE.npy|random:seed=N]... [--expect=FILE.npy]...
 //              [--atol=A] [--rtol=R] [--output=FILE.npy]...
 //              [--bench] [--warmup=N] [--runs=N] [--max-seconds=S] [--json=FILE]
-//              [--profile=FILE]
+//              [--profile=FILE] [--save-weights=FILE]
 //
 // Runs a library written by `dlc-run --target=cuda --emit=shared` on the
 // machine's GPU, without LLVM or MLIR: the GPU machines that run dlc's
 // models have no compiler. It reads the model's signature from the library
 // (`dlc_<entry>_signature`), fills the weights it keeps outside
-// (`--external-weights`) from their file, or with pseudo-random values for
-// timing alone, feeds the inputs, compares the outputs with expected ones
+// (`--external-weights`) from their file (read, or regenerated from the
+// zoo's recipes: ZooRandom.h), or with pseudo-random values for timing
+// alone (--save-weights writes them as filled), feeds the inputs, compares the outputs with expected ones
 // (|actual - expected| <= atol + rtol * |expected|) and measures latency:
 // host wall time per call, the call returning once the GPU is done, with
 // the GPU's power, memory, temperature and SM clock sampled through NVML
@@ -23,6 +24,8 @@
 // diagnostic naming what was wrong.
 //
 //===----------------------------------------------------------------------===//
+#include "dlc/Support/ZooRandom.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -399,7 +402,10 @@ Model loadModel(const std::string &path, const std::string &entry) {
 
 /// Fills the model's external weights from `path` (dlc-run's
 /// --external-weights file).
-void loadWeights(const Model &m, const std::string &path) {
+/// Fills the model's external weights from `path` (dlc-run's
+/// --external-weights file): read, or regenerated from zoo recipes.
+/// Returns the bytes regenerated.
+uint64_t loadWeights(const Model &m, const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     fail(path + ": cannot read");
@@ -412,27 +418,72 @@ void loadWeights(const Model &m, const std::string &path) {
       v |= static_cast<uint64_t>(b[i]) << (8 * i);
     return v;
   };
+  auto string = [&](const char *what) {
+    uint64_t length = u64();
+    if (length > 4096)
+      fail(path + ": corrupt (" + what + " of " + std::to_string(length) + " bytes)");
+    std::string s(length, '\0');
+    if (!in.read(s.data(), s.size()))
+      fail(path + ": truncated");
+    return s;
+  };
   char magic[8];
-  if (!in.read(magic, 8) || std::memcmp(magic, "DLCWGT01", 8) != 0)
-    fail(path + ": not a dlc weights file");
+  if (!in.read(magic, 8) || std::memcmp(magic, "DLCWGT02", 8) != 0)
+    fail(path + ": not a dlc weights file (of this version)");
   uint64_t count = u64();
   if (count != static_cast<uint64_t>(m.numWeights))
     fail(path + ": holds " + std::to_string(count) + " weights; the model has " +
          std::to_string(m.numWeights) + " (weights of another compilation?)");
+  uint64_t regenerated = 0;
   for (int64_t i = 0; i < m.numWeights; ++i) {
-    uint64_t nameLength = u64();
-    if (nameLength > 4096)
-      fail(path + ": corrupt (a weight's name of " + std::to_string(nameLength) + " bytes)");
-    std::string name(nameLength, '\0');
-    in.read(name.data(), name.size());
+    std::string name = string("a weight's name");
     uint64_t bytes = u64();
     const WeightEntry &w = m.weights[i];
     if (name != w.name || bytes != static_cast<uint64_t>(w.bytes))
       fail(path + ": weight " + std::to_string(i) + " is " + name + " (" + std::to_string(bytes) +
            " bytes); the model's is " + w.name + " (" + std::to_string(w.bytes) + " bytes)");
-    if (!in.read(static_cast<char *>(w.data), w.bytes))
+    char kind = 0;
+    if (!in.get(kind))
       fail(path + ": truncated in " + name);
+    if (kind == 0) {
+      if (!in.read(static_cast<char *>(w.data), w.bytes))
+        fail(path + ": truncated in " + name);
+    } else if (kind == 1) { // the zoo's generator
+      std::string parameter = string("a parameter's name");
+      uint64_t seed = u64(), lo = u64(), hi = u64();
+      double range[2];
+      std::memcpy(&range[0], &lo, 8);
+      std::memcpy(&range[1], &hi, 8);
+      dlc::zoo::uniformParameter(static_cast<float *>(w.data), w.bytes / 4,
+                            dlc::zoo::parameterSeed(parameter, seed), range[0], range[1]);
+      regenerated += w.bytes;
+    } else {
+      fail(path + ": corrupt (weight " + name + " of unknown kind " + std::to_string(kind) + ")");
+    }
   }
+  return regenerated;
+}
+
+/// Writes the model's external weights as they are now to `path`, every
+/// one as bytes (a weights file that needs no regeneration).
+void saveWeights(const Model &m, const std::string &path) {
+  std::ofstream out(path, std::ios::binary);
+  auto u64 = [&](uint64_t v) {
+    for (int i = 0; i < 8; ++i)
+      out.put(static_cast<char>(v >> (8 * i)));
+  };
+  out.write("DLCWGT02", 8);
+  u64(m.numWeights);
+  for (int64_t i = 0; i < m.numWeights; ++i) {
+    const WeightEntry &w = m.weights[i];
+    u64(std::strlen(w.name));
+    out << w.name;
+    u64(w.bytes);
+    out.put(0);
+    out.write(static_cast<const char *>(w.data), w.bytes);
+  }
+  if (!out)
+    fail(path + ": cannot write");
 }
 
 //===----------------------------------------------------------------------===//
@@ -512,7 +563,7 @@ std::string jsonEscape(const std::string &s) {
 }
 
 struct Options {
-  std::string library, entry = "main", weights, jsonPath, profilePath;
+  std::string library, entry = "main", weights, jsonPath, profilePath, saveWeightsPath;
   int64_t randomWeightsSeed = -1;
   std::vector<std::string> inputs, expects, outputs;
   double atol = 1e-4, rtol = 1e-4;
@@ -566,6 +617,7 @@ Options parseOptions(int argc, char **argv) {
     else if (flag == "max-seconds") o.maxSeconds = number(flag, value);
     else if (flag == "json") o.jsonPath = value;
     else if (flag == "profile") o.profilePath = value;
+    else if (flag == "save-weights") o.saveWeightsPath = value;
     else fail("unknown option --" + flag + " (see --help)");
   }
   if (o.library.empty())
@@ -588,7 +640,10 @@ int main(int argc, char **argv) {
     fail("--weights: " + o.library + " keeps no weights outside (it was compiled without "
          "--external-weights)");
   if (!o.weights.empty()) {
-    loadWeights(m, o.weights);
+    uint64_t regenerated = loadWeights(m, o.weights);
+    if (regenerated)
+      std::printf("weights: %.1f MiB regenerated from the zoo's generator\n",
+                  regenerated / 1048576.0);
   } else if (o.randomWeightsSeed >= 0) {
     // Timing only: floating-point weights pseudo-random and small, integer
     // ones (indices, shapes) zero, so that no gather leaves its table.
@@ -610,6 +665,8 @@ int main(int argc, char **argv) {
          (bytes < (1 << 20) ? std::to_string(bytes) + " bytes" : std::to_string(bytes >> 20) + " MiB") +
          ") outside the library: give --weights=FILE, or --random-weights=SEED to time it");
   }
+  if (!o.saveWeightsPath.empty())
+    saveWeights(m, o.saveWeightsPath);
   if (!o.inputs.empty() && o.inputs.size() != m.inputs.size() && o.inputs.size() != 1)
     fail(std::to_string(o.inputs.size()) + " --input given; the model takes " +
          std::to_string(m.inputs.size()));

@@ -91,7 +91,11 @@ static cl::opt<std::string> emitPath("o", cl::desc("output of --emit"));
 static cl::opt<std::string> externalWeights(
     "external-weights",
     cl::desc("cuda, with --emit: write the weights of 1 KiB or more to this file instead of "
-             "the library (dlc-cuda-run --weights loads them)"));
+             "the library (dlc-cuda-run --weights loads them); zoo parameters the graph "
+             "passes left unchanged as recipes to regenerate them"));
+static cl::opt<bool> externalWeightsRaw(
+    "external-weights-raw",
+    cl::desc("with --external-weights: every weight's bytes, no zoo recipes"));
 static cl::opt<int64_t> threads("threads", cl::init(1),
                                 cl::desc("CPU threads (OpenMP) for large ops"));
 static cl::opt<bool> bench("bench", cl::desc("measure latency (see --warmup, --runs)"));
@@ -298,7 +302,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   auto [object, header] = *paths;
   if (Error e = emitForGPU(module, entryName, pipeline, *gpu, emit == "obj" ? emitPath : object,
                            header, emit == "shared" ? StringRef(emitPath) : StringRef(),
-                           externalWeights))
+                           externalWeights, !externalWeightsRaw))
     return fail(toString(std::move(e)));
   outs() << "wrote " << emitPath << " and " << header
          << (externalWeights.empty() ? "" : " and " + externalWeights) << "\n";
