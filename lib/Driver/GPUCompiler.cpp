@@ -120,7 +120,7 @@ llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline
   addSignatureExport(*copy, symbol, signature, inputRanges);
   if (!weightsPath.empty())
     if (llvm::Error e =
-            externalizeWeights(*copy, weightsPath, kMinExternalWeightBytes, weightRecipes)
+            externalizeWeights(*copy, symbol, weightsPath, kMinExternalWeightBytes, weightRecipes)
                 .takeError())
       return e;
   if (llvm::Error e = writeObject(*copy, objectPath))

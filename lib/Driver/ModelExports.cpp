@@ -98,8 +98,9 @@ static std::optional<ZooRecipe> zooRecipe(ModuleOp module, Attribute value, Arra
   return recipe;
 }
 
-llvm::Expected<WeightsWritten> dlc::externalizeWeights(ModuleOp module, StringRef weightsPath,
-                                                       uint64_t minBytes, bool recipes) {
+llvm::Expected<WeightsWritten> dlc::externalizeWeights(ModuleOp module, StringRef symbol,
+                                                       StringRef weightsPath, uint64_t minBytes,
+                                                       bool recipes) {
   std::error_code ec;
   llvm::raw_fd_ostream file(weightsPath, ec, llvm::sys::fs::OF_None);
   if (ec)
@@ -166,12 +167,13 @@ llvm::Expected<WeightsWritten> dlc::externalizeWeights(ModuleOp module, StringRe
   auto tableType = LLVM::LLVMArrayType::get(entry, moved.size());
   SmallVector<LLVM::GlobalOp> names;
   for (auto [i, global] : llvm::enumerate(moved))
-    names.push_back(stringGlobal(b, loc, "dlc_weight_name_" + std::to_string(i),
+    names.push_back(stringGlobal(b, loc, (symbol + "_weight_name_" + Twine(i)).str(),
                                  global.getSymName(), LLVM::Linkage::Private));
   auto table = LLVM::GlobalOp::create(b, loc, tableType, /*isConstant=*/true,
-                                      LLVM::Linkage::External, "dlc_weights", Attribute());
+                                      LLVM::Linkage::External, (symbol + "_weights").str(),
+                                      Attribute());
   LLVM::GlobalOp::create(b, loc, b.getI64Type(), /*isConstant=*/true, LLVM::Linkage::External,
-                         "dlc_weights_count", b.getI64IntegerAttr(moved.size()));
+                         (symbol + "_weights_count").str(), b.getI64IntegerAttr(moved.size()));
   b.setInsertionPointToStart(b.createBlock(&table.getInitializerRegion()));
   Value init = LLVM::UndefOp::create(b, loc, tableType);
   for (auto [i, global] : llvm::enumerate(moved)) {

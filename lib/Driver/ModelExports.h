@@ -41,7 +41,7 @@ struct WeightsWritten {
 /// table's order: a u64 name length, the name, a u64 byte count, a byte
 /// saying how the data follows (0: the bytes; 1: a zoo recipe: a u64 length
 /// and the parameter's name, the model's u64 seed, f64 lo, f64 hi).
-llvm::Expected<WeightsWritten> externalizeWeights(mlir::ModuleOp module,
+llvm::Expected<WeightsWritten> externalizeWeights(mlir::ModuleOp module, llvm::StringRef symbol,
                                                   llvm::StringRef weightsPath, uint64_t minBytes,
                                                   bool recipes = true);
 

@@ -393,9 +393,10 @@ Model loadModel(const std::string &path, const std::string &entry) {
       symbol(m.handle, "mgpuMemcpy", path));
   m.synchronize = reinterpret_cast<void (*)(void *)>(
       symbol(m.handle, "mgpuStreamSynchronize", path));
-  if (void *count = dlsym(m.handle, "dlc_weights_count")) {
+  if (void *count = dlsym(m.handle, ("dlc_" + entry + "_weights_count").c_str())) {
     m.numWeights = *static_cast<const int64_t *>(count);
-    m.weights = static_cast<const WeightEntry *>(symbol(m.handle, "dlc_weights", path));
+    m.weights =
+        static_cast<const WeightEntry *>(symbol(m.handle, "dlc_" + entry + "_weights", path));
   }
   return m;
 }
