@@ -109,8 +109,10 @@ def table(bench_path, peers_path):
     rows = {}
     for line in open(bench_path):
         j = json.loads(line)
-        model, _, batch = j["model"].rpartition("_b")
-        rows.setdefault((model, int(batch)), {})["dlc"] = j["latency_ms"]["p50"]
+        name, graph = j["model"], j["model"].endswith("_graph")
+        model, _, batch = name.removesuffix("_graph").rpartition("_b")
+        system = "dlc (CUDA graph)" if graph else "dlc"
+        rows.setdefault((model, int(batch)), {})[system] = j["latency_ms"]["p50"]
     try:
         for line in open(peers_path):
             j = json.loads(line)
@@ -118,7 +120,8 @@ def table(bench_path, peers_path):
                 rows.setdefault((j["model"], j["batch"]), {})[j["system"]] = j["p50_ms"]
     except FileNotFoundError:
         pass
-    systems = ["dlc", "torch eager", "torch.compile default", "torch.compile reduce-overhead"]
+    systems = ["dlc", "dlc (CUDA graph)", "torch eager", "torch.compile default",
+               "torch.compile reduce-overhead"]
     print("| model | batch | " + " | ".join(f"{s} p50 ms" for s in systems) +
           " | dlc / eager |")
     print("|---|---|" + "---|" * (len(systems) + 1))

@@ -8,7 +8,8 @@
 #   models.txt    MobileNetV2, BERT-tiny and BERT-base against the CPU
 #                 backend's outputs
 #   bench.jsonl   dlc's latency, throughput, power and memory per model and
-#                 batch (dlc-cuda-run --bench --json)
+#                 batch (dlc-cuda-run --bench --json), at batch 1 also
+#                 replaying a CUDA graph (--cuda-graph; model name _graph)
 #   profiles.txt  the 15 kernels taking most GPU time per model at batch 1
 #                 (dlc-cuda-run --profile, in runs of their own)
 #   peers.jsonl   PyTorch eager, torch.compile (default, reduce-overhead) on
@@ -78,18 +79,25 @@ done
 echo "== dlc benchmark ($SECONDS s)"
 : > "$results/bench.jsonl"
 for so in "$payload"/bench/*.so; do
-  name=$(basename "$so" .so)
-  case $name in *_b1) w=10 r=100 ;; *) w=3 r=20 ;; esac
-  # (--max-seconds bounds the warm-up and the timed runs of slow models)
-  if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=$w --runs=$r --max-seconds=5 \
-      --json="$work/$name.json" > "$work/$name.txt" 2>&1; then
-    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); j.pop('samples_ms'); j['model']=sys.argv[2]; print(json.dumps(j))" \
-      "$work/$name.json" "$name" >> "$results/bench.jsonl"
-    grep latency "$work/$name.txt" | sed "s/^/$name: /"
-  else
-    echo "$name: FAILED: $(tail -2 "$work/$name.txt")" | tee -a "$results/bench-errors.txt"
-    status=1
-  fi
+  base=$(basename "$so" .so)
+  case $base in *_b1) w=10 r=100 graph=(--cuda-graph) ;; *) w=3 r=20 graph=() ;; esac
+  # (--max-seconds bounds the warm-up and the timed runs of slow models;
+  # batch 1 is timed a second time replaying a CUDA graph)
+  for mode in plain graph; do
+    [ $mode = graph ] && [ ${#graph[@]} = 0 ] && continue
+    name=$base
+    extra=()
+    if [ $mode = graph ]; then name=${base}_graph; extra=("${graph[@]}"); fi
+    if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=$w --runs=$r --max-seconds=5 \
+        "${extra[@]}" --json="$work/$name.json" > "$work/$name.txt" 2>&1; then
+      python3 -c "import json,sys; j=json.load(open(sys.argv[1])); j.pop('samples_ms'); j['model']=sys.argv[2]; print(json.dumps(j))" \
+        "$work/$name.json" "$name" >> "$results/bench.jsonl"
+      grep latency "$work/$name.txt" | sed "s/^/$name: /"
+    else
+      echo "$name: FAILED: $(tail -2 "$work/$name.txt")" | tee -a "$results/bench-errors.txt"
+      status=1
+    fi
+  done
 done
 
 echo "== kernel profiles ($SECONDS s)"

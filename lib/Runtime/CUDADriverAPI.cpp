@@ -58,6 +58,12 @@ const DriverAPI *dlc::cuda::driver(std::string &errorOut) {
     bind(d.memcpyAsync, "cuMemcpyAsync");
     bind(d.memsetD32Async, "cuMemsetD32Async");
     bind(d.memsetD16Async, "cuMemsetD16Async");
+    bind(d.streamBeginCapture, "cuStreamBeginCapture_v2");
+    bind(d.streamEndCapture, "cuStreamEndCapture");
+    bind(d.graphInstantiate, "cuGraphInstantiateWithFlags");
+    bind(d.graphLaunch, "cuGraphLaunch");
+    bind(d.graphDestroy, "cuGraphDestroy");
+    bind(d.graphExecDestroy, "cuGraphExecDestroy");
     return ok ? &d : nullptr;
   }();
   if (!api)

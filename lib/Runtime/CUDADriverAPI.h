@@ -22,6 +22,8 @@ using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
 using CUevent = void *;
+using CUgraph = void *;
+using CUgraphExec = void *;
 
 constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
 constexpr int kJitOptimizationLevel = 7;          // CU_JIT_OPTIMIZATION_LEVEL
@@ -29,6 +31,7 @@ constexpr int kMaxDynamicSharedBytes = 8;         // CU_FUNC_ATTRIBUTE_MAX_DYNAM
 constexpr unsigned kStreamNonBlocking = 1;        // CU_STREAM_NON_BLOCKING
 constexpr unsigned kEventDisableTiming = 2;       // CU_EVENT_DISABLE_TIMING
 constexpr unsigned kMemAttachGlobal = 1;          // CU_MEM_ATTACH_GLOBAL
+constexpr int kStreamCaptureModeRelaxed = 2;      // CU_STREAM_CAPTURE_MODE_RELAXED
 
 struct DriverAPI {
   CUresult (*init)(unsigned);
@@ -62,6 +65,12 @@ struct DriverAPI {
   CUresult (*memcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*memsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
   CUresult (*memsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
+  CUresult (*streamBeginCapture)(CUstream, int);
+  CUresult (*streamEndCapture)(CUstream, CUgraph *);
+  CUresult (*graphInstantiate)(CUgraphExec *, CUgraph, unsigned long long);
+  CUresult (*graphLaunch)(CUgraphExec, CUstream);
+  CUresult (*graphDestroy)(CUgraph);
+  CUresult (*graphExecDestroy)(CUgraphExec);
 };
 
 /// libcuda.so.1's entry points, loaded once; null with `error` saying what

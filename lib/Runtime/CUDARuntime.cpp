@@ -15,7 +15,9 @@
 // - constants (weights) uploaded once, on their first use, and kept on the
 //   device for the process (dlc_cuda_constant_*);
 // - with DLC_CUDA_PROFILE set, each kernel's GPU time measured with CUDA
-//   events around its launch and summed per kernel (dlc_cuda_profile_write).
+//   events around its launch and summed per kernel (dlc_cuda_profile_write);
+// - a call of a model captured as a CUDA graph and replayed
+//   (dlc_cuda_graph_*): one launch instead of one per kernel.
 // A failing call prints one diagnostic naming the call and the CUDA error
 // and exits with status 1: the ABI has no way to return an error, and going
 // on would compute garbage.
@@ -68,6 +70,10 @@ struct Runtime {
   };
   std::unordered_map<CUfunction, KernelTime> kernelTimes;
   std::vector<CUevent> spareEvents;
+  /// dlc_cuda_graph_*: whether the stream is being captured, and the
+  /// replayable graph.
+  bool capturing = false;
+  CUgraphExec graph = nullptr;
 };
 
 /// A rank-1 memref descriptor (MLIR's C interface).
@@ -243,6 +249,8 @@ void mgpuStreamDestroy(void *stream) {
 
 void mgpuStreamSynchronize(void *stream) {
   Runtime &rt = runtime();
+  if (rt.capturing) // recorded, not run: nothing to wait for
+    return;
   size_t queued = rt.profile ? pendingLaunches(rt) : 0;
   check(*rt.d, rt.d->streamSynchronize(streamOr(rt, stream)), "cuStreamSynchronize");
   if (rt.profile)
@@ -300,6 +308,8 @@ void mgpuEventDestroy(void *event) {
 
 void mgpuEventSynchronize(void *event) {
   Runtime &rt = runtime();
+  if (rt.capturing)
+    return;
   check(*rt.d, rt.d->eventSynchronize(event), "cuEventSynchronize");
 }
 
@@ -432,6 +442,46 @@ DLC_CUDA_CONSTANT(i32, 4)
 DLC_CUDA_CONSTANT(i64, 8)
 DLC_CUDA_CONSTANT(index, 8)
 #undef DLC_CUDA_CONSTANT
+
+/// Starts capturing the process's stream: the model calls made until
+/// dlc_cuda_graph_end are recorded into a CUDA graph, not run. The calls
+/// must be replayable: the same kernels on the same buffers (the memory
+/// pool gives a model's call the same blocks from its second call on).
+void dlc_cuda_graph_begin() {
+  Runtime &rt = runtime();
+  if (rt.profile)
+    die("kernel profiles and CUDA graphs exclude each other");
+  if (rt.capturing)
+    die("a CUDA graph is being captured already");
+  check(*rt.d, rt.d->streamSynchronize(rt.stream), "cuStreamSynchronize");
+  check(*rt.d, rt.d->streamBeginCapture(rt.stream, kStreamCaptureModeRelaxed),
+        "cuStreamBeginCapture");
+  rt.capturing = true;
+}
+
+/// Ends the capture and makes the graph replayable (replacing an earlier
+/// one).
+void dlc_cuda_graph_end() {
+  Runtime &rt = runtime();
+  if (!rt.capturing)
+    die("no CUDA graph is being captured");
+  rt.capturing = false;
+  CUgraph graph = nullptr;
+  check(*rt.d, rt.d->streamEndCapture(rt.stream, &graph), "cuStreamEndCapture");
+  if (rt.graph)
+    check(*rt.d, rt.d->graphExecDestroy(rt.graph), "cuGraphExecDestroy");
+  check(*rt.d, rt.d->graphInstantiate(&rt.graph, graph, 0), "cuGraphInstantiate");
+  check(*rt.d, rt.d->graphDestroy(graph), "cuGraphDestroy");
+}
+
+/// Replays the captured graph and waits for it.
+void dlc_cuda_graph_launch() {
+  Runtime &rt = runtime();
+  if (!rt.graph)
+    die("no CUDA graph was captured");
+  check(*rt.d, rt.d->graphLaunch(rt.graph, rt.stream), "cuGraphLaunch");
+  check(*rt.d, rt.d->streamSynchronize(rt.stream), "cuStreamSynchronize");
+}
 
 void mgpuSetDefaultDevice(int32_t device) {
   if (device != 0)

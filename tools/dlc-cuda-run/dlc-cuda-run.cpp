@@ -37,6 +37,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -570,6 +571,7 @@ struct Options {
   double atol = 1e-4, rtol = 1e-4;
   bool bench = false;
   int64_t warmup = 20, runs = 200;
+  bool cudaGraph = false;
   double maxSeconds = 20; ///< bounds the warm-up and the timed runs, each
 };
 
@@ -604,6 +606,7 @@ Options parseOptions(int argc, char **argv) {
     std::string value = eq == std::string::npos ? "" : a.substr(eq + 1);
     bool hasValue = eq != std::string::npos;
     if (flag == "bench" && !hasValue) o.bench = true;
+    else if (flag == "cuda-graph" && !hasValue) o.cudaGraph = true;
     else if (!hasValue) fail("--" + flag + " needs a value (--" + flag + "=...)");
     else if (flag == "entry") o.entry = value;
     else if (flag == "weights") o.weights = value;
@@ -627,6 +630,8 @@ Options parseOptions(int argc, char **argv) {
     fail("--weights and --random-weights exclude each other");
   if (!o.jsonPath.empty() && !o.bench)
     fail("--json reports a --bench run: give --bench");
+  if (o.cudaGraph && !o.profilePath.empty())
+    fail("--cuda-graph and --profile exclude each other (a replay has no per-kernel events)");
   return o;
 }
 
@@ -721,7 +726,7 @@ int main(int argc, char **argv) {
   std::vector<void *> args;
   for (void *&p : descriptorPtrs)
     args.push_back(&p);
-  auto call = [&] { m.packed(args.data()); };
+  std::function<void()> call = [&] { m.packed(args.data()); };
 
   auto start = std::chrono::steady_clock::now();
   call(); // the first call uploads the weights
@@ -783,6 +788,36 @@ int main(int argc, char **argv) {
     std::printf("%s\n", match ? "outputs match" : "OUTPUTS DIFFER");
   std::printf("first call (weights uploaded): %.3f ms\n", firstMs);
 
+  if (o.cudaGraph) {
+    // A second call first: from it on, the memory pool hands each call the
+    // same blocks, which the graph then keeps. The replay must give the
+    // call's outputs exactly (the outputs are overwritten with a pattern
+    // before it).
+    auto begin = reinterpret_cast<void (*)()>(symbol(m.handle, "dlc_cuda_graph_begin", o.library));
+    auto end = reinterpret_cast<void (*)()>(symbol(m.handle, "dlc_cuda_graph_end", o.library));
+    auto launch =
+        reinterpret_cast<void (*)()>(symbol(m.handle, "dlc_cuda_graph_launch", o.library));
+    auto memset32 = reinterpret_cast<void (*)(void *, unsigned, size_t, void *)>(
+        symbol(m.handle, "mgpuMemset32", o.library));
+    call();
+    begin();
+    call();
+    end();
+    for (size_t i = 0; i < hostOut.size(); ++i)
+      memset32(device[m.inputs.size() + i], 0x7fc00001u, hostOut[i].size() / 4, nullptr);
+    launch();
+    for (size_t i = 0; i < hostOut.size(); ++i) {
+      std::vector<char> replayed(hostOut[i].size());
+      m.memcpy(replayed.data(), device[m.inputs.size() + i], replayed.size(), nullptr);
+      m.synchronize(nullptr);
+      if (replayed != hostOut[i])
+        fail("the CUDA graph's output " + std::to_string(i) +
+             " differs from the call's: the model's call cannot be replayed");
+    }
+    std::printf("CUDA graph: captured, replayed, outputs equal to the call's\n");
+    call = [&] { launch(); };
+  }
+
   // Latency.
   std::vector<double> samplesMs;
   std::vector<Sample> gpu;
@@ -835,10 +870,11 @@ int main(int argc, char **argv) {
       var += (s - mean) * (s - mean);
     double cv = samplesMs.size() > 1 ? std::sqrt(var / (samplesMs.size() - 1)) / mean : 0;
     int64_t batch = m.inputs.empty() || m.inputs[0].shape.empty() ? 1 : m.inputs[0].shape[0];
-    std::printf("latency over %lld runs (host wall time per call): p50 %.3f ms, p90 %.3f ms, "
+    std::printf("latency over %lld runs (host wall time per call%s): p50 %.3f ms, p90 %.3f ms, "
                 "p99 %.3f ms, min %.3f ms, mean %.3f ms, cv %.1f%%; throughput %.1f "
                 "inferences/s (batch %lld)\n",
-                static_cast<long long>(samplesMs.size()), percentile(samplesMs, 50),
+                static_cast<long long>(samplesMs.size()), o.cudaGraph ? ", CUDA graph" : "",
+                percentile(samplesMs, 50),
                 percentile(samplesMs, 90), percentile(samplesMs, 99),
                 *std::min_element(samplesMs.begin(), samplesMs.end()), mean, 100 * cv,
                 1000.0 * batch / mean, static_cast<long long>(batch));
@@ -868,6 +904,7 @@ int main(int argc, char **argv) {
       };
       j << "{\"library\": \"" << jsonEscape(o.library) << "\", \"gpu\": \"" << jsonEscape(gpuName)
         << "\", \"driver\": \"" << jsonEscape(driverVersion) << "\", \"batch\": " << batch
+        << ", \"cuda_graph\": " << (o.cudaGraph ? "true" : "false")
         << ", \"first_call_ms\": " << firstMs << ", \"outputs_match\": "
         << (o.expects.empty() ? "null" : match ? "true" : "false") << ", \"latency_ms\": {\"p50\": "
         << percentile(samplesMs, 50) << ", \"p90\": " << percentile(samplesMs, 90)

@@ -112,3 +112,24 @@ CUresult cuMemsetD16Async(unsigned long long dst, unsigned short v, size_t n, vo
     ((unsigned short *)(uintptr_t)dst)[i] = v;
   return 0;
 }
+
+/* CUDA graphs: a capture records nothing, a replay does nothing (as the
+ * fake launches do). */
+CUresult cuStreamBeginCapture_v2(void *s, int mode) {
+  (void)s, (void)mode;
+  FAKE(cuStreamBeginCapture_v2);
+  return 0;
+}
+CUresult cuStreamEndCapture(void *s, void **graph) { (void)s; *graph = &token; return 0; }
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long flags) {
+  (void)graph, (void)flags;
+  *exec = &token;
+  return 0;
+}
+CUresult cuGraphLaunch(void *exec, void *s) {
+  (void)exec, (void)s;
+  FAKE(cuGraphLaunch);
+  return 0;
+}
+CUresult cuGraphDestroy(void *graph) { (void)graph; return 0; }
+CUresult cuGraphExecDestroy(void *exec) { (void)exec; return 0; }
