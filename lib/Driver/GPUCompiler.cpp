@@ -95,7 +95,7 @@ static llvm::Expected<std::string> findCUDARuntimeArchive() {
                                  llvm::join(candidates, ", ") + " (is dlc installed whole?)");
 }
 
-llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline,
+llvm::Expected<uint64_t> dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline,
                             const GPUTarget &target, StringRef objectPath, StringRef headerPath,
                             StringRef sharedPath, StringRef weightsPath, bool weightRecipes) {
   OwningOpRef<ModuleOp> copy = module.clone();
@@ -118,11 +118,14 @@ llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline
   if (llvm::Error e = lowerForGPU(*copy, pipeline, GPUPhase::LLVM, target))
     return e;
   addSignatureExport(*copy, symbol, signature, inputRanges);
-  if (!weightsPath.empty())
-    if (llvm::Error e =
-            externalizeWeights(*copy, symbol, weightsPath, kMinExternalWeightBytes, weightRecipes)
-                .takeError())
-      return e;
+  uint64_t weightBytes = 0;
+  if (!weightsPath.empty()) {
+    llvm::Expected<WeightsWritten> written =
+        externalizeWeights(*copy, symbol, weightsPath, kMinExternalWeightBytes, weightRecipes);
+    if (!written)
+      return written.takeError();
+    weightBytes = written->bytes;
+  }
   if (llvm::Error e = writeObject(*copy, objectPath))
     return e;
   if (llvm::Error e = writeCHeader(headerPath, entry, symbol, signature,
@@ -130,13 +133,15 @@ llvm::Error dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline
                                   "row-major; the call returns once the GPU is done"))
     return e;
   if (sharedPath.empty())
-    return llvm::Error::success();
+    return weightBytes;
   // dlc's CUDA runtime, whole: the library exports its mgpu* calls for the
   // program that feeds the model.
   llvm::Expected<std::string> runtime = findCUDARuntimeArchive();
   if (!runtime)
     return runtime.takeError();
-  return linkShared(sharedPath, objectPath,
-                    {"-Wl,--whole-archive", *runtime, "-Wl,--no-whole-archive", "-lstdc++", "-ldl",
-                     "-lpthread"});
+  if (llvm::Error e = linkShared(sharedPath, objectPath,
+                                 {"-Wl,--whole-archive", *runtime, "-Wl,--no-whole-archive",
+                                  "-lstdc++", "-ldl", "-lpthread"}))
+    return std::move(e);
+  return weightBytes;
 }

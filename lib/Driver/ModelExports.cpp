@@ -2,7 +2,7 @@
 #include "ModelExports.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Tensor.h"
-#include "dlc/Support/ZooRandom.h"
+#include "dlc/Support/Random.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"

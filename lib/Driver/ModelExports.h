@@ -35,7 +35,7 @@ struct WeightsWritten {
 /// bytes;}` each) with `dlc_weights_count` (int64_t) lets a program fill
 /// them before the first call. With `recipes`, a weight that is still the
 /// zoo parameter `dlc.zoo.weights` describes (verified byte for byte) is
-/// written as its recipe (ZooRandom.h), not its bytes.
+/// written as its recipe (Random.h), not its bytes.
 ///
 /// The file: "DLCWGT02", a little-endian u64 count, then per weight, in the
 /// table's order: a u64 name length, the name, a u64 byte count, a byte

@@ -1,5 +1,6 @@
 //===- Tensor.cpp - host tensors -------------------------------------------===//
 #include "dlc/Runtime/Tensor.h"
+#include "dlc/Support/Random.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -187,14 +188,9 @@ Tensor dlc::randomTensor(DType type, llvm::ArrayRef<int64_t> shape,
                          uint64_t seed,
                          std::optional<std::pair<int64_t, int64_t>> intRange) {
   Tensor t(type, shape);
-  uint64_t state = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  SplitMix64 random(seed);
   for (double &v : t.data) {
-    // splitmix64: the same stream on every platform.
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    double unit = static_cast<double>(z >> 11) * 0x1.0p-53; // [0, 1)
+    double unit = random.unit();
     if (intRange && !isFloat(type))
       v = intRange->first +
           std::floor(unit * static_cast<double>(intRange->second - intRange->first));

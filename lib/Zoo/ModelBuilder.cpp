@@ -3,7 +3,7 @@
 #include "dlc/Dialect/Graph/GraphBuilder.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Runtime/Interpreter.h"
-#include "dlc/Support/ZooRandom.h"
+#include "dlc/Support/Random.h"
 
 #include "llvm/Support/ErrorHandling.h"
 

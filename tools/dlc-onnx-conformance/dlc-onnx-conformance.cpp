@@ -258,7 +258,8 @@ static Outcome runTest(StringRef dir, std::string &why) {
         return std::string(p);
       };
       if (Error e = dlc::emitForGPU(**module, "main", "default", gpuTarget, file("model.o"),
-                                    file("model.h"), file("model.so"))) {
+                                    file("model.h"), file("model.so"))
+                        .takeError()) {
         why = "cuda: " + toString(std::move(e)) + ": " + diagnostics;
         return Outcome::Fail;
       }

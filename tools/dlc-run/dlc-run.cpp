@@ -216,13 +216,12 @@ static int runOnCUDA(mlir::ModuleOp module, mlir::func::FuncOp func, const GPUTa
   };
   auto run = [&]() -> Expected<int> {
     std::string library = file("model.so"), weights = file("model.weights");
-    if (Error e = emitForGPU(module, func.getSymName(), pipeline, gpu, file("model.o"),
-                             file("model.h"), library, weights))
-      return std::move(e);
+    Expected<uint64_t> weightBytes = emitForGPU(module, func.getSymName(), pipeline, gpu,
+                                                file("model.o"), file("model.h"), library, weights);
+    if (!weightBytes)
+      return weightBytes.takeError();
     std::vector<std::string> args{std::string(runner), library};
-    uint64_t weightsSize = 0;
-    // A file of no weights is its magic and a count: 16 bytes.
-    if (!sys::fs::file_size(weights, weightsSize) && weightsSize > 16)
+    if (*weightBytes)
       args.push_back("--weights=" + weights);
     for (auto [i, t] : llvm::enumerate(*inputs)) {
       args.push_back("--input=" + file("input_" + Twine(i) + ".npy"));
@@ -302,7 +301,8 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   auto [object, header] = *paths;
   if (Error e = emitForGPU(module, entryName, pipeline, *gpu, emit == "obj" ? emitPath : object,
                            header, emit == "shared" ? StringRef(emitPath) : StringRef(),
-                           externalWeights, !externalWeightsRaw))
+                           externalWeights, !externalWeightsRaw)
+                    .takeError())
     return fail(toString(std::move(e)));
   outs() << "wrote " << emitPath << " and " << header
          << (externalWeights.empty() ? "" : " and " + externalWeights) << "\n";

@@ -41,11 +41,12 @@ llvm::Error printLoweredForGPU(mlir::ModuleOp module, llvm::StringRef pipeline,
 /// there instead of into the object, which exports a table of them to be
 /// filled before the first call; with `weightRecipes`, the zoo's parameters
 /// that graph passes left as they were are written as recipes to
-/// regenerate them (ModelExports.h).
-llvm::Error emitForGPU(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
-                       const GPUTarget &target, llvm::StringRef objectPath,
-                       llvm::StringRef headerPath, llvm::StringRef sharedPath = "",
-                       llvm::StringRef weightsPath = "", bool weightRecipes = true);
+/// regenerate them (ModelExports.h). Returns the bytes of the weights
+/// written to `weightsPath` (0 without it).
+llvm::Expected<uint64_t> emitForGPU(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
+                                    const GPUTarget &target, llvm::StringRef objectPath,
+                                    llvm::StringRef headerPath, llvm::StringRef sharedPath = "",
+                                    llvm::StringRef weightsPath = "", bool weightRecipes = true);
 
 /// The smallest weight `emitForGPU` keeps outside the object.
 inline constexpr uint64_t kMinExternalWeightBytes = 1024;

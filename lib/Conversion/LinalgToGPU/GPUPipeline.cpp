@@ -92,6 +92,14 @@ void dlc::registerGPUCompilerDialects(DialectRegistry &registry) {
   ub::registerConvertUBToLLVMInterface(registry);
 }
 
+/// Strided views, affine and structured control flow to plain control flow:
+/// where the kernels' and the host code's lowerings to LLVM start.
+static void addLowerToControlFlow(OpPassManager &pm) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+}
+
 void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
                                    const GPUTarget &target) {
   if (stopAfter == GPUPhase::Graph)
@@ -124,9 +132,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   attach.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(attach));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(memref::createExpandStridedMetadataPass());
-  kernels.addPass(createLowerAffinePass());
-  kernels.addPass(createSCFToControlFlowPass());
+  addLowerToControlFlow(kernels);
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
@@ -144,9 +150,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
 
   // The host code: launches on one stream, waited for once per function.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  addLowerToControlFlow(pm);
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
