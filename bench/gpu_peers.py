@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """The peers of dlc's GPU backend on the same architectures, on a GPU machine.
 
-    gpu_peers.py --out=peers.jsonl [--models=resnet50,mobilenet_v2,bert_base] [--eager-only]
+    gpu_peers.py --out=peers.jsonl [--models=resnet50,mobilenet_v2,bert_base,ssd_resnet50]
+                 [--eager-only]
     gpu_peers.py --table bench.jsonl peers.jsonl
 
 Runs PyTorch eager, torch.compile (default) and torch.compile
 (mode="reduce-overhead") on ResNet-50, MobileNetV2 (torchvision) and
-BERT-base with a question-answering head (transformers, sequence 128), at
-batch 1 and 32, f32 with PyTorch's default math (TF32 convolutions through
+BERT-base with a question-answering head (transformers, sequence 128), and
+SSD-ResNet50 (below), at batch 1 and 32, f32 with PyTorch's default math (TF32 convolutions through
 cuDNN, f32 matrix products), random weights: the latency is the host wall
 time of one call followed by torch.cuda.synchronize(), as dlc-cuda-run
-measures dlc's. SSD-ResNet50 has no peer here: torchvision's SSDs have other
-backbones, and NVIDIA's model needs a download. Each result is one JSON line,
+measures dlc's. SSD-ResNet50 is dlc's zoo model (lib/Zoo/SSD.cpp, NVIDIA's
+SSD300 v1.1) written here in PyTorch: torchvision's ResNet-50 up to layer3,
+layer3 not striding, the same extra blocks and heads, box decoding, softmax,
+and per-class NMS (torchvision.ops.batched_nms, score threshold 0.05, IoU
+0.5, the best 200): the usual eager post-processing, which synchronizes
+with the host to select the boxes above the threshold. Each result is one JSON line,
 written as soon as it is measured, cheapest first (eager, then compiled at
 batch 1, then compiled at batch 32), so a time limit keeps what was done.
 --table prints dlc's results (utils/gpu-check.sh's bench.jsonl) beside them.
@@ -40,8 +45,64 @@ def measure(fn, warmup, runs):
             "runs": runs}
 
 
+def ssd_resnet50():
+    """dlc's zoo SSD-ResNet50 (lib/Zoo/SSD.cpp) as a torch module."""
+    import torch
+    import torchvision
+    from torch import nn
+
+    class SSD(nn.Module):
+        def __init__(self):
+            super().__init__()
+            r = torchvision.models.resnet50(weights=None)
+            b = r.layer3[0]  # layer3 does not stride: 38x38 features at 300x300
+            b.conv2.stride, b.downsample[0].stride = (1, 1), (1, 1)
+            self.backbone = nn.Sequential(r.conv1, r.bn1, r.relu, r.maxpool, r.layer1, r.layer2,
+                                          r.layer3)
+            channels = [1024, 512, 512, 256, 256, 256]
+            extras = [(256, 512, 2, 1), (256, 512, 2, 1), (128, 256, 2, 1), (128, 256, 1, 0),
+                      (128, 256, 1, 0)]
+            self.extras = nn.ModuleList(
+                nn.Sequential(nn.Conv2d(cin, mid, 1, bias=False), nn.BatchNorm2d(mid), nn.ReLU(),
+                              nn.Conv2d(mid, out, 3, stride, pad, bias=False),
+                              nn.BatchNorm2d(out), nn.ReLU())
+                for cin, (mid, out, stride, pad) in zip(channels, extras))
+            per_position = [4, 6, 6, 6, 4, 4]
+            self.loc = nn.ModuleList(nn.Conv2d(c, n * 4, 3, padding=1)
+                                     for c, n in zip(channels, per_position))
+            self.conf = nn.ModuleList(nn.Conv2d(c, n * 81, 3, padding=1)
+                                      for c, n in zip(channels, per_position))
+            self.register_buffer("dboxes", torch.rand(8732, 4) * 0.5 + 0.25)
+
+        def forward(self, x):
+            features = [self.backbone(x)]
+            for block in self.extras:
+                features.append(block(features[-1]))
+            n = x.shape[0]
+            loc = torch.cat([l(f).reshape(n, 4, -1) for l, f in zip(self.loc, features)], 2)
+            conf = torch.cat([c(f).reshape(n, 81, -1) for c, f in zip(self.conf, features)], 2)
+            loc = loc.permute(0, 2, 1)
+            xy = loc[..., :2] * 0.1 * self.dboxes[:, 2:] + self.dboxes[:, :2]
+            wh = torch.exp(loc[..., 2:] * 0.2) * self.dboxes[:, 2:]
+            boxes = torch.cat([xy - wh / 2, xy + wh / 2], 2)
+            scores = torch.softmax(conf, 1)[:, 1:]  # class 0 is the background
+            detections = []
+            for i in range(n):
+                s = scores[i].T  # [8732, 80]
+                keep = s > 0.05
+                box_index, cls = keep.nonzero(as_tuple=True)
+                picked = torchvision.ops.batched_nms(boxes[i][box_index], s[keep], cls, 0.5)[:200]
+                detections.append((boxes[i][box_index[picked]], s[keep][picked], cls[picked] + 1))
+            return detections
+
+    return SSD()
+
+
 def build(name, batch):
     import torch
+    if name == "ssd_resnet50":
+        x = torch.rand(batch, 3, 300, 300, device="cuda") * 2 - 1
+        return ssd_resnet50().eval().cuda(), (x,)
     if name in ("resnet50", "mobilenet_v2"):
         import torchvision
         model = getattr(torchvision.models, name)(weights=None)
@@ -134,7 +195,7 @@ def table(bench_path, peers_path):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out")
-    p.add_argument("--models", default="resnet50,mobilenet_v2,bert_base")
+    p.add_argument("--models", default="resnet50,mobilenet_v2,bert_base,ssd_resnet50")
     p.add_argument("--eager-only", action="store_true", help="PyTorch eager alone (no compiling)")
     p.add_argument("--table", nargs=2, metavar=("BENCH", "PEERS"))
     args = p.parse_args()

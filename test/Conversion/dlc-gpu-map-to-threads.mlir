@@ -62,34 +62,122 @@ func.func @rows(%a: memref<4x64xf32>, %s: memref<4xf32>, %c: memref<4xf32>) {
   return
 }
 
-// A product of many outputs: a thread each, the accumulator in a register
-// (loaded before the reduction loop, stored once after it).
+// A product of many outputs (512 x 1024, 128 tiles of 64 x 64): a block of
+// 256 threads per tile, a thread computing 4 x 4 outputs from the output's
+// values. Per step of 16 along the reduction each thread stages 4 elements
+// of each input into shared memory (padded rows of 65), then 16 x 16 fused
+// multiply-adds from it, between barriers; it stores what is in range.
 // CHECK-LABEL: func.func @product
-// CHECK: gpu.launch
-// CHECK: %[[INIT:.*]] = memref.load %arg2
-// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
-// CHECK-NOT: memref.store
-// CHECK: arith.addf %[[ACC]]
-// CHECK: scf.yield
-// CHECK: memref.store %[[SUM]], %arg2
-func.func @product(%a: memref<128x256xf32>, %b: memref<256x256xf32>, %c: memref<128x256xf32>) {
-  linalg.matmul ins(%a, %b : memref<128x256xf32>, memref<256x256xf32>)
-                outs(%c : memref<128x256xf32>)
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[C16]], {{.*}} = %[[C8]], {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%[[LHS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>, %[[RHS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-16: memref.load %arg2
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4: memref.store {{.*}}, %[[LHS]]
+// CHECK-COUNT-4: memref.store {{.*}}, %[[RHS]]
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-256: math.fma
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK-COUNT-16: scf.if
+// CHECK: gpu.terminator
+func.func @product(%a: memref<512x64xf32>, %b: memref<64x1024xf32>, %c: memref<512x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<512x64xf32>, memref<64x1024xf32>)
+                outs(%c : memref<512x1024xf32>)
   return
 }
 
-// A dense layer (y[m, n] = sum_k x[m, k] * w[n, k]) reads both inputs along
-// k only: a warp per output even for many outputs (128 x 256), so that a
-// warp reads rows in order rather than a row apart.
+// A product of few outputs and a long reduction (a 3x3 convolution of
+// ResNet's last stage, after im2col: 64 x 49 outputs, 4608 products each)
+// would occupy one block: its reduction is split in 36 slices of 128, each
+// block summing one slice of a 64 x 64 tile into a buffer from zero; a
+// second kernel adds the slices to the output in order.
+// CHECK-LABEL: func.func @split_reduction
+// CHECK: %[[PARTIAL:.*]] = memref.alloc() : memref<36x1x64x49xf32>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c36{{.*}}) {{.*}} function(@k_layer4_conv) workgroup({{.*}} : memref<16x65xf32, {{.*}}>, {{.*}} : memref<16x65xf32, {{.*}}>)
+// CHECK: %[[BEGIN:.*]] = arith.muli {{.*}}, %c128
+// CHECK: %[[END:.*]] = arith.minui
+// CHECK: scf.for {{.*}} = %[[BEGIN]] to %[[END]] step %c16{{.*}} iter_args({{.*}} = %cst{{.*}}, {{.*}} = %cst{{.*}}, {{.*}} = %cst{{.*}}, {{.*}} = %cst{{.*}}
+// CHECK-COUNT-16: memref.store {{.*}}, %[[PARTIAL]]
+// CHECK: gpu.launch {{.*}} function(@k_layer4_conv_sum)
+// CHECK: %[[INIT:.*]] = memref.load %arg2
+// CHECK: scf.for {{.*}} = %c0{{.*}} to %c36{{.*}} step %c1{{.*}} iter_args(%[[SUM:.*]] = %[[INIT]])
+// CHECK: memref.load %[[PARTIAL]]
+// CHECK: arith.addf %[[SUM]]
+// CHECK: memref.store {{.*}}, %arg2
+func.func @split_reduction(%w: memref<64x4608xf32>, %x: memref<1x4608x49xf32>, %y: memref<1x64x49xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>,
+                                   affine_map<(b, m, n, k) -> (b, k, n)>,
+                                   affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x : memref<64x4608xf32>, memref<1x4608x49xf32>) outs(%y : memref<1x64x49xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } loc("layer4.conv")
+  return
+}
+
+// A reduction that is not a multiple of 16 long (a 7x7 convolution of 3
+// channels: 147): the last step stages zeros past its end.
+// CHECK-LABEL: func.func @ragged
+// CHECK: scf.for
+// CHECK: arith.minui %[[K:.*]], %c146{{(_[0-9]+)?}}
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[K]], %c147{{(_[0-9]+)?}}
+// CHECK: arith.select %[[IN]]
+func.func @ragged(%w: memref<64x147xf32>, %x: memref<1x147x12544xf32>, %y: memref<1x64x12544xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>,
+                                   affine_map<(b, m, n, k) -> (b, k, n)>,
+                                   affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x : memref<64x147xf32>, memref<1x147x12544xf32>) outs(%y : memref<1x64x12544xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// A reduction that is not a multiply-accumulate (max-plus) over many
+// outputs: a thread each, the accumulator in a register (loaded before the
+// reduction loop, stored once after it).
+// CHECK-LABEL: func.func @max_plus
+// CHECK: gpu.launch
+// CHECK-NOT: workgroup
+// CHECK: %[[INIT:.*]] = memref.load %arg2
+// CHECK: %[[MAX:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
+// CHECK-NOT: memref.store
+// CHECK: arith.maximumf %[[ACC]]
+// CHECK: scf.yield
+// CHECK: memref.store %[[MAX]], %arg2
+func.func @max_plus(%a: memref<128x64xf32>, %b: memref<64x256xf32>, %c: memref<128x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x64xf32>, memref<64x256xf32>) outs(%c : memref<128x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %acc, %s : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// A dense layer of few rows (8 x 4096 outputs, y[m, n] = sum_k x[m, k] *
+// w[n, k]), too few to tile, reads both inputs along k only: a warp per
+// output even for many outputs, so that a warp reads rows in order rather
+// than a row apart.
 // CHECK-LABEL: func.func @dense
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c4096, {{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c4096{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256
 // CHECK: arith.divui {{.*}}, %c32
 // CHECK: gpu.shuffle xor
-func.func @dense(%x: memref<128x64xf32>, %w: memref<256x64xf32>, %y: memref<128x256xf32>) {
+func.func @dense(%x: memref<8x64xf32>, %w: memref<4096x64xf32>, %y: memref<8x4096xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
                                    affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x, %w : memref<128x64xf32>, memref<256x64xf32>) outs(%y : memref<128x256xf32>) {
+      ins(%x, %w : memref<8x64xf32>, memref<4096x64xf32>) outs(%y : memref<8x4096xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %p = arith.mulf %a, %b : f32
     %r = arith.addf %acc, %p : f32
@@ -124,6 +212,44 @@ func.func @total(%a: memref<64xf32>, %s: memref<f32>) {
       ins(%a : memref<64xf32>) outs(%s : memref<f32>) {
   ^bb0(%x: f32, %acc: f32):
     %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// An op of no loops (a 0-d output) is a load and a store: the whole body
+// runs on one thread, not on the host.
+// CHECK-LABEL: func.func @zero_dims
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c1{{(_[0-9]+)?}},
+// CHECK-NEXT: memref.load %arg0[]
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: memref.store {{.*}}, %arg1[]
+func.func @zero_dims(%a: memref<f32>, %b: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%a : memref<f32>) outs(%b : memref<f32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// A reduction over the middle dimension (a softmax over channels) has its
+// loops reordered, the reduction innermost: a warp per output (4 x 300 of
+// them, 150 blocks), not one thread running the parallel loops inside the
+// reduction.
+// CHECK-LABEL: func.func @middle_reduction
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c150{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// CHECK: affine.delinearize_index {{.*}} into (4, 300)
+// CHECK: scf.for {{.*}} to %c81
+// CHECK: arith.maximumf
+// CHECK: gpu.shuffle xor
+func.func @middle_reduction(%a: memref<4x81x300xf32>, %m: memref<4x1x300xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, p) -> (n, c, p)>, affine_map<(n, c, p) -> (n, 0, p)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a : memref<4x81x300xf32>) outs(%m : memref<4x1x300xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
     linalg.yield %r : f32
   }
   return
@@ -225,7 +351,10 @@ func.func private @helper(%x: i32, %c: i1) -> i32 {
   return %r : i32
 }
 
-// Ten kernels (the elementwise op, the row sums, the copy, the product, the
-// dense layer, the short rows, the scalar reduction, the three
-// single-thread bodies), four of one thread, two of a warp per output.
-// STATS: dlc-gpu-map-to-threads: kernels 10, single-thread 4, warp-reductions 2
+// Sixteen kernels (the elementwise op, the row sums, the copy, the tiled
+// product, the split one and its sum, the ragged one, the max-plus product,
+// the dense layer, the short rows, the scalar reduction, the op of no
+// loops, the middle reduction, the three single-thread bodies), five of one
+// thread, three of a warp per output, three tiled products, one reduction
+// moved innermost.
+// STATS: dlc-gpu-map-to-threads: kernels 16, reductions-moved-innermost 1, single-thread 5, tiled-products 3, warp-reductions 3

@@ -293,7 +293,7 @@ def CPUNoAliasArgsPass : Pass<"dlc-cpu-noalias-args", "mlir::func::FuncOp"> {
 //===----------------------------------------------------------------------===//
 
 def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
-  let summary = "Run every loop nest of a function as a GPU kernel, one thread per iteration";
+  let summary = "Run every loop nest of a function as a GPU kernel: a thread or a warp per output, tiles for matrix products";
   let description = [{
     After bufferization, every `memref.copy` becomes a `linalg.copy` and every
     linalg op a loop nest, its parallel dimensions as one `scf.parallel` and
@@ -305,13 +305,25 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     nest whose outermost loop is not a parallel one of constant bounds (a
     reduction to a scalar, a reduction over the first dimension) runs on one
     thread; so does a whole function that computes scalars between its
-    loops (non-maximum suppression). A nest of no iterations is erased. This
-    is the baseline every op class has; tiled kernels (shared memory, tensor
-    cores) replace it op class by op class. Counters (`--dlc-pass-stats`):
-    `kernels`, `single-thread`.
+    loops (non-maximum suppression). A nest of no iterations is erased.
+    Reductions of few outputs, or whose inputs are contiguous only along the
+    reduction (dense layers), get a warp per output combining with shuffles.
+    Matrix products (`out += a * b` in f32 over one reduction dimension, at
+    least 16 x 16 outputs: dense layers, attention, convolutions after
+    im2col) get tiled kernels instead: a block of 256 threads per 64 x 64,
+    32 x 64 or 32 x 32 output tile (the largest that gives 128 blocks), each
+    thread accumulating 16, 8 or 4 outputs in registers with fused
+    multiply-adds from tiles of both inputs staged 16 reduction steps at a
+    time in shared memory. When the tiles are still too few to occupy the
+    GPU, the reduction is split in slices summed into a buffer, which a
+    second kernel adds to the output in order (the same result every run).
+    Kernels are named `k_<layer>` after the op's location. Counters
+    (`--dlc-pass-stats`): `kernels`, `single-thread`, `warp-reductions`,
+    `tiled-products`.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
-                           "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect"];
+                           "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::math::MathDialect", "mlir::memref::MemRefDialect"];
 }
 
 def GPUMergeKernelModulesPass : Pass<"dlc-gpu-merge-kernel-modules", "mlir::ModuleOp"> {

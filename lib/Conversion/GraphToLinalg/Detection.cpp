@@ -57,6 +57,23 @@ struct Emitter {
     return op.getResults();
   }
 
+  /// for all i in [0, counts) in parallel: body(i); no results.
+  void parallel(ArrayRef<int64_t> counts, function_ref<void(ValueRange)> body) {
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t c : counts) {
+      lbs.push_back(index(0));
+      ubs.push_back(index(c));
+      steps.push_back(index(1));
+    }
+    scf::ParallelOp::create(b, lbs, ubs, steps,
+                            [&](OpBuilder &nested, Location, ValueRange ivs) {
+                              OpBuilder::InsertionGuard guard(b);
+                              b.setInsertionPoint(nested.getInsertionBlock(),
+                                                  nested.getInsertionPoint());
+                              body(ivs);
+                            });
+  }
+
   /// if (c) then(); no results.
   void when(Value c, function_ref<void()> then) {
     auto op = scf::IfOp::create(b, c, /*withElseRegion=*/false);
@@ -111,7 +128,11 @@ struct Emitter {
 /// on ties) is kept and the boxes it overlaps are suppressed, until none is
 /// left or `max_detections` are kept: the same boxes, in the same order, as
 /// visiting them by descending score, since a class's later boxes can never
-/// rank among the best `max_detections` overall.
+/// rank among the best `max_detections` overall. The classes of every image
+/// are independent: one parallel loop over them (a GPU thread each, CPU
+/// threads), then one over the images merges their lists, each in
+/// descending score order, taking the best head each time (the lowest
+/// class on ties: the order the interpreter ranks them in).
 struct NmsLowering : OpConversionPattern<NmsOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -141,114 +162,121 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
       outs.push_back(alloc(t.getShape(), t.getElementType()));
     }
     Type boxElem = boxesType.getElementType(), scoreElem = scoresType.getElementType();
-    Type i64 = b.getI64Type();
-    // Scratch: the current class's candidates (boxes scoring above the
+    Type i64 = b.getI64Type(), idx = b.getIndexType();
+    // Scratch per image and class: its candidates (boxes scoring above the
     // threshold, in box order) and whether each is still alive; the
-    // detections kept so far (score, class, box), at most k per class.
-    int64_t capacity = std::max<int64_t>(1, classes * std::min(k, numBoxes));
-    Type idx = b.getIndexType();
-    Value candidates = alloc({numBoxes}, idx);
-    Value alive = alloc({numBoxes}, b.getI1Type());
-    Value keptScore = alloc({capacity}, b.getF64Type());
-    Value keptClass = alloc({capacity}, i64), keptBox = alloc({capacity}, i64);
+    // detections it kept (score, box) and how many; the merge's position in
+    // each class's list.
+    int64_t perClass = std::max<int64_t>(1, std::min(k, numBoxes));
+    Value candidates = alloc({batch, classes, numBoxes}, idx);
+    Value alive = alloc({batch, classes, numBoxes}, b.getI1Type());
+    Value keptScore = alloc({batch, classes, perClass}, b.getF64Type());
+    Value keptBox = alloc({batch, classes, perClass}, idx);
+    Value keptCount = alloc({batch, classes}, idx);
+    Value head = alloc({batch, classes}, idx);
     double iouMax = op.getIouThreshold().convertToDouble();
     double minScore = op.getScoreThreshold().convertToDouble();
     Value nb = e.index(numBoxes), kIdx = e.index(k);
     Value yes = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
     Value no = arith::ConstantIntOp::create(b, b.getI1Type(), 0);
-    Value nan = e.f64(std::numeric_limits<double>::quiet_NaN());
     Value minusInf = e.f64(-std::numeric_limits<double>::infinity());
-
     Value boxZero = arith::ConstantOp::create(b, b.getFloatAttr(boxElem, 0));
     Value scoreZero = arith::ConstantOp::create(b, b.getFloatAttr(scoreElem, 0));
     Value noClass = arith::ConstantIntOp::create(b, i64, -1);
-    e.loop(e.index(batch), {}, [&](Value n, ValueRange) -> SmallVector<Value> {
-      // Unused slots: box 0, score 0, class -1.
+    auto asIndex = [&](Value v) { return arith::IndexCastOp::create(b, idx, v).getResult(); };
+
+    e.parallel({batch, classes}, [&](ValueRange ivs) {
+      Value n = ivs[0], c = ivs[1];
+      Value isBackground = e.cmpi(arith::CmpIPredicate::eq, c, e.index(background));
+      auto skip = scf::IfOp::create(b, TypeRange{idx}, isBackground, true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(skip.thenBlock());
+      scf::YieldOp::create(b, e.index(0));
+      b.setInsertionPointToStart(skip.elseBlock());
+      auto score = [&](Value box) { return e.wide(e.load(scores, {n, c, box})); };
+      // Compacted branch-free: every box is written at the next slot,
+      // which advances only past those above the threshold.
+      Value m = e.loop(nb, {e.index(0)}, [&](Value box, ValueRange at) -> SmallVector<Value> {
+        e.store(box, candidates, {n, c, at[0]});
+        Value above = e.cmpf(arith::CmpFPredicate::OGT, score(box), e.f64(minScore));
+        return {e.select(above, arith::AddIOp::create(b, at[0], e.index(1)), at[0])};
+      })[0];
+      e.loop(m, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
+        e.store(yes, alive, {n, c, j});
+        return {};
+      });
+      auto boxAt = [&](Value j) { return e.load(candidates, {n, c, j}); };
+      // while (kept < k && a candidate is alive) keep the best, suppress
+      // those it overlaps. The before region finds the best candidate and
+      // hands it to the after region with the count kept.
+      auto loop = scf::WhileOp::create(b, TypeRange{idx, i64}, ValueRange{e.index(0)});
+      Block *before = b.createBlock(&loop.getBefore(), {}, {idx}, {b.getLoc()});
+      Value kept = before->getArgument(0);
+      Value best = e.argmax(m, [&](Value j) {
+        return e.select(e.load(alive, {n, c, j}), score(boxAt(j)), minusInf);
+      });
+      Value found = e.cmpi(arith::CmpIPredicate::sge, best, arith::ConstantIntOp::create(b, i64, 0));
+      Value go = arith::AndIOp::create(b, found, e.cmpi(arith::CmpIPredicate::slt, kept, kIdx));
+      scf::ConditionOp::create(b, go, ValueRange{kept, best});
+      Block *after = b.createBlock(&loop.getAfter(), {}, {idx, i64}, {b.getLoc(), b.getLoc()});
+      Value slot = after->getArgument(0);
+      Value bestPos = asIndex(after->getArgument(1));
+      Value bestBoxIdx = boxAt(bestPos);
+      e.store(no, alive, {n, c, bestPos});
+      e.store(score(bestBoxIdx), keptScore, {n, c, slot});
+      e.store(bestBoxIdx, keptBox, {n, c, slot});
+      SmallVector<Value> bestBox = e.corners(boxes, n, bestBoxIdx);
+      e.loop(m, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
+        e.when(e.load(alive, {n, c, j}), [&] {
+          Value overlap = e.iou(e.corners(boxes, n, boxAt(j)), bestBox);
+          e.when(e.cmpf(arith::CmpFPredicate::OGT, overlap, e.f64(iouMax)),
+                 [&] { e.store(no, alive, {n, c, j}); });
+        });
+        return {};
+      });
+      scf::YieldOp::create(b, ValueRange{arith::AddIOp::create(b, slot, e.index(1))});
+      b.setInsertionPointAfter(loop);
+      scf::YieldOp::create(b, loop.getResult(0));
+      b.setInsertionPointAfter(skip);
+      e.store(skip.getResult(0), keptCount, {n, c});
+    });
+
+    // The best k of all kept: each slot takes the best head of the classes'
+    // lists (the first class on ties); unused slots hold box 0, score 0 and
+    // class -1.
+    e.parallel({batch}, [&](ValueRange ivs) {
+      Value n = ivs[0];
+      e.loop(e.index(classes), {}, [&](Value c, ValueRange) -> SmallVector<Value> {
+        e.store(e.index(0), head, {n, c});
+        return {};
+      });
       e.loop(kIdx, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
+        Value best = e.argmax(e.index(classes), [&](Value c) {
+          Value at = e.load(head, {n, c});
+          Value more = e.cmpi(arith::CmpIPredicate::ult, at, e.load(keptCount, {n, c}));
+          // Reading past a list's end stays inside the buffer: clamped.
+          Value safe = arith::MinUIOp::create(b, at, e.index(perClass - 1));
+          return e.select(more, e.load(keptScore, {n, c, safe}), minusInf);
+        });
+        Value found = e.cmpi(arith::CmpIPredicate::sge, best, arith::ConstantIntOp::create(b, i64, 0));
+        auto fill = scf::IfOp::create(b, found, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(fill.thenBlock());
+        Value cls = asIndex(best);
+        Value at = e.load(head, {n, cls});
+        Value box = e.load(keptBox, {n, cls, at});
+        e.store(arith::AddIOp::create(b, at, e.index(1)), head, {n, cls});
+        for (int64_t q = 0; q < 4; ++q)
+          e.store(e.load(boxes, {n, box, e.index(q)}), outs[0], {n, j, e.index(q)});
+        e.store(e.load(scores, {n, cls, box}), outs[1], {n, j});
+        e.store(best, outs[2], {n, j});
+        b.setInsertionPointToStart(fill.elseBlock());
         for (int64_t q = 0; q < 4; ++q)
           e.store(boxZero, outs[0], {n, j, e.index(q)});
         e.store(scoreZero, outs[1], {n, j});
         e.store(noClass, outs[2], {n, j});
         return {};
       });
-      Value count = e.loop(e.index(classes), {e.index(0)}, [&](Value c, ValueRange carried) -> SmallVector<Value> {
-        Value total = carried[0];
-        Value isBackground = e.cmpi(arith::CmpIPredicate::eq, c, e.index(background));
-        auto skip = scf::IfOp::create(b, TypeRange{b.getIndexType()}, isBackground, true);
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(skip.thenBlock());
-          scf::YieldOp::create(b, total);
-          b.setInsertionPointToStart(skip.elseBlock());
-          auto score = [&](Value box) { return e.wide(e.load(scores, {n, c, box})); };
-          // Compacted branch-free: every box is written at the next slot,
-          // which advances only past those above the threshold.
-          Value m = e.loop(nb, {e.index(0)}, [&](Value box, ValueRange at) -> SmallVector<Value> {
-            e.store(box, candidates, {at[0]});
-            Value above = e.cmpf(arith::CmpFPredicate::OGT, score(box), e.f64(minScore));
-            return {e.select(above, arith::AddIOp::create(b, at[0], e.index(1)), at[0])};
-          })[0];
-          e.loop(m, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
-            e.store(yes, alive, {j});
-            return {};
-          });
-          auto boxAt = [&](Value j) { return e.load(candidates, {j}); };
-          // while (kept < k && a candidate is alive) keep the best, suppress
-          // those it overlaps. The before region finds the best candidate and
-          // hands it to the after region with the counts (kept in this
-          // class, kept in all).
-          auto loop = scf::WhileOp::create(b, TypeRange{idx, idx, i64}, ValueRange{e.index(0), total});
-          Block *before = b.createBlock(&loop.getBefore(), {}, {idx, idx}, {b.getLoc(), b.getLoc()});
-          Value kept = before->getArgument(0), at = before->getArgument(1);
-          Value best = e.argmax(m, [&](Value j) {
-            return e.select(e.load(alive, {j}), score(boxAt(j)), minusInf);
-          });
-          Value found = e.cmpi(arith::CmpIPredicate::sge, best,
-                               arith::ConstantIntOp::create(b, i64, 0));
-          Value go = arith::AndIOp::create(b, found, e.cmpi(arith::CmpIPredicate::slt, kept, kIdx));
-          scf::ConditionOp::create(b, go, ValueRange{kept, at, best});
-          Block *after = b.createBlock(&loop.getAfter(), {}, {idx, idx, i64},
-                                       {b.getLoc(), b.getLoc(), b.getLoc()});
-          Value bestPos = arith::IndexCastOp::create(b, idx, after->getArgument(2));
-          Value bestBoxIdx = boxAt(bestPos);
-          e.store(no, alive, {bestPos});
-          e.store(score(bestBoxIdx), keptScore, {after->getArgument(1)});
-          e.store(arith::IndexCastOp::create(b, i64, c), keptClass, {after->getArgument(1)});
-          e.store(arith::IndexCastOp::create(b, i64, bestBoxIdx), keptBox, {after->getArgument(1)});
-          SmallVector<Value> bestBox = e.corners(boxes, n, bestBoxIdx);
-          e.loop(m, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
-            e.when(e.load(alive, {j}), [&] {
-              Value overlap = e.iou(e.corners(boxes, n, boxAt(j)), bestBox);
-              e.when(e.cmpf(arith::CmpFPredicate::OGT, overlap, e.f64(iouMax)),
-                     [&] { e.store(no, alive, {j}); });
-            });
-            return {};
-          });
-          Value one = e.index(1);
-          scf::YieldOp::create(b, ValueRange{arith::AddIOp::create(b, after->getArgument(0), one),
-                                             arith::AddIOp::create(b, after->getArgument(1), one)});
-          b.setInsertionPointAfter(loop);
-          scf::YieldOp::create(b, loop.getResult(1));
-        }
-        return {skip.getResult(0)};
-      })[0];
-      // The best k of all kept, by score, then class, then box: the first
-      // maximum of the list in the order it was filled. Taken ones become NaN.
-      Value slots = arith::MinUIOp::create(b, count, kIdx);
-      e.loop(slots, {}, [&](Value j, ValueRange) -> SmallVector<Value> {
-        Value pick = arith::IndexCastOp::create(
-            b, b.getIndexType(), e.argmax(count, [&](Value i) { return e.load(keptScore, {i}); }));
-        e.store(nan, keptScore, {pick});
-        Value cls = e.load(keptClass, {pick});
-        auto asIndex = [&](Value v) { return arith::IndexCastOp::create(b, b.getIndexType(), v); };
-        Value box = asIndex(e.load(keptBox, {pick}));
-        for (int64_t q = 0; q < 4; ++q)
-          e.store(e.load(boxes, {n, box, e.index(q)}), outs[0], {n, j, e.index(q)});
-        e.store(e.load(scores, {n, asIndex(cls), box}), outs[1], {n, j});
-        e.store(cls, outs[2], {n, j});
-        return {};
-      });
-      return {};
     });
     // The scratch buffers are freed by the buffer deallocation pipeline.
     SmallVector<Value> results;

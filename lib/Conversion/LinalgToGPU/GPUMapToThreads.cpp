@@ -1,4 +1,5 @@
 //===- GPUMapToThreads.cpp - loop nests as one-thread-per-iteration kernels ===//
+#include "TiledContraction.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 
@@ -163,6 +164,37 @@ static std::optional<WarpReduction> matchWarpReduction(scf::ParallelOp parallel,
   return WarpReduction{loop, combiner, combiner->getOperand(0) == acc ? 0u : 1u};
 }
 
+/// Puts the reduction dimensions of `op` innermost, the parallel ones first
+/// in their order, if they are not: its loops are then a parallel nest
+/// around the reductions, a thread or a warp per output, rather than a
+/// reduction around parallel loops running on one thread (a softmax over
+/// channels). Each output's reduction keeps its order. Returns whether it
+/// reordered them.
+static bool moveReductionsInnermost(IRRewriter &rewriter, linalg::LinalgOp &op) {
+  SmallVector<unsigned> order;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto kind : {utils::IteratorType::parallel, utils::IteratorType::reduction})
+    for (auto [i, t] : llvm::enumerate(iterators))
+      if (t == kind)
+        order.push_back(i);
+  if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
+    return false;
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic) {
+    FailureOr<linalg::GenericOp> generalized = linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generalized))
+      return false;
+    generic = *generalized;
+    op = generic;
+  }
+  FailureOr<linalg::GenericOp> interchanged =
+      linalg::interchangeGenericOp(rewriter, generic, order);
+  if (failed(interchanged))
+    return false;
+  op = *interchanged;
+  return true;
+}
+
 /// The first name in `loc` (the model's layer or node: "layer1.0.conv1"),
 /// as a C identifier, or "".
 static std::string layerName(Location loc) {
@@ -277,12 +309,14 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
   rewriter.eraseOp(parallel);
 }
 
-/// Whether `func` computes scalars between its loops (loops with results,
-/// loads and stores outside loops, branches): it then runs as one
+/// Whether `func` computes scalars between its loops and linalg ops (loops
+/// with results, loads and stores outside loops, branches, linalg ops of no
+/// loops, which become a load and a store): it then runs as one
 /// single-thread kernel, the scalars staying inside it.
 static bool computesScalarsBetweenLoops(func::FuncOp func) {
   return llvm::any_of(func.getBody().front(), [](Operation &op) {
-    bool loop = isa<LoopLikeOpInterface>(op);
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    bool loop = isa<LoopLikeOpInterface>(op) || (linalgOp && linalgOp.getNumLoops() > 0);
     return (loop && op.getNumResults()) || (!loop && op.getNumRegions()) ||
            isa<memref::LoadOp, memref::StoreOp>(op);
   });
@@ -382,13 +416,24 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       rewriter.setInsertionPoint(copy);
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(), copy.getTarget());
     }
-    SmallVector<linalg::LinalgOp> linalgOps;
+    // Matrix products get tiled kernels of their own (TiledContraction.h)
+    // unless the whole body runs on one thread; every other linalg op
+    // becomes a loop nest.
+    bool wholeBody = computesScalarsBetweenLoops(func);
+    SmallVector<linalg::LinalgOp> linalgOps, tiled;
     func.walk([&](linalg::LinalgOp op) {
-      if (!op->getParentOfType<gpu::LaunchOp>())
+      if (op->getParentOfType<gpu::LaunchOp>())
+        return;
+      if (!wholeBody && op->getParentOp() == func && dlc::isTiledContraction(op))
+        tiled.push_back(op);
+      else
         linalgOps.push_back(op);
     });
+    int64_t interchanged = 0;
     for (linalg::LinalgOp op : linalgOps) {
       rewriter.setInsertionPoint(op);
+      if (!wholeBody)
+        interchanged += moveReductionsInnermost(rewriter, op);
       if (failed(linalg::linalgOpToParallelLoops(rewriter, op))) {
         op->emitError("cannot be lowered to loops for the GPU");
         return signalPassFailure();
@@ -398,7 +443,6 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     // Accumulators in registers, innermost loops first; a loop at the top of
     // the function keeps its accumulator in memory unless the whole body
     // runs as one kernel (the host cannot load device memory).
-    bool wholeBody = computesScalarsBetweenLoops(func);
     // linalg's loops index through identity affine.applys: folded, so that
     // a load and a store of the same element use the same values.
     RewritePatternSet folds(&getContext());
@@ -451,9 +495,15 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       warpReductions += warp.has_value();
       launch(rewriter, nest, counts ? *counts : SmallVector<int64_t>{}, parallel, warp);
     }
+    for (linalg::LinalgOp op : tiled) {
+      std::string layer = layerName(op.getLoc());
+      kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer);
+    }
     dlc::recordPassStat(getArgument(), "kernels", kernels);
     dlc::recordPassStat(getArgument(), "single-thread", singleThread);
     dlc::recordPassStat(getArgument(), "warp-reductions", warpReductions);
+    dlc::recordPassStat(getArgument(), "tiled-products", tiled.size());
+    dlc::recordPassStat(getArgument(), "reductions-moved-innermost", interchanged);
   }
 };
 } // namespace

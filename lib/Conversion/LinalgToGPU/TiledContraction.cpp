@@ -1,0 +1,348 @@
+//===- TiledContraction.cpp - matrix products tiled in shared memory ------===//
+#include "TiledContraction.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace {
+/// A block's share of the outputs, bm rows by bn columns, and each of its
+/// threads': tm by tn outputs, kThreadGrid rows and columns apart (a warp's
+/// lanes store consecutive columns).
+struct TileShape {
+  int64_t bm, bn, tm, tn;
+};
+
+/// Threads per block, a 16 x 16 grid.
+constexpr int64_t kThreads = 256, kThreadGrid = 16;
+/// From the most outputs per thread to the fewest: the first that gives the
+/// GPU enough blocks is chosen, else the last.
+constexpr TileShape kTileShapes[] = {{64, 64, 4, 4}, {32, 64, 2, 4}, {32, 32, 2, 2}};
+/// Reduction elements staged in shared memory per step.
+constexpr int64_t kTileK = 16;
+/// Blocks to occupy a large GPU (an H100 has 132 multiprocessors).
+constexpr int64_t kEnoughBlocks = 128;
+/// The most blocks a grid's y and z dimensions take.
+constexpr int64_t kMaxGridYZ = 65535;
+/// Reductions at least this long split among 64 x 64 tiles.
+constexpr int64_t kLongReduction = 1024;
+/// The fewest reduction steps a block takes when the reduction is split.
+constexpr int64_t kMinStepsPerSplit = 8;
+
+/// The loops of a product by role (linalg::inferContractionDims) and their
+/// trip counts.
+struct ContractionShape {
+  SmallVector<unsigned, 2> batch, m, n;
+  unsigned k;
+  SmallVector<int64_t> ranges;
+
+  int64_t count(ArrayRef<unsigned> dims) const {
+    int64_t c = 1;
+    for (unsigned d : dims)
+      c *= ranges[d];
+    return c;
+  }
+  SmallVector<int64_t> counts(ArrayRef<unsigned> dims) const {
+    return llvm::map_to_vector(dims, [&](unsigned d) { return ranges[d]; });
+  }
+};
+
+/// How the product is cut: output tiles and, when they are too few to
+/// occupy the GPU, slices of the reduction (split-K) of `chunk` elements
+/// each, summed in order by a second kernel.
+struct TilePlan {
+  TileShape tile;
+  int64_t splits = 1, chunk = 0;
+};
+} // namespace
+
+/// Whether `body` yields `out + a * b` of its arguments (a, b, out).
+static bool isMultiplyAccumulate(Block &body) {
+  if (body.getNumArguments() != 3 || body.getOperations().size() != 3)
+    return false;
+  BlockArgument a = body.getArgument(0), b = body.getArgument(1), out = body.getArgument(2);
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || (add.getLhs() != out && add.getRhs() != out))
+    return false;
+  auto mul = (add.getLhs() == out ? add.getRhs() : add.getLhs()).getDefiningOp<arith::MulFOp>();
+  return mul && ((mul.getLhs() == a && mul.getRhs() == b) ||
+                 (mul.getLhs() == b && mul.getRhs() == a));
+}
+
+static std::optional<ContractionShape> contractionShape(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op->getNumRegions() != 1 || !isMultiplyAccumulate(*op.getBlock()))
+    return std::nullopt;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !type.getElementType().isF32() || !type.hasStaticShape())
+      return std::nullopt;
+  }
+  if (!llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+  if (failed(dims) || dims->k.size() != 1 || dims->m.empty() || dims->n.empty())
+    return std::nullopt;
+  ContractionShape shape{dims->batch, dims->m, dims->n, dims->k.front(),
+                         op.getStaticLoopRanges()};
+  if (llvm::is_contained(shape.ranges, ShapedType::kDynamic))
+    return std::nullopt;
+  return shape;
+}
+
+/// The plan for `shape`, if it is large enough to tile.
+static std::optional<TilePlan> plan(const ContractionShape &shape) {
+  int64_t rows = shape.count(shape.m), cols = shape.count(shape.n),
+          batch = shape.count(shape.batch), depth = shape.ranges[shape.k];
+  if (rows < kThreadGrid || cols < kThreadGrid)
+    return std::nullopt;
+  auto blocks = [&](const TileShape &tile) {
+    return llvm::divideCeil(rows, tile.bm) * llvm::divideCeil(cols, tile.bn) * batch;
+  };
+  // Too few tiles of every shape: a long reduction is split among the
+  // largest tiles (the most multiply-adds per staged element), a short one
+  // among the smallest.
+  TilePlan plan{depth >= kLongReduction ? kTileShapes[0] : std::end(kTileShapes)[-1], 1, depth};
+  for (const TileShape &tile : kTileShapes)
+    if (blocks(tile) >= kEnoughBlocks) {
+      plan.tile = tile;
+      break;
+    }
+  int64_t splits = std::min<int64_t>(llvm::divideCeil(kEnoughBlocks, blocks(plan.tile)),
+                            depth / (kTileK * kMinStepsPerSplit));
+  if (splits > 1) {
+    plan.chunk = llvm::alignTo(llvm::divideCeil(depth, splits), kTileK);
+    plan.splits = llvm::divideCeil(depth, plan.chunk);
+  }
+  if (llvm::divideCeil(rows, plan.tile.bm) > kMaxGridYZ || batch * plan.splits > kMaxGridYZ)
+    return std::nullopt;
+  return plan;
+}
+
+bool dlc::isTiledContraction(linalg::LinalgOp op) {
+  std::optional<ContractionShape> shape = contractionShape(op);
+  return shape && plan(*shape);
+}
+
+/// The dimension `operand` is contiguous along (its last index's).
+static unsigned innermostDim(linalg::LinalgOp op, OpOperand &operand) {
+  return cast<AffineDimExpr>(op.getMatchingIndexingMap(&operand).getResults().back())
+      .getPosition();
+}
+
+int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op,
+                                    StringRef name) {
+  ContractionShape shape = *contractionShape(op);
+  TilePlan cut = *plan(shape);
+  const TileShape &tile = cut.tile;
+  int64_t rows = shape.count(shape.m), cols = shape.count(shape.n),
+          batch = shape.count(shape.batch), depth = shape.ranges[shape.k];
+  bool split = cut.splits > 1;
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type f32 = rewriter.getF32Type();
+  auto index = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+  auto add = [&](Value a, Value b) -> Value { return arith::AddIOp::create(rewriter, loc, a, b); };
+  auto below = [&](Value a, int64_t bound) -> Value {
+    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, a, index(bound));
+  };
+  auto startKernel = [&](gpu::LaunchOp kernel, StringRef suffix) {
+    if (!name.empty())
+      kernel.setFunctionAttr(FlatSymbolRefAttr::get(context, (name + suffix).str()));
+    Block &body = kernel.getBody().front();
+    rewriter.setInsertionPointToStart(&body);
+    gpu::TerminatorOp::create(rewriter, loc);
+    rewriter.setInsertionPointToStart(&body);
+  };
+
+  // Every loop's value at the element being loaded or stored; indices()
+  // gathers an operand's from them.
+  SmallVector<Value> at(shape.ranges.size());
+  auto assign = [&](ArrayRef<unsigned> dims, Value linear) {
+    if (dims.size() == 1) {
+      at[dims.front()] = linear;
+    } else if (dims.size() > 1) {
+      auto split = affine::AffineDelinearizeIndexOp::create(rewriter, loc, linear, shape.counts(dims));
+      for (auto [d, v] : llvm::zip(dims, split.getResults()))
+        at[d] = v;
+    }
+  };
+  // Rows and columns past the end are clamped to the last: a tile's threads
+  // there load valid elements, and store nothing.
+  auto assignClamped = [&](ArrayRef<unsigned> dims, Value linear) {
+    assign(dims, arith::MinUIOp::create(rewriter, loc, linear, index(shape.count(dims) - 1)));
+  };
+  auto indices = [&](OpOperand &operand) {
+    return llvm::map_to_vector(op.getMatchingIndexingMap(&operand).getResults(), [&](AffineExpr e) {
+      return at[cast<AffineDimExpr>(e).getPosition()];
+    });
+  };
+  OpOperand &lhs = *op.getDpsInputOperand(0), &rhs = *op.getDpsInputOperand(1),
+            &out = *op.getDpsInitOperand(0);
+
+  // The product's grid: x over column tiles, y over row tiles, z over the
+  // batch and the reduction's slices. Two tiles in shared memory,
+  // reduction-major, padded by a column: the threads staging an input
+  // contiguous along the reduction store a column each, in different banks.
+  auto workgroup = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto tileType = [&](int64_t extent) {
+    return MemRefType::get({kTileK, extent + 1}, f32, MemRefLayoutAttrInterface(), workgroup);
+  };
+  rewriter.setInsertionPoint(op);
+  // A split product's partial sums: [slice, batch, row, column].
+  Value partial;
+  if (split)
+    partial = memref::AllocOp::create(rewriter, loc,
+                                      MemRefType::get({cut.splits, batch, rows, cols}, f32));
+  Value one = index(1);
+  auto kernel = gpu::LaunchOp::create(
+      rewriter, loc, index(llvm::divideCeil(cols, tile.bn)),
+      index(llvm::divideCeil(rows, tile.bm)), index(batch * cut.splits), index(kThreads), one,
+      one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/ValueRange{}, TypeRange{tileType(tile.bm), tileType(tile.bn)});
+  startKernel(kernel, "");
+  Value z = kernel.getBlockIds().z;
+  Value slice = split ? arith::DivUIOp::create(rewriter, loc, z, index(batch)).getResult() : Value();
+  Value batchIndex = split ? arith::RemUIOp::create(rewriter, loc, z, index(batch)).getResult() : z;
+  assign(shape.batch, batchIndex);
+  Value thread = kernel.getThreadIds().x;
+  Value tx = arith::RemUIOp::create(rewriter, loc, thread, index(kThreadGrid));
+  Value ty = arith::DivUIOp::create(rewriter, loc, thread, index(kThreadGrid));
+  Value firstRow = arith::MulIOp::create(rewriter, loc, kernel.getBlockIds().y, index(tile.bm));
+  Value firstCol = arith::MulIOp::create(rewriter, loc, kernel.getBlockIds().x, index(tile.bn));
+  SmallVector<Value> myRows, myCols;
+  for (int64_t i = 0; i < tile.tm; ++i)
+    myRows.push_back(add(firstRow, add(ty, index(i * kThreadGrid))));
+  for (int64_t j = 0; j < tile.tn; ++j)
+    myCols.push_back(add(firstCol, add(tx, index(j * kThreadGrid))));
+
+  // The accumulators start from the output's values, or from zero for a
+  // slice of the reduction.
+  Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  SmallVector<Value> initial;
+  for (Value row : myRows)
+    for (Value col : myCols) {
+      if (split) {
+        initial.push_back(zero);
+        continue;
+      }
+      assignClamped(shape.m, row);
+      assignClamped(shape.n, col);
+      initial.push_back(memref::LoadOp::create(rewriter, loc, out.get(), indices(out)));
+    }
+  Value begin = index(0), end = index(depth);
+  if (split) {
+    begin = arith::MulIOp::create(rewriter, loc, slice, index(cut.chunk));
+    end = arith::MinUIOp::create(rewriter, loc, add(begin, index(cut.chunk)), end);
+  }
+  auto steps = scf::ForOp::create(rewriter, loc, begin, end, index(kTileK), initial);
+  rewriter.setInsertionPointToStart(steps.getBody());
+  Value stepStart = steps.getInductionVar();
+  // Each thread stages extent * kTileK / kThreads elements of an input, the
+  // block's consecutive threads reading consecutive elements of it. Past the
+  // reduction's end it stages zeros, which add nothing.
+  bool ragged = depth % kTileK != 0;
+  auto stage = [&](OpOperand &input, ArrayRef<unsigned> dims, int64_t extent, Value first,
+                   Value buffer) {
+    bool alongK = innermostDim(op, input) == shape.k;
+    for (int64_t r = 0; r < extent * kTileK / kThreads; ++r) {
+      Value e = add(thread, index(r * kThreads));
+      Value kk = alongK ? arith::RemUIOp::create(rewriter, loc, e, index(kTileK)).getResult()
+                        : arith::DivUIOp::create(rewriter, loc, e, index(extent)).getResult();
+      Value rr = alongK ? arith::DivUIOp::create(rewriter, loc, e, index(kTileK)).getResult()
+                        : arith::RemUIOp::create(rewriter, loc, e, index(extent)).getResult();
+      assignClamped(dims, add(first, rr));
+      Value k = add(stepStart, kk);
+      at[shape.k] = ragged ? arith::MinUIOp::create(rewriter, loc, k, index(depth - 1)) : k;
+      Value v = memref::LoadOp::create(rewriter, loc, input.get(), indices(input));
+      if (ragged)
+        v = arith::SelectOp::create(rewriter, loc, below(k, depth), v, zero);
+      memref::StoreOp::create(rewriter, loc, v, buffer, ValueRange{kk, rr});
+    }
+  };
+  Value lhsTile = kernel.getWorkgroupAttributions()[0],
+        rhsTile = kernel.getWorkgroupAttributions()[1];
+  stage(lhs, shape.m, tile.bm, firstRow, lhsTile);
+  stage(rhs, shape.n, tile.bn, firstCol, rhsTile);
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // Each step's kTileK outer products of tm x tn elements, unrolled, as
+  // fused multiply-adds (the op's `out + a * b`, rounded once).
+  SmallVector<Value> accumulated(steps.getRegionIterArgs());
+  for (int64_t kk = 0; kk < kTileK; ++kk) {
+    SmallVector<Value> lhsValues, rhsValues;
+    for (int64_t i = 0; i < tile.tm; ++i)
+      lhsValues.push_back(memref::LoadOp::create(
+          rewriter, loc, lhsTile, ValueRange{index(kk), add(ty, index(i * kThreadGrid))}));
+    for (int64_t j = 0; j < tile.tn; ++j)
+      rhsValues.push_back(memref::LoadOp::create(
+          rewriter, loc, rhsTile, ValueRange{index(kk), add(tx, index(j * kThreadGrid))}));
+    for (int64_t i = 0; i < tile.tm; ++i)
+      for (int64_t j = 0; j < tile.tn; ++j) {
+        Value &acc = accumulated[i * tile.tn + j];
+        acc = math::FmaOp::create(rewriter, loc, lhsValues[i], rhsValues[j], acc);
+      }
+  }
+  // Nobody stages the next step before everyone has used this one.
+  gpu::BarrierOp::create(rewriter, loc);
+  scf::YieldOp::create(rewriter, loc, accumulated);
+
+  rewriter.setInsertionPointAfter(steps);
+  for (int64_t i = 0; i < tile.tm; ++i)
+    for (int64_t j = 0; j < tile.tn; ++j) {
+      Value inside = arith::AndIOp::create(rewriter, loc, below(myRows[i], rows),
+                                           below(myCols[j], cols));
+      auto guard = scf::IfOp::create(rewriter, loc, inside, /*withElseRegion=*/false);
+      rewriter.setInsertionPointToStart(guard.thenBlock());
+      Value result = steps.getResult(i * tile.tn + j);
+      if (split) {
+        memref::StoreOp::create(rewriter, loc, result, partial,
+                                ValueRange{slice, batchIndex, myRows[i], myCols[j]});
+      } else {
+        assign(shape.m, myRows[i]);
+        assign(shape.n, myCols[j]);
+        memref::StoreOp::create(rewriter, loc, result, out.get(), indices(out));
+      }
+      rewriter.setInsertionPointAfter(guard);
+    }
+  rewriter.setInsertionPointAfter(kernel);
+  if (!split) {
+    rewriter.eraseOp(op);
+    return 1;
+  }
+
+  // The slices' sums added to the output in order (the same result on every
+  // run), a thread per output, consecutive threads on consecutive columns.
+  int64_t outputs = batch * rows * cols;
+  auto sum = gpu::LaunchOp::create(rewriter, loc, index(llvm::divideCeil(outputs, kThreads)),
+                                   one, one, index(kThreads), one, one);
+  startKernel(sum, "_sum");
+  Value linear = add(arith::MulIOp::create(rewriter, loc, sum.getBlockIds().x, index(kThreads)),
+                     sum.getThreadIds().x);
+  auto guard = scf::IfOp::create(rewriter, loc, below(linear, outputs), /*withElseRegion=*/false);
+  rewriter.setInsertionPointToStart(guard.thenBlock());
+  auto element = affine::AffineDelinearizeIndexOp::create(rewriter, loc, linear,
+                                                          ArrayRef<int64_t>{batch, rows, cols});
+  assign(shape.batch, element.getResult(0));
+  assign(shape.m, element.getResult(1));
+  assign(shape.n, element.getResult(2));
+  Value total = memref::LoadOp::create(rewriter, loc, out.get(), indices(out));
+  auto slices = scf::ForOp::create(rewriter, loc, index(0), index(cut.splits), one, total);
+  rewriter.setInsertionPointToStart(slices.getBody());
+  Value part = memref::LoadOp::create(
+      rewriter, loc, partial,
+      ValueRange{slices.getInductionVar(), element.getResult(0), element.getResult(1),
+                 element.getResult(2)});
+  scf::YieldOp::create(rewriter, loc,
+                       arith::AddFOp::create(rewriter, loc, slices.getRegionIterArgs()[0], part)
+                           .getResult());
+  rewriter.setInsertionPointAfter(slices);
+  memref::StoreOp::create(rewriter, loc, slices.getResult(0), out.get(), indices(out));
+  rewriter.eraseOp(op);
+  return 2;
+}

@@ -1,0 +1,32 @@
+//===- TiledContraction.h - matrix products tiled in shared memory -*- C++ -*-===//
+//
+// The GPU kernel of a matrix product (dense layers, attention, convolutions
+// after im2col): blocks of output tiles staged through shared memory, each
+// thread accumulating several outputs in registers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_CONVERSION_LINALGTOGPU_TILEDCONTRACTION_H
+#define DLC_CONVERSION_LINALGTOGPU_TILEDCONTRACTION_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace dlc {
+
+/// Whether `op` is a product the tiled kernel computes: on buffers of static
+/// shapes, f32, `out += a * b` over one reduction dimension, inputs and
+/// output indexed by projected permutations, at least 16 rows and 16
+/// columns (smaller products go to a warp per output).
+bool isTiledContraction(mlir::linalg::LinalgOp op);
+
+/// Replaces `op` (isTiledContraction) with its tiled gpu.launch, named
+/// `name` unless empty, and, when the product splits its reduction to
+/// occupy the GPU, a second one (`name`_sum) adding the slices' sums in
+/// order. Returns the number of kernels.
+int64_t launchTiledContraction(mlir::IRRewriter &rewriter, mlir::linalg::LinalgOp op,
+                               llvm::StringRef name);
+
+} // namespace dlc
+
+#endif // DLC_CONVERSION_LINALGTOGPU_TILEDCONTRACTION_H
