@@ -170,9 +170,10 @@ def table(bench_path, peers_path):
     rows = {}
     for line in open(bench_path):
         j = json.loads(line)
-        name, graph = j["model"], j["model"].endswith("_graph")
-        model, _, batch = name.removesuffix("_graph").rpartition("_b")
-        system = "dlc (CUDA graph)" if graph else "dlc"
+        name = j["model"]
+        graph, tf32 = name.endswith("_graph"), "_tf32" in name
+        model, _, batch = name.removesuffix("_graph").removesuffix("_tf32").rpartition("_b")
+        system = "dlc" + (" tf32" if tf32 else "") + (" (CUDA graph)" if graph else "")
         rows.setdefault((model, int(batch)), {})[system] = j["latency_ms"]["p50"]
     try:
         for line in open(peers_path):
@@ -181,15 +182,19 @@ def table(bench_path, peers_path):
                 rows.setdefault((j["model"], j["batch"]), {})[j["system"]] = j["p50_ms"]
     except FileNotFoundError:
         pass
-    systems = ["dlc", "dlc (CUDA graph)", "torch eager", "torch.compile default",
-               "torch.compile reduce-overhead"]
-    print("| model | batch | " + " | ".join(f"{s} p50 ms" for s in systems) +
-          " | dlc / eager |")
-    print("|---|---|" + "---|" * (len(systems) + 1))
+    systems = ["dlc", "dlc (CUDA graph)", "dlc tf32", "dlc tf32 (CUDA graph)", "torch eager",
+               "torch.compile default", "torch.compile reduce-overhead"]
+    systems = [s for s in systems if any(s in r for r in rows.values())]
+    ratios = [("dlc", "torch eager"), ("dlc tf32", "torch eager"),
+              ("dlc tf32 (CUDA graph)", "torch.compile reduce-overhead")]
+    ratios = [(a, b) for a, b in ratios if a in systems and b in systems]
+    print("| model | batch | " + " | ".join(f"{s} p50 ms" for s in systems) + "".join(
+        f" | {a} / {b}" for a, b in ratios) + " |")
+    print("|---|---|" + "---|" * (len(systems) + len(ratios)))
     for (model, batch), r in sorted(rows.items()):
         cells = [f"{r[s]:.3f}" if s in r else "-" for s in systems]
-        ratio = f"{r['dlc'] / r['torch eager']:.2f}" if "dlc" in r and "torch eager" in r else "-"
-        print(f"| {model} | {batch} | " + " | ".join(cells) + f" | {ratio} |")
+        cells += [f"{r[a] / r[b]:.2f}" if a in r and b in r else "-" for a, b in ratios]
+        print(f"| {model} | {batch} | " + " | ".join(cells) + " |")
 
 
 def main():

@@ -6,10 +6,12 @@
 #   node.txt      every ONNX node test on the GPU against ONNX's expected
 #                 outputs (rtol 1e-3, atol 1e-5), PASS/FAIL per test
 #   models.txt    MobileNetV2, BERT-tiny and BERT-base against the CPU
-#                 backend's outputs
+#                 backend's outputs (rtol 1e-3, atol 1e-4; compiled with
+#                 --gpu-tf32: rtol 2e-2, atol 2e-2)
 #   bench.jsonl   dlc's latency, throughput, power and memory per model and
-#                 batch (dlc-cuda-run --bench --json), at batch 1 also
-#                 replaying a CUDA graph (--cuda-graph; model name _graph)
+#                 batch (dlc-cuda-run --bench --json), in f32 and with
+#                 --gpu-tf32 (model name _tf32), at batch 1 also replaying a
+#                 CUDA graph (--cuda-graph; model name _graph)
 #   profiles.txt  the 15 kernels taking most GPU time per model at batch 1
 #                 (dlc-cuda-run --profile, in runs of their own)
 #   peers.jsonl   PyTorch eager, torch.compile (default, reduce-overhead) on
@@ -63,12 +65,14 @@ echo "== zoo models against the CPU backend ($SECONDS s)"
 : > "$results/models.txt"
 for so in "$payload"/models/*.so; do
   m=$(basename "$so" .so)
+  base=${m%.tf32} tolerance=(--rtol=1e-3 --atol=1e-4)
+  [ "$base" != "$m" ] && tolerance=(--rtol=2e-2 --atol=2e-2)
   args=()
-  for f in $(ls -v "$payload/models/$m".in*.npy); do args+=(--input="$f"); done
-  for f in $(ls -v "$payload/models/$m".expected*.npy); do args+=(--expect="$f"); done
+  for f in $(ls -v "$payload/models/$base".in*.npy); do args+=(--input="$f"); done
+  for f in $(ls -v "$payload/models/$base".expected*.npy); do args+=(--expect="$f"); done
   echo "-- $m" >> "$results/models.txt"
-  if timeout 300 "$run" "$so" --weights="$payload/models/$m.weights" "${args[@]}" \
-      --rtol=1e-3 --atol=1e-4 >> "$results/models.txt" 2>&1; then
+  if timeout 300 "$run" "$so" --weights="$payload/models/$base.weights" "${args[@]}" \
+      "${tolerance[@]}" >> "$results/models.txt" 2>&1; then
     echo "PASS $m" | tee -a "$results/models.txt"
   else
     echo "FAIL $m" | tee -a "$results/models.txt"
@@ -78,9 +82,13 @@ done
 
 echo "== dlc benchmark ($SECONDS s)"
 : > "$results/bench.jsonl"
-for so in "$payload"/bench/*.so; do
+if ! tar -C "$work" -xJf "$payload/bench.tar.xz"; then
+  echo "gpu-check: cannot unpack $payload/bench.tar.xz" >&2
+  exit 1
+fi
+for so in "$work"/bench/*.so; do
   base=$(basename "$so" .so)
-  case $base in *_b1) w=10 r=100 graph=(--cuda-graph) ;; *) w=3 r=20 graph=() ;; esac
+  case $base in *_b1 | *_b1_tf32) w=10 r=100 graph=(--cuda-graph) ;; *) w=3 r=20 graph=() ;; esac
   # (--max-seconds bounds the warm-up and the timed runs of slow models;
   # batch 1 is timed a second time replaying a CUDA graph)
   for mode in plain graph; do
@@ -102,7 +110,7 @@ done
 
 echo "== kernel profiles ($SECONDS s)"
 : > "$results/profiles.txt"
-for so in "$payload"/bench/*_b1.so; do
+for so in "$work"/bench/*_b1.so "$work"/bench/*_b1_tf32.so; do
   name=$(basename "$so" .so)
   if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=2 --runs=10 --max-seconds=5 \
       --profile="$work/$name.tsv" > /dev/null 2>&1; then

@@ -11,10 +11,13 @@
 #                                   MobileNetV2, BERT-tiny and BERT-base with
 #                                   their weights (BERT's as zoo recipes: 0.4
 #                                   MB for BERT-base), and the CPU backend's
-#                                   outputs on seeded inputs
-#   bench/M_bB.so                   the four study models at batch 1 and 32,
-#                                   weights left out (the runner fills them
-#                                   pseudo-randomly: timing only, see README)
+#                                   outputs on seeded inputs; M.tf32.so the
+#                                   same compiled with --gpu-tf32
+#   bench.tar.xz                    bench/M_bB.so and M_bB_tf32.so: the four
+#                                   study models at batch 1 and 32, in f32
+#                                   and with --gpu-tf32, weights left out
+#                                   (the runner fills them pseudo-randomly:
+#                                   timing only, see README)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
 set -euo pipefail
@@ -23,7 +26,7 @@ out=$2
 arch=${3:-sm_90}
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/models" "$out/bench"
+mkdir -p "$out/bin" "$out/models"
 out=$(cd "$out" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -40,6 +43,10 @@ for m in mobilenet_v2 bert_tiny bert_base; do
   "$build/dlc-zoo" "$m" -o "$scratch/$m.mlirbc"
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --emit=shared \
     -o "$out/models/$m.so" --external-weights="$out/models/$m.weights"
+  # the same weights: the tf32 library uses M.weights
+  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --gpu-tf32 \
+    --emit=shared -o "$out/models/$m.tf32.so" --external-weights="$scratch/$m.tf32.weights"
+  rm -f "$out/models/$m.tf32.o" "$out/models/$m.tf32.h" "$scratch/$m.tf32.weights"
   n_in=$(grep -c '^ \*   input' "$out/models/$m.h" || true)
   n_out=$(grep -c '^ \*   output' "$out/models/$m.h" || true)
   save=() expect=()
@@ -51,12 +58,18 @@ for m in mobilenet_v2 bert_tiny bert_base; do
 done
 
 echo "== benchmark models (weights left out)"
+mkdir -p "$scratch/bench"
 for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
   for b in 1 32; do
     "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
-    "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --emit=shared \
-      -o "$out/bench/${m}_b$b.so" --external-weights="$scratch/$m.weights"
-    rm -f "$out/bench/${m}_b$b.o" "$scratch/$m.weights"
+    for math in f32 tf32; do
+      name=${m}_b$b flags=()
+      [ $math = tf32 ] && name=${name}_tf32 flags=(--gpu-tf32)
+      "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
+        --emit=shared -o "$scratch/bench/$name.so" --external-weights="$scratch/$m.weights"
+      rm -f "$scratch/bench/$name.o" "$scratch/$m.weights"
+    done
   done
 done
+tar -C "$scratch" -cJf "$out/bench.tar.xz" bench
 du -sh "$out"

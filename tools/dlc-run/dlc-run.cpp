@@ -45,6 +45,10 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     gpuArch("gpu-arch", cl::desc("cuda: the GPU architecture (sm_80, sm_90a, ...; default: "
                                  "the present GPU's, else sm_80)"));
+static cl::opt<bool>
+    gpuTF32("gpu-tf32", cl::desc("cuda: matrix products and convolutions on tensor cores in TF32 "
+                                 "(inputs rounded to 10-bit mantissas, f32 accumulation, as "
+                                 "PyTorch's convolutions by default; sm_80 and later)"));
 static cl::opt<std::string>
     cudaPath("cuda-path", cl::desc("cuda: the CUDA toolkit (default: $CUDA_ROOT, $CUDA_HOME, "
                                    "$CUDA_PATH, /usr/local/cuda)"));
@@ -279,6 +283,9 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
     consumeError(device.takeError());
     return fail("--gpu-arch: " + why);
   }
+  gpu->tf32 = gpuTF32;
+  if (gpuTF32 && !gpu->hasTF32())
+    return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
   if (!phase && emit.empty() && !device)
     return fail("--target=cuda: " + toString(device.takeError()));
   consumeError(device.takeError());
@@ -396,8 +403,8 @@ int main(int argc, char **argv) {
   if (!cuda && !compileTo.empty() && !(phase = parsePhase(compileTo)))
     return fail("bad --compile-to '" + compileTo +
                 "' (expected graph, linalg, loops or llvm)");
-  if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences()))
-    return fail("--gpu-arch and --cuda-path apply to --target=cuda");
+  if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32))
+    return fail("--gpu-arch, --gpu-tf32 and --cuda-path apply to --target=cuda");
   if (cuda && !passLedgerPath.empty())
     return fail("--dlc-pass-ledger is not available for --target=cuda yet");
   if (!externalWeights.empty() && !(cuda && !emit.empty()))

@@ -25,12 +25,16 @@ struct GPUTarget {
   std::string chip = "sm_80";
   /// The CUDA toolkit's root (libdevice, ptxas); empty: MLIR's own search.
   std::string toolkit;
+  /// Matrix products on tensor cores in TF32 (sm_80 and later).
+  bool tf32 = false;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.
   static llvm::Expected<GPUTarget> get(llvm::StringRef arch);
   /// The PTX ISA version the chip needs ("+ptx80", ...).
   std::string ptxFeatures() const;
+  /// Whether the chip has tensor cores that take TF32 (sm_80 and later).
+  bool hasTF32() const;
 };
 
 /// Adds the passes that lower a graph-dialect module (after its graph

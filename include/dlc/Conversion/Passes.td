@@ -317,13 +317,24 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     time in shared memory. When the tiles are still too few to occupy the
     GPU, the reduction is split in slices summed into a buffer, which a
     second kernel adds to the output in order (the same result every run).
-    Kernels are named `k_<layer>` after the op's location. Counters
-    (`--dlc-pass-stats`): `kernels`, `single-thread`, `warp-reductions`,
-    `tiled-products`.
+    With `tf32`, the tiled products run on tensor cores: each warp of the
+    block computes 16 rows of its tile with `mma.sync` m16n8k8 on TF32
+    (inputs rounded to TF32 as they are staged, f32 accumulation; sm_80 and
+    later), as PyTorch's convolutions do by default. A reduction whose
+    dimensions are not innermost has its loops reordered first, so that its
+    outputs get threads (`reductions-moved-innermost`). Kernels are named
+    `k_<layer>` after the op's location. Counters (`--dlc-pass-stats`):
+    `kernels`, `single-thread`, `warp-reductions`, `tiled-products`,
+    `reductions-moved-innermost`.
   }];
+  let options = [
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Matrix products on tensor cores in TF32 (sm_80 and later)">,
+  ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
-                           "mlir::math::MathDialect", "mlir::memref::MemRefDialect"];
+                           "mlir::math::MathDialect", "mlir::memref::MemRefDialect",
+                           "mlir::NVVM::NVVMDialect", "mlir::LLVM::LLVMDialect"];
 }
 
 def GPUMergeKernelModulesPass : Pass<"dlc-gpu-merge-kernel-modules", "mlir::ModuleOp"> {

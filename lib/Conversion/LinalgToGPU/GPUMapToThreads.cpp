@@ -3,6 +3,7 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -404,6 +405,8 @@ static FailureOr<int64_t> launchWholeBody(IRRewriter &rewriter, func::FuncOp fun
 
 namespace {
 struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsPass> {
+  using GPUMapToThreadsPassBase::GPUMapToThreadsPassBase;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal() || isScalarHelper(func))
@@ -497,7 +500,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     }
     for (linalg::LinalgOp op : tiled) {
       std::string layer = layerName(op.getLoc());
-      kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer);
+      kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer, tf32);
     }
     dlc::recordPassStat(getArgument(), "kernels", kernels);
     dlc::recordPassStat(getArgument(), "single-thread", singleThread);

@@ -71,6 +71,8 @@ std::string dlc::GPUTarget::ptxFeatures() const {
   return "+ptx80";
 }
 
+bool dlc::GPUTarget::hasTF32() const { return chip != "sm_75"; }
+
 void dlc::registerGPUCompilerDialects(DialectRegistry &registry) {
   registerCPUCompilerDialects(registry);
   registry.insert<gpu::GPUDialect, NVVM::NVVMDialect>();
@@ -114,7 +116,9 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   // Integer powers as helper functions, which kernel outlining copies into
   // the kernels' module.
   pm.addPass(createConvertMathToFuncs());
-  pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass());
+  GPUMapToThreadsPassOptions threads;
+  threads.tf32 = target.tf32;
+  pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());
   pm.addPass(createGPUHostBuffersPass());
   // Constants and index computations into the kernels (loop bounds become

@@ -3,6 +3,8 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -135,8 +137,8 @@ static unsigned innermostDim(linalg::LinalgOp op, OpOperand &operand) {
       .getPosition();
 }
 
-int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op,
-                                    StringRef name) {
+int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
+                                    bool tensorCores) {
   ContractionShape shape = *contractionShape(op);
   TilePlan cut = *plan(shape);
   const TileShape &tile = cut.tile;
@@ -150,6 +152,15 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   auto add = [&](Value a, Value b) -> Value { return arith::AddIOp::create(rewriter, loc, a, b); };
   auto below = [&](Value a, int64_t bound) -> Value {
     return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, a, index(bound));
+  };
+  auto divide = [&](Value a, int64_t b) -> Value {
+    return arith::DivUIOp::create(rewriter, loc, a, index(b));
+  };
+  auto remainder = [&](Value a, int64_t b) -> Value {
+    return arith::RemUIOp::create(rewriter, loc, a, index(b));
+  };
+  auto times = [&](Value a, int64_t b) -> Value {
+    return arith::MulIOp::create(rewriter, loc, a, index(b));
   };
   auto startKernel = [&](gpu::LaunchOp kernel, StringRef suffix) {
     if (!name.empty())
@@ -187,11 +198,14 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op,
 
   // The product's grid: x over column tiles, y over row tiles, z over the
   // batch and the reduction's slices. Two tiles in shared memory,
-  // reduction-major, padded by a column: the threads staging an input
-  // contiguous along the reduction store a column each, in different banks.
+  // reduction-major, padded: by a column for the threads' own products (the
+  // threads staging an input contiguous along the reduction store a column
+  // each, in different banks), by 8 for tensor cores (a warp's fragment
+  // loads, 4 rows by 8 columns, fall in 32 banks).
   auto workgroup = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  int64_t padding = tensorCores ? 8 : 1;
   auto tileType = [&](int64_t extent) {
-    return MemRefType::get({kTileK, extent + 1}, f32, MemRefLayoutAttrInterface(), workgroup);
+    return MemRefType::get({kTileK, extent + padding}, f32, MemRefLayoutAttrInterface(), workgroup);
   };
   rewriter.setInsertionPoint(op);
   // A split product's partial sums: [slice, batch, row, column].
@@ -207,37 +221,59 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op,
       /*asyncDependencies=*/ValueRange{}, TypeRange{tileType(tile.bm), tileType(tile.bn)});
   startKernel(kernel, "");
   Value z = kernel.getBlockIds().z;
-  Value slice = split ? arith::DivUIOp::create(rewriter, loc, z, index(batch)).getResult() : Value();
-  Value batchIndex = split ? arith::RemUIOp::create(rewriter, loc, z, index(batch)).getResult() : z;
+  Value slice = split ? divide(z, batch) : Value();
+  Value batchIndex = split ? remainder(z, batch) : z;
   assign(shape.batch, batchIndex);
   Value thread = kernel.getThreadIds().x;
-  Value tx = arith::RemUIOp::create(rewriter, loc, thread, index(kThreadGrid));
-  Value ty = arith::DivUIOp::create(rewriter, loc, thread, index(kThreadGrid));
-  Value firstRow = arith::MulIOp::create(rewriter, loc, kernel.getBlockIds().y, index(tile.bm));
-  Value firstCol = arith::MulIOp::create(rewriter, loc, kernel.getBlockIds().x, index(tile.bn));
-  SmallVector<Value> myRows, myCols;
-  for (int64_t i = 0; i < tile.tm; ++i)
-    myRows.push_back(add(firstRow, add(ty, index(i * kThreadGrid))));
-  for (int64_t j = 0; j < tile.tn; ++j)
-    myCols.push_back(add(firstCol, add(tx, index(j * kThreadGrid))));
+  Value firstRow = times(kernel.getBlockIds().y, tile.bm);
+  Value firstCol = times(kernel.getBlockIds().x, tile.bn);
+  // Each thread's tm x tn outputs, as (row, column) in the tile. Its own
+  // products: a 16 x 16 grid of threads, outputs 16 rows and columns apart.
+  // Tensor cores (mma.sync m16n8k8): warp w of 8 computes 16 rows by
+  // warpCols columns, in 8-column tiles; lane l holds rows l / 4 and l / 4 +
+  // 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each (PTX's fragment layout).
+  SmallVector<std::pair<Value, Value>> mine;
+  Value tx, ty, group, quad, warpRow, warpCol;
+  int64_t warpsN = 8 / (tile.bm / 16), warpCols = tile.bn / warpsN, warpTiles = warpCols / 8;
+  if (tensorCores) {
+    Value warp = divide(thread, 32), lane = remainder(thread, 32);
+    group = divide(lane, 4);
+    quad = remainder(lane, 4);
+    warpRow = times(divide(warp, warpsN), 16);
+    warpCol = times(remainder(warp, warpsN), warpCols);
+    for (int64_t j = 0; j < warpTiles; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t c = 0; c < 2; ++c)
+          mine.push_back({add(warpRow, add(group, index(8 * h))),
+                          add(warpCol, add(times(quad, 2), index(8 * j + c)))});
+  } else {
+    tx = remainder(thread, kThreadGrid);
+    ty = divide(thread, kThreadGrid);
+    for (int64_t i = 0; i < tile.tm; ++i)
+      for (int64_t j = 0; j < tile.tn; ++j)
+        mine.push_back({add(ty, index(i * kThreadGrid)), add(tx, index(j * kThreadGrid))});
+  }
+  for (auto &[row, col] : mine) {
+    row = add(firstRow, row);
+    col = add(firstCol, col);
+  }
 
   // The accumulators start from the output's values, or from zero for a
   // slice of the reduction.
   Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
   SmallVector<Value> initial;
-  for (Value row : myRows)
-    for (Value col : myCols) {
-      if (split) {
-        initial.push_back(zero);
-        continue;
-      }
-      assignClamped(shape.m, row);
-      assignClamped(shape.n, col);
-      initial.push_back(memref::LoadOp::create(rewriter, loc, out.get(), indices(out)));
+  for (auto [row, col] : mine) {
+    if (split) {
+      initial.push_back(zero);
+      continue;
     }
+    assignClamped(shape.m, row);
+    assignClamped(shape.n, col);
+    initial.push_back(memref::LoadOp::create(rewriter, loc, out.get(), indices(out)));
+  }
   Value begin = index(0), end = index(depth);
   if (split) {
-    begin = arith::MulIOp::create(rewriter, loc, slice, index(cut.chunk));
+    begin = times(slice, cut.chunk);
     end = arith::MinUIOp::create(rewriter, loc, add(begin, index(cut.chunk)), end);
   }
   auto steps = scf::ForOp::create(rewriter, loc, begin, end, index(kTileK), initial);
@@ -252,16 +288,20 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op,
     bool alongK = innermostDim(op, input) == shape.k;
     for (int64_t r = 0; r < extent * kTileK / kThreads; ++r) {
       Value e = add(thread, index(r * kThreads));
-      Value kk = alongK ? arith::RemUIOp::create(rewriter, loc, e, index(kTileK)).getResult()
-                        : arith::DivUIOp::create(rewriter, loc, e, index(extent)).getResult();
-      Value rr = alongK ? arith::DivUIOp::create(rewriter, loc, e, index(kTileK)).getResult()
-                        : arith::RemUIOp::create(rewriter, loc, e, index(extent)).getResult();
+      Value kk = alongK ? remainder(e, kTileK) : divide(e, extent);
+      Value rr = alongK ? divide(e, kTileK) : remainder(e, extent);
       assignClamped(dims, add(first, rr));
       Value k = add(stepStart, kk);
       at[shape.k] = ragged ? arith::MinUIOp::create(rewriter, loc, k, index(depth - 1)) : k;
       Value v = memref::LoadOp::create(rewriter, loc, input.get(), indices(input));
       if (ragged)
         v = arith::SelectOp::create(rewriter, loc, below(k, depth), v, zero);
+      if (tensorCores) // rounded to TF32 once, kept as f32 bits
+        v = arith::BitcastOp::create(
+            rewriter, loc, f32,
+            NVVM::ConvertFloatToTF32Op::create(
+                rewriter, loc, rewriter.getI32Type(), v,
+                NVVM::FPRoundingModeAttr::get(context, NVVM::FPRoundingMode::RNA)));
       memref::StoreOp::create(rewriter, loc, v, buffer, ValueRange{kk, rr});
     }
   };
@@ -271,45 +311,73 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   stage(rhs, shape.n, tile.bn, firstCol, rhsTile);
   gpu::BarrierOp::create(rewriter, loc);
 
-  // Each step's kTileK outer products of tm x tn elements, unrolled, as
-  // fused multiply-adds (the op's `out + a * b`, rounded once).
   SmallVector<Value> accumulated(steps.getRegionIterArgs());
-  for (int64_t kk = 0; kk < kTileK; ++kk) {
-    SmallVector<Value> lhsValues, rhsValues;
-    for (int64_t i = 0; i < tile.tm; ++i)
-      lhsValues.push_back(memref::LoadOp::create(
-          rewriter, loc, lhsTile, ValueRange{index(kk), add(ty, index(i * kThreadGrid))}));
-    for (int64_t j = 0; j < tile.tn; ++j)
-      rhsValues.push_back(memref::LoadOp::create(
-          rewriter, loc, rhsTile, ValueRange{index(kk), add(tx, index(j * kThreadGrid))}));
-    for (int64_t i = 0; i < tile.tm; ++i)
-      for (int64_t j = 0; j < tile.tn; ++j) {
-        Value &acc = accumulated[i * tile.tn + j];
-        acc = math::FmaOp::create(rewriter, loc, lhsValues[i], rhsValues[j], acc);
+  if (tensorCores) {
+    // Each step's two k8 slices: a warp's A fragment (16 x 8) and, per
+    // 8-column tile, its B fragment (8 x 8) and mma.sync on TF32.
+    Type i32 = rewriter.getI32Type();
+    auto fragment = [&](Value buffer, Value k, Value at) -> Value {
+      Value v = memref::LoadOp::create(rewriter, loc, buffer, ValueRange{k, at});
+      return arith::BitcastOp::create(rewriter, loc, i32, v);
+    };
+    auto result = LLVM::LLVMStructType::getLiteral(context, {f32, f32, f32, f32});
+    for (int64_t k8 = 0; k8 < kTileK; k8 += 8) {
+      Value k = add(quad, index(k8)), k4 = add(quad, index(k8 + 4));
+      Value row = add(warpRow, group), row8 = add(row, index(8));
+      SmallVector<Value> a = {fragment(lhsTile, k, row), fragment(lhsTile, k, row8),
+                              fragment(lhsTile, k4, row), fragment(lhsTile, k4, row8)};
+      for (int64_t j = 0; j < warpTiles; ++j) {
+        Value col = add(warpCol, add(group, index(8 * j)));
+        SmallVector<Value> b = {fragment(rhsTile, k, col), fragment(rhsTile, k4, col)};
+        MutableArrayRef<Value> c = MutableArrayRef<Value>(accumulated).slice(4 * j, 4);
+        auto mma = NVVM::MmaOp::create(
+            rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, 8},
+            /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32, NVVM::MMATypes::tf32},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+        for (int64_t q = 0; q < 4; ++q)
+          c[q] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getRes(), q);
       }
+    }
+  } else {
+    // Each step's kTileK outer products of tm x tn elements, unrolled, as
+    // fused multiply-adds (the op's `out + a * b`, rounded once).
+    for (int64_t kk = 0; kk < kTileK; ++kk) {
+      SmallVector<Value> lhsValues, rhsValues;
+      for (int64_t i = 0; i < tile.tm; ++i)
+        lhsValues.push_back(memref::LoadOp::create(
+            rewriter, loc, lhsTile, ValueRange{index(kk), add(ty, index(i * kThreadGrid))}));
+      for (int64_t j = 0; j < tile.tn; ++j)
+        rhsValues.push_back(memref::LoadOp::create(
+            rewriter, loc, rhsTile, ValueRange{index(kk), add(tx, index(j * kThreadGrid))}));
+      for (int64_t i = 0; i < tile.tm; ++i)
+        for (int64_t j = 0; j < tile.tn; ++j) {
+          Value &acc = accumulated[i * tile.tn + j];
+          acc = math::FmaOp::create(rewriter, loc, lhsValues[i], rhsValues[j], acc);
+        }
+    }
   }
   // Nobody stages the next step before everyone has used this one.
   gpu::BarrierOp::create(rewriter, loc);
   scf::YieldOp::create(rewriter, loc, accumulated);
 
   rewriter.setInsertionPointAfter(steps);
-  for (int64_t i = 0; i < tile.tm; ++i)
-    for (int64_t j = 0; j < tile.tn; ++j) {
-      Value inside = arith::AndIOp::create(rewriter, loc, below(myRows[i], rows),
-                                           below(myCols[j], cols));
-      auto guard = scf::IfOp::create(rewriter, loc, inside, /*withElseRegion=*/false);
-      rewriter.setInsertionPointToStart(guard.thenBlock());
-      Value result = steps.getResult(i * tile.tn + j);
-      if (split) {
-        memref::StoreOp::create(rewriter, loc, result, partial,
-                                ValueRange{slice, batchIndex, myRows[i], myCols[j]});
-      } else {
-        assign(shape.m, myRows[i]);
-        assign(shape.n, myCols[j]);
-        memref::StoreOp::create(rewriter, loc, result, out.get(), indices(out));
-      }
-      rewriter.setInsertionPointAfter(guard);
+  for (auto [a, position] : llvm::enumerate(mine)) {
+    auto [row, col] = position;
+    Value inside = arith::AndIOp::create(rewriter, loc, below(row, rows), below(col, cols));
+    auto guard = scf::IfOp::create(rewriter, loc, inside, /*withElseRegion=*/false);
+    rewriter.setInsertionPointToStart(guard.thenBlock());
+    Value result = steps.getResult(a);
+    if (split) {
+      memref::StoreOp::create(rewriter, loc, result, partial,
+                              ValueRange{slice, batchIndex, row, col});
+    } else {
+      assign(shape.m, row);
+      assign(shape.n, col);
+      memref::StoreOp::create(rewriter, loc, result, out.get(), indices(out));
     }
+    rewriter.setInsertionPointAfter(guard);
+  }
   rewriter.setInsertionPointAfter(kernel);
   if (!split) {
     rewriter.eraseOp(op);
@@ -322,8 +390,7 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   auto sum = gpu::LaunchOp::create(rewriter, loc, index(llvm::divideCeil(outputs, kThreads)),
                                    one, one, index(kThreads), one, one);
   startKernel(sum, "_sum");
-  Value linear = add(arith::MulIOp::create(rewriter, loc, sum.getBlockIds().x, index(kThreads)),
-                     sum.getThreadIds().x);
+  Value linear = add(times(sum.getBlockIds().x, kThreads), sum.getThreadIds().x);
   auto guard = scf::IfOp::create(rewriter, loc, below(linear, outputs), /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(guard.thenBlock());
   auto element = affine::AffineDelinearizeIndexOp::create(rewriter, loc, linear,

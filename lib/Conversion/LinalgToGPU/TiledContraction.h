@@ -23,9 +23,11 @@ bool isTiledContraction(mlir::linalg::LinalgOp op);
 /// Replaces `op` (isTiledContraction) with its tiled gpu.launch, named
 /// `name` unless empty, and, when the product splits its reduction to
 /// occupy the GPU, a second one (`name`_sum) adding the slices' sums in
-/// order. Returns the number of kernels.
+/// order. With `tensorCores`, the products run on tensor cores in TF32
+/// (inputs rounded to 10-bit mantissas, f32 accumulation; sm_80 and later),
+/// else on each thread in f32. Returns the number of kernels.
 int64_t launchTiledContraction(mlir::IRRewriter &rewriter, mlir::linalg::LinalgOp op,
-                               llvm::StringRef name);
+                               llvm::StringRef name, bool tensorCores);
 
 } // namespace dlc
 
