@@ -46,6 +46,10 @@ for m in mobilenet_v2 bert_tiny bert_base; do
   # the same weights: the tf32 library uses M.weights
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --gpu-tf32 \
     --emit=shared -o "$out/models/$m.tf32.so" --external-weights="$scratch/$m.tf32.weights"
+  if ! cmp -s "$out/models/$m.weights" "$scratch/$m.tf32.weights"; then
+    echo "gpu-prepare: $m's weights differ between its f32 and tf32 libraries" >&2
+    exit 1
+  fi
   rm -f "$out/models/$m.tf32.o" "$out/models/$m.tf32.h" "$scratch/$m.tf32.weights"
   n_in=$(grep -c '^ \*   input' "$out/models/$m.h" || true)
   n_out=$(grep -c '^ \*   output' "$out/models/$m.h" || true)
@@ -67,7 +71,7 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
       [ $math = tf32 ] && name=${name}_tf32 flags=(--gpu-tf32)
       "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
         --emit=shared -o "$scratch/bench/$name.so" --external-weights="$scratch/$m.weights"
-      rm -f "$scratch/bench/$name.o" "$scratch/$m.weights"
+      rm -f "$scratch/bench/$name.o" "$scratch/bench/$name.h" "$scratch/$m.weights"
     done
   done
 done

@@ -165,6 +165,29 @@ func.func @max_plus(%a: memref<128x64xf32>, %b: memref<64x256xf32>, %c: memref<1
   return
 }
 
+// A multiply-accumulate with a loop only one input indexes (r: a second
+// reduction) is not a matrix product the tiles compute: loops, a thread
+// per output.
+// CHECK-LABEL: func.func @not_a_product
+// CHECK: gpu.launch
+// CHECK-NOT: workgroup
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: return
+func.func @not_a_product(%a: memref<64x32x4xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k, r) -> (m, k, r)>,
+                                   affine_map<(m, n, k, r) -> (k, n)>,
+                                   affine_map<(m, n, k, r) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : memref<64x32x4xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
 // A dense layer of few rows (8 x 4096 outputs, y[m, n] = sum_k x[m, k] *
 // w[n, k]), too few to tile, reads both inputs along k only: a warp per
 // output even for many outputs, so that a warp reads rows in order rather
@@ -351,10 +374,10 @@ func.func private @helper(%x: i32, %c: i1) -> i32 {
   return %r : i32
 }
 
-// Sixteen kernels (the elementwise op, the row sums, the copy, the tiled
+// Seventeen kernels (the elementwise op, the row sums, the copy, the tiled
 // product, the split one and its sum, the ragged one, the max-plus product,
-// the dense layer, the short rows, the scalar reduction, the op of no
-// loops, the middle reduction, the three single-thread bodies), five of one
-// thread, three of a warp per output, three tiled products, one reduction
-// moved innermost.
-// STATS: dlc-gpu-map-to-threads: kernels 16, reductions-moved-innermost 1, single-thread 5, tiled-products 3, warp-reductions 3
+// the multiply-accumulate that is not a product, the dense layer, the short
+// rows, the scalar reduction, the op of no loops, the middle reduction, the
+// three single-thread bodies), five of one thread, three of a warp per
+// output, three tiled products, one reduction moved innermost.
+// STATS: dlc-gpu-map-to-threads: kernels 17, reductions-moved-innermost 1, single-thread 5, tiled-products 3, warp-reductions 3

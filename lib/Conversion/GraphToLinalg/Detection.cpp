@@ -144,6 +144,8 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
       return r.notifyMatchFailure(op, "dynamic shapes");
     int64_t batch = boxesType.getDimSize(0), numBoxes = boxesType.getDimSize(1);
     int64_t classes = scoresType.getDimSize(1), k = op.getMaxDetections();
+    if (numBoxes > std::numeric_limits<int32_t>::max())
+      return r.notifyMatchFailure(op, "more boxes than an i32 indexes");
     int64_t background = op.getBackgroundClass();
     ImplicitLocOpBuilder b(op.getLoc(), r);
     Emitter e{b};
@@ -168,7 +170,9 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
     // detections it kept (score, box) and how many; the merge's position in
     // each class's list.
     int64_t perClass = std::max<int64_t>(1, std::min(k, numBoxes));
-    Value candidates = alloc({batch, classes, numBoxes}, idx);
+    // (candidates as i32: 2.8 MB per image for SSD's 81 classes of 8732)
+    Type i32 = b.getI32Type();
+    Value candidates = alloc({batch, classes, numBoxes}, i32);
     Value alive = alloc({batch, classes, numBoxes}, b.getI1Type());
     Value keptScore = alloc({batch, classes, perClass}, b.getF64Type());
     Value keptBox = alloc({batch, classes, perClass}, idx);
@@ -197,7 +201,7 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
       // Compacted branch-free: every box is written at the next slot,
       // which advances only past those above the threshold.
       Value m = e.loop(nb, {e.index(0)}, [&](Value box, ValueRange at) -> SmallVector<Value> {
-        e.store(box, candidates, {n, c, at[0]});
+        e.store(arith::IndexCastOp::create(b, i32, box), candidates, {n, c, at[0]});
         Value above = e.cmpf(arith::CmpFPredicate::OGT, score(box), e.f64(minScore));
         return {e.select(above, arith::AddIOp::create(b, at[0], e.index(1)), at[0])};
       })[0];
@@ -205,7 +209,7 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
         e.store(yes, alive, {n, c, j});
         return {};
       });
-      auto boxAt = [&](Value j) { return e.load(candidates, {n, c, j}); };
+      auto boxAt = [&](Value j) { return asIndex(e.load(candidates, {n, c, j})); };
       // while (kept < k && a candidate is alive) keep the best, suppress
       // those it overlaps. The before region finds the best candidate and
       // hands it to the after region with the count kept.

@@ -435,8 +435,10 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     int64_t interchanged = 0;
     for (linalg::LinalgOp op : linalgOps) {
       rewriter.setInsertionPoint(op);
-      if (!wholeBody)
-        interchanged += moveReductionsInnermost(rewriter, op);
+      if (!wholeBody && moveReductionsInnermost(rewriter, op)) {
+        ++interchanged;
+        rewriter.setInsertionPoint(op); // generalizing replaced the named op
+      }
       if (failed(linalg::linalgOpToParallelLoops(rewriter, op))) {
         op->emitError("cannot be lowered to loops for the GPU");
         return signalPassFailure();

@@ -42,36 +42,47 @@ std::optional<dlc::GPUPhase> dlc::parseGPUPhase(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-/// The chips dlc compiles for, with the PTX ISA each needs: those of CUDA
-/// 13's ptxas (Turing and later).
-static constexpr std::pair<const char *, const char *> kChips[] = {
-    {"sm_75", "+ptx80"},   {"sm_80", "+ptx80"},
-    {"sm_86", "+ptx80"},  {"sm_87", "+ptx80"},   {"sm_89", "+ptx80"},
-    {"sm_90", "+ptx80"},  {"sm_90a", "+ptx80"},  {"sm_100", "+ptx87"},
-    {"sm_100a", "+ptx87"}, {"sm_120", "+ptx87"}, {"sm_120a", "+ptx87"}};
+/// The chips dlc compiles for, with the PTX ISA each needs and whether its
+/// tensor cores take TF32: those of CUDA 13's ptxas (Turing and later).
+struct Chip {
+  const char *name, *ptx;
+  bool tf32;
+};
+static constexpr Chip kChips[] = {
+    {"sm_75", "+ptx80", false},  {"sm_80", "+ptx80", true},   {"sm_86", "+ptx80", true},
+    {"sm_87", "+ptx80", true},   {"sm_89", "+ptx80", true},   {"sm_90", "+ptx80", true},
+    {"sm_90a", "+ptx80", true},  {"sm_100", "+ptx87", true},  {"sm_100a", "+ptx87", true},
+    {"sm_120", "+ptx87", true},  {"sm_120a", "+ptx87", true}};
+
+static const Chip *findChip(llvm::StringRef name) {
+  for (const Chip &chip : kChips)
+    if (name == chip.name)
+      return &chip;
+  return nullptr;
+}
 
 llvm::Expected<dlc::GPUTarget> dlc::GPUTarget::get(llvm::StringRef arch) {
-  for (auto [chip, ptx] : kChips)
-    if (arch == chip) {
-      GPUTarget target;
-      target.chip = chip;
-      return target;
-    }
+  if (const Chip *chip = findChip(arch)) {
+    GPUTarget target;
+    target.chip = chip->name;
+    return target;
+  }
   std::string known;
-  for (auto [chip, ptx] : kChips)
-    known += (known.empty() ? "" : ", ") + std::string(chip);
+  for (const Chip &chip : kChips)
+    known += (known.empty() ? "" : ", ") + std::string(chip.name);
   return llvm::createStringError("unknown GPU architecture '" + arch.str() + "' (known: " +
                                  known + ")");
 }
 
 std::string dlc::GPUTarget::ptxFeatures() const {
-  for (auto [c, ptx] : kChips)
-    if (chip == c)
-      return ptx;
-  return "+ptx80";
+  const Chip *c = findChip(chip);
+  return c ? c->ptx : "+ptx80";
 }
 
-bool dlc::GPUTarget::hasTF32() const { return chip != "sm_75"; }
+bool dlc::GPUTarget::hasTF32() const {
+  const Chip *c = findChip(chip);
+  return c && c->tf32;
+}
 
 void dlc::registerGPUCompilerDialects(DialectRegistry &registry) {
   registerCPUCompilerDialects(registry);

@@ -19,8 +19,10 @@ struct TileShape {
   int64_t bm, bn, tm, tn;
 };
 
-/// Threads per block, a 16 x 16 grid.
-constexpr int64_t kThreads = 256, kThreadGrid = 16;
+/// Threads per block, a 16 x 16 grid; warps per block.
+constexpr int64_t kThreads = 256, kThreadGrid = 16, kWarps = kThreads / 32;
+/// The fewest rows and columns a tiled product has.
+constexpr int64_t kMinExtent = 16;
 /// From the most outputs per thread to the fewest: the first that gives the
 /// GPU enough blocks is chosen, else the last.
 constexpr TileShape kTileShapes[] = {{64, 64, 4, 4}, {32, 64, 2, 4}, {32, 32, 2, 2}};
@@ -87,8 +89,11 @@ static std::optional<ContractionShape> contractionShape(linalg::LinalgOp op) {
   if (!llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
     return std::nullopt;
+  // Every loop a batch, row, column or the reduction one (inferContractionDims
+  // leaves a loop that only one operand uses without a role).
   FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
-  if (failed(dims) || dims->k.size() != 1 || dims->m.empty() || dims->n.empty())
+  if (failed(dims) || dims->k.size() != 1 || dims->m.empty() || dims->n.empty() ||
+      dims->batch.size() + dims->m.size() + dims->n.size() + 1 != op.getNumLoops())
     return std::nullopt;
   ContractionShape shape{dims->batch, dims->m, dims->n, dims->k.front(),
                          op.getStaticLoopRanges()};
@@ -101,7 +106,7 @@ static std::optional<ContractionShape> contractionShape(linalg::LinalgOp op) {
 static std::optional<TilePlan> plan(const ContractionShape &shape) {
   int64_t rows = shape.count(shape.m), cols = shape.count(shape.n),
           batch = shape.count(shape.batch), depth = shape.ranges[shape.k];
-  if (rows < kThreadGrid || cols < kThreadGrid)
+  if (rows < kMinExtent || cols < kMinExtent)
     return std::nullopt;
   auto blocks = [&](const TileShape &tile) {
     return llvm::divideCeil(rows, tile.bm) * llvm::divideCeil(cols, tile.bn) * batch;
@@ -234,7 +239,7 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, S
   // 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each (PTX's fragment layout).
   SmallVector<std::pair<Value, Value>> mine;
   Value tx, ty, group, quad, warpRow, warpCol;
-  int64_t warpsN = 8 / (tile.bm / 16), warpCols = tile.bn / warpsN, warpTiles = warpCols / 8;
+  int64_t warpsN = kWarps / (tile.bm / 16), warpCols = tile.bn / warpsN, warpTiles = warpCols / 8;
   if (tensorCores) {
     Value warp = divide(thread, 32), lane = remainder(thread, 32);
     group = divide(lane, 4);
