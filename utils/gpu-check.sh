@@ -12,7 +12,7 @@
 #                 batch (dlc-cuda-run --bench --json), in f32 and with
 #                 --gpu-tf32 (model name _tf32), at batch 1 also replaying a
 #                 CUDA graph (--cuda-graph; model name _graph)
-#   profiles.txt  the 15 kernels taking most GPU time per model at batch 1
+#   profiles.txt  the 15 kernels taking most GPU time per model and batch
 #                 (dlc-cuda-run --profile, in runs of their own)
 #   peers.jsonl   PyTorch eager, torch.compile (default, reduce-overhead) on
 #                 the same architectures (bench/gpu_peers.py; PyTorch eager
@@ -110,9 +110,9 @@ done
 
 echo "== kernel profiles ($SECONDS s)"
 : > "$results/profiles.txt"
-for so in "$work"/bench/*_b1.so "$work"/bench/*_b1_tf32.so; do
+for so in "$work"/bench/*.so; do
   name=$(basename "$so" .so)
-  if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=2 --runs=10 --max-seconds=5 \
+  if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=2 --runs=5 --max-seconds=3 \
       --profile="$work/$name.tsv" > /dev/null 2>&1; then
     { echo "-- $name"; head -16 "$work/$name.tsv"; } >> "$results/profiles.txt"
   else
