@@ -142,72 +142,218 @@ static unsigned innermostDim(linalg::LinalgOp op, OpOperand &operand) {
       .getPosition();
 }
 
-int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
-                                    bool tensorCores) {
-  ContractionShape shape = *contractionShape(op);
-  TilePlan cut = *plan(shape);
-  const TileShape &tile = cut.tile;
-  int64_t rows = shape.count(shape.m), cols = shape.count(shape.n),
-          batch = shape.count(shape.batch), depth = shape.ranges[shape.k];
-  bool split = cut.splits > 1;
-  Location loc = op.getLoc();
-  MLIRContext *context = rewriter.getContext();
-  Type f32 = rewriter.getF32Type();
-  auto index = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(rewriter, loc, v); };
-  auto add = [&](Value a, Value b) -> Value { return arith::AddIOp::create(rewriter, loc, a, b); };
-  auto below = [&](Value a, int64_t bound) -> Value {
+namespace {
+/// Builds the kernels of one tiled product: the tiles' kernel and, for a
+/// split reduction, the kernel adding the slices.
+class TiledKernels {
+public:
+  TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name, bool tensorCores)
+      : rewriter(rewriter), op(op), name(name), tensorCores(tensorCores),
+        shape(*contractionShape(op)), cut(*plan(shape)), tile(cut.tile), loc(op.getLoc()),
+        rows(shape.count(shape.m)), cols(shape.count(shape.n)),
+        batch(shape.count(shape.batch)), depth(shape.ranges[shape.k]),
+        at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),
+        rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)) {}
+
+  /// Replaces the op with its kernels; returns how many.
+  int64_t build();
+
+private:
+  // Index arithmetic at the insertion point.
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); }
+  Value add(Value a, Value b) { return arith::AddIOp::create(rewriter, loc, a, b); }
+  Value below(Value a, int64_t bound) {
     return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, a, index(bound));
-  };
-  auto divide = [&](Value a, int64_t b) -> Value {
-    return arith::DivUIOp::create(rewriter, loc, a, index(b));
-  };
-  auto remainder = [&](Value a, int64_t b) -> Value {
+  }
+  Value divide(Value a, int64_t b) { return arith::DivUIOp::create(rewriter, loc, a, index(b)); }
+  Value remainder(Value a, int64_t b) {
     return arith::RemUIOp::create(rewriter, loc, a, index(b));
-  };
-  auto times = [&](Value a, int64_t b) -> Value {
-    return arith::MulIOp::create(rewriter, loc, a, index(b));
-  };
-  auto startKernel = [&](gpu::LaunchOp kernel, StringRef suffix) {
-    if (!name.empty())
-      kernel.setFunctionAttr(FlatSymbolRefAttr::get(context, (name + suffix).str()));
-    Block &body = kernel.getBody().front();
-    rewriter.setInsertionPointToStart(&body);
-    gpu::TerminatorOp::create(rewriter, loc);
-    rewriter.setInsertionPointToStart(&body);
-  };
+  }
+  Value times(Value a, int64_t b) { return arith::MulIOp::create(rewriter, loc, a, index(b)); }
 
-  // Every loop's value at the element being loaded or stored; indices()
-  // gathers an operand's from them.
-  SmallVector<Value> at(shape.ranges.size());
-  auto assign = [&](ArrayRef<unsigned> dims, Value linear) {
-    if (dims.size() == 1) {
-      at[dims.front()] = linear;
-    } else if (dims.size() > 1) {
-      auto split = affine::AffineDelinearizeIndexOp::create(rewriter, loc, linear, shape.counts(dims));
-      for (auto [d, v] : llvm::zip(dims, split.getResults()))
-        at[d] = v;
-    }
-  };
-  // Rows and columns past the end are clamped to the last: a tile's threads
-  // there load valid elements, and store nothing.
-  auto assignClamped = [&](ArrayRef<unsigned> dims, Value linear) {
+  /// Names `kernel` (name + suffix) and builds into its body.
+  void startKernel(gpu::LaunchOp kernel, StringRef suffix);
+  /// Sets the loops `dims` to their values at row or column `linear`.
+  void assign(ArrayRef<unsigned> dims, Value linear);
+  /// The same with `linear` clamped to the last: a tile's rows and columns
+  /// past the end load valid elements, and store nothing.
+  void assignClamped(ArrayRef<unsigned> dims, Value linear) {
     assign(dims, arith::MinUIOp::create(rewriter, loc, linear, index(shape.count(dims) - 1)));
-  };
-  auto indices = [&](OpOperand &operand) {
-    return llvm::map_to_vector(op.getMatchingIndexingMap(&operand).getResults(), [&](AffineExpr e) {
-      return at[cast<AffineDimExpr>(e).getPosition()];
-    });
-  };
-  OpOperand &lhs = *op.getDpsInputOperand(0), &rhs = *op.getDpsInputOperand(1),
-            &out = *op.getDpsInitOperand(0);
+  }
+  /// The indices of `operand` at the loops' values (`at`).
+  SmallVector<Value> indices(OpOperand &operand) {
+    return llvm::map_to_vector(op.getMatchingIndexingMap(&operand).getResults(),
+                               [&](AffineExpr e) { return at[cast<AffineDimExpr>(e).getPosition()]; });
+  }
+  /// Each thread's outputs as (row, column) in the tile.
+  SmallVector<std::pair<Value, Value>> threadOutputs();
+  /// Stages this step's elements of `input` into `buffer`.
+  void stage(OpOperand &input, ArrayRef<unsigned> dims, int64_t extent, Value first,
+             Value buffer, Value stepStart);
+  /// One step's products into `accumulated`, on each thread or on tensor
+  /// cores.
+  void multiplyOnThreads(Value lhsTile, Value rhsTile, MutableArrayRef<Value> accumulated);
+  void multiplyOnTensorCores(Value lhsTile, Value rhsTile, MutableArrayRef<Value> accumulated);
+  /// The kernel adding the slices' sums in `partial` to the output.
+  void sumSlices(Value partial);
 
+  IRRewriter &rewriter;
+  linalg::LinalgOp op;
+  StringRef name;
+  bool tensorCores;
+  ContractionShape shape;
+  TilePlan cut;
+  const TileShape &tile;
+  Location loc;
+  int64_t rows, cols, batch, depth;
+  /// Every loop's value at the element being loaded or stored.
+  SmallVector<Value> at;
+  OpOperand &lhs, &rhs, &out;
+  // The tiles' kernel: its thread, and its position in the thread grid (own
+  // products) or in its warp's tile (tensor cores).
+  Value thread, zero, tx, ty, group, quad, warpRow, warpCol;
+};
+} // namespace
+
+void TiledKernels::startKernel(gpu::LaunchOp kernel, StringRef suffix) {
+  if (!name.empty())
+    kernel.setFunctionAttr(FlatSymbolRefAttr::get(rewriter.getContext(), (name + suffix).str()));
+  Block &body = kernel.getBody().front();
+  rewriter.setInsertionPointToStart(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+}
+
+void TiledKernels::assign(ArrayRef<unsigned> dims, Value linear) {
+  if (dims.size() == 1) {
+    at[dims.front()] = linear;
+  } else if (dims.size() > 1) {
+    auto split = affine::AffineDelinearizeIndexOp::create(rewriter, loc, linear, shape.counts(dims));
+    for (auto [d, v] : llvm::zip(dims, split.getResults()))
+      at[d] = v;
+  }
+}
+
+/// The warps of a block, and the columns each computes of its rows.
+static int64_t warpsAlongColumns(const TileShape &tile) { return kWarps / (tile.bm / 16); }
+
+// Its own products: a 16 x 16 grid of threads, outputs 16 rows and columns
+// apart. Tensor cores (mma.sync m16n8k8): warp w of 8 computes 16 rows by
+// bn / warpsAlongColumns columns, in 8-column tiles; lane l holds rows l / 4
+// and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each (PTX's
+// fragment layout).
+SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
+  SmallVector<std::pair<Value, Value>> mine;
+  if (tensorCores) {
+    int64_t warpsN = warpsAlongColumns(tile), warpCols = tile.bn / warpsN;
+    Value warp = divide(thread, 32), lane = remainder(thread, 32);
+    group = divide(lane, 4);
+    quad = remainder(lane, 4);
+    warpRow = times(divide(warp, warpsN), 16);
+    warpCol = times(remainder(warp, warpsN), warpCols);
+    for (int64_t j = 0; j < warpCols / 8; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t c = 0; c < 2; ++c)
+          mine.push_back({add(warpRow, add(group, index(8 * h))),
+                          add(warpCol, add(times(quad, 2), index(8 * j + c)))});
+  } else {
+    tx = remainder(thread, kThreadGrid);
+    ty = divide(thread, kThreadGrid);
+    for (int64_t i = 0; i < tile.tm; ++i)
+      for (int64_t j = 0; j < tile.tn; ++j)
+        mine.push_back({add(ty, index(i * kThreadGrid)), add(tx, index(j * kThreadGrid))});
+  }
+  return mine;
+}
+
+// Each thread stages extent * kTileK / kThreads elements of an input, the
+// block's consecutive threads reading consecutive elements of it. Past the
+// reduction's end it stages zeros, which add nothing.
+void TiledKernels::stage(OpOperand &input, ArrayRef<unsigned> dims, int64_t extent, Value first,
+                         Value buffer, Value stepStart) {
+  bool ragged = depth % kTileK != 0;
+  bool alongK = innermostDim(op, input) == shape.k;
+  for (int64_t r = 0; r < extent * kTileK / kThreads; ++r) {
+    Value e = add(thread, index(r * kThreads));
+    Value kk = alongK ? remainder(e, kTileK) : divide(e, extent);
+    Value rr = alongK ? divide(e, kTileK) : remainder(e, extent);
+    assignClamped(dims, add(first, rr));
+    Value k = add(stepStart, kk);
+    at[shape.k] = ragged ? arith::MinUIOp::create(rewriter, loc, k, index(depth - 1)) : k;
+    Value v = memref::LoadOp::create(rewriter, loc, input.get(), indices(input));
+    if (ragged)
+      v = arith::SelectOp::create(rewriter, loc, below(k, depth), v, zero);
+    if (tensorCores) // rounded to TF32 once, kept as f32 bits
+      v = arith::BitcastOp::create(
+          rewriter, loc, rewriter.getF32Type(),
+          NVVM::ConvertFloatToTF32Op::create(
+              rewriter, loc, rewriter.getI32Type(), v,
+              NVVM::FPRoundingModeAttr::get(rewriter.getContext(), NVVM::FPRoundingMode::RNA)));
+    memref::StoreOp::create(rewriter, loc, v, buffer, ValueRange{kk, rr});
+  }
+}
+
+// Each step's kTileK outer products of tm x tn elements, unrolled, as fused
+// multiply-adds (the op's `out + a * b`, rounded once).
+void TiledKernels::multiplyOnThreads(Value lhsTile, Value rhsTile,
+                                     MutableArrayRef<Value> accumulated) {
+  for (int64_t kk = 0; kk < kTileK; ++kk) {
+    SmallVector<Value> lhsValues, rhsValues;
+    for (int64_t i = 0; i < tile.tm; ++i)
+      lhsValues.push_back(memref::LoadOp::create(
+          rewriter, loc, lhsTile, ValueRange{index(kk), add(ty, index(i * kThreadGrid))}));
+    for (int64_t j = 0; j < tile.tn; ++j)
+      rhsValues.push_back(memref::LoadOp::create(
+          rewriter, loc, rhsTile, ValueRange{index(kk), add(tx, index(j * kThreadGrid))}));
+    for (int64_t i = 0; i < tile.tm; ++i)
+      for (int64_t j = 0; j < tile.tn; ++j) {
+        Value &acc = accumulated[i * tile.tn + j];
+        acc = math::FmaOp::create(rewriter, loc, lhsValues[i], rhsValues[j], acc);
+      }
+  }
+}
+
+// Each step's two k8 slices: a warp's A fragment (16 x 8) and, per 8-column
+// tile, its B fragment (8 x 8) and mma.sync on TF32.
+void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
+                                         MutableArrayRef<Value> accumulated) {
+  Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+  auto fragment = [&](Value buffer, Value k, Value at) -> Value {
+    Value v = memref::LoadOp::create(rewriter, loc, buffer, ValueRange{k, at});
+    return arith::BitcastOp::create(rewriter, loc, i32, v);
+  };
+  auto result = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), {f32, f32, f32, f32});
+  int64_t warpTiles = tile.bn / warpsAlongColumns(tile) / 8;
+  for (int64_t k8 = 0; k8 < kTileK; k8 += 8) {
+    Value k = add(quad, index(k8)), k4 = add(quad, index(k8 + 4));
+    Value row = add(warpRow, group), row8 = add(row, index(8));
+    SmallVector<Value> a = {fragment(lhsTile, k, row), fragment(lhsTile, k, row8),
+                            fragment(lhsTile, k4, row), fragment(lhsTile, k4, row8)};
+    for (int64_t j = 0; j < warpTiles; ++j) {
+      Value col = add(warpCol, add(group, index(8 * j)));
+      SmallVector<Value> b = {fragment(rhsTile, k, col), fragment(rhsTile, k4, col)};
+      MutableArrayRef<Value> c = accumulated.slice(4 * j, 4);
+      auto mma = NVVM::MmaOp::create(
+          rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, 8},
+          /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32, NVVM::MMATypes::tf32},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+      for (int64_t q = 0; q < 4; ++q)
+        c[q] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getRes(), q);
+    }
+  }
+}
+
+int64_t TiledKernels::build() {
+  bool split = cut.splits > 1;
+  Type f32 = rewriter.getF32Type();
   // The product's grid: x over column tiles, y over row tiles, z over the
   // batch and the reduction's slices. Two tiles in shared memory,
   // reduction-major, padded: by a column for the threads' own products (the
   // threads staging an input contiguous along the reduction store a column
   // each, in different banks), by 8 for tensor cores (a warp's fragment
   // loads, 4 rows by 8 columns, fall in 32 banks).
-  auto workgroup = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup);
   int64_t padding = tensorCores ? 8 : 1;
   auto tileType = [&](int64_t extent) {
     return MemRefType::get({kTileK, extent + padding}, f32, MemRefLayoutAttrInterface(), workgroup);
@@ -229,35 +375,10 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, S
   Value slice = split ? divide(z, batch) : Value();
   Value batchIndex = split ? remainder(z, batch) : z;
   assign(shape.batch, batchIndex);
-  Value thread = kernel.getThreadIds().x;
+  thread = kernel.getThreadIds().x;
   Value firstRow = times(kernel.getBlockIds().y, tile.bm);
   Value firstCol = times(kernel.getBlockIds().x, tile.bn);
-  // Each thread's tm x tn outputs, as (row, column) in the tile. Its own
-  // products: a 16 x 16 grid of threads, outputs 16 rows and columns apart.
-  // Tensor cores (mma.sync m16n8k8): warp w of 8 computes 16 rows by
-  // warpCols columns, in 8-column tiles; lane l holds rows l / 4 and l / 4 +
-  // 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each (PTX's fragment layout).
-  SmallVector<std::pair<Value, Value>> mine;
-  Value tx, ty, group, quad, warpRow, warpCol;
-  int64_t warpsN = kWarps / (tile.bm / 16), warpCols = tile.bn / warpsN, warpTiles = warpCols / 8;
-  if (tensorCores) {
-    Value warp = divide(thread, 32), lane = remainder(thread, 32);
-    group = divide(lane, 4);
-    quad = remainder(lane, 4);
-    warpRow = times(divide(warp, warpsN), 16);
-    warpCol = times(remainder(warp, warpsN), warpCols);
-    for (int64_t j = 0; j < warpTiles; ++j)
-      for (int64_t h = 0; h < 2; ++h)
-        for (int64_t c = 0; c < 2; ++c)
-          mine.push_back({add(warpRow, add(group, index(8 * h))),
-                          add(warpCol, add(times(quad, 2), index(8 * j + c)))});
-  } else {
-    tx = remainder(thread, kThreadGrid);
-    ty = divide(thread, kThreadGrid);
-    for (int64_t i = 0; i < tile.tm; ++i)
-      for (int64_t j = 0; j < tile.tn; ++j)
-        mine.push_back({add(ty, index(i * kThreadGrid)), add(tx, index(j * kThreadGrid))});
-  }
+  SmallVector<std::pair<Value, Value>> mine = threadOutputs();
   for (auto &[row, col] : mine) {
     row = add(firstRow, row);
     col = add(firstCol, col);
@@ -265,7 +386,7 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, S
 
   // The accumulators start from the output's values, or from zero for a
   // slice of the reduction.
-  Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
   SmallVector<Value> initial;
   for (auto [row, col] : mine) {
     if (split) {
@@ -283,85 +404,16 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, S
   }
   auto steps = scf::ForOp::create(rewriter, loc, begin, end, index(kTileK), initial);
   rewriter.setInsertionPointToStart(steps.getBody());
-  Value stepStart = steps.getInductionVar();
-  // Each thread stages extent * kTileK / kThreads elements of an input, the
-  // block's consecutive threads reading consecutive elements of it. Past the
-  // reduction's end it stages zeros, which add nothing.
-  bool ragged = depth % kTileK != 0;
-  auto stage = [&](OpOperand &input, ArrayRef<unsigned> dims, int64_t extent, Value first,
-                   Value buffer) {
-    bool alongK = innermostDim(op, input) == shape.k;
-    for (int64_t r = 0; r < extent * kTileK / kThreads; ++r) {
-      Value e = add(thread, index(r * kThreads));
-      Value kk = alongK ? remainder(e, kTileK) : divide(e, extent);
-      Value rr = alongK ? divide(e, kTileK) : remainder(e, extent);
-      assignClamped(dims, add(first, rr));
-      Value k = add(stepStart, kk);
-      at[shape.k] = ragged ? arith::MinUIOp::create(rewriter, loc, k, index(depth - 1)) : k;
-      Value v = memref::LoadOp::create(rewriter, loc, input.get(), indices(input));
-      if (ragged)
-        v = arith::SelectOp::create(rewriter, loc, below(k, depth), v, zero);
-      if (tensorCores) // rounded to TF32 once, kept as f32 bits
-        v = arith::BitcastOp::create(
-            rewriter, loc, f32,
-            NVVM::ConvertFloatToTF32Op::create(
-                rewriter, loc, rewriter.getI32Type(), v,
-                NVVM::FPRoundingModeAttr::get(context, NVVM::FPRoundingMode::RNA)));
-      memref::StoreOp::create(rewriter, loc, v, buffer, ValueRange{kk, rr});
-    }
-  };
   Value lhsTile = kernel.getWorkgroupAttributions()[0],
         rhsTile = kernel.getWorkgroupAttributions()[1];
-  stage(lhs, shape.m, tile.bm, firstRow, lhsTile);
-  stage(rhs, shape.n, tile.bn, firstCol, rhsTile);
+  stage(lhs, shape.m, tile.bm, firstRow, lhsTile, steps.getInductionVar());
+  stage(rhs, shape.n, tile.bn, firstCol, rhsTile, steps.getInductionVar());
   gpu::BarrierOp::create(rewriter, loc);
-
   SmallVector<Value> accumulated(steps.getRegionIterArgs());
-  if (tensorCores) {
-    // Each step's two k8 slices: a warp's A fragment (16 x 8) and, per
-    // 8-column tile, its B fragment (8 x 8) and mma.sync on TF32.
-    Type i32 = rewriter.getI32Type();
-    auto fragment = [&](Value buffer, Value k, Value at) -> Value {
-      Value v = memref::LoadOp::create(rewriter, loc, buffer, ValueRange{k, at});
-      return arith::BitcastOp::create(rewriter, loc, i32, v);
-    };
-    auto result = LLVM::LLVMStructType::getLiteral(context, {f32, f32, f32, f32});
-    for (int64_t k8 = 0; k8 < kTileK; k8 += 8) {
-      Value k = add(quad, index(k8)), k4 = add(quad, index(k8 + 4));
-      Value row = add(warpRow, group), row8 = add(row, index(8));
-      SmallVector<Value> a = {fragment(lhsTile, k, row), fragment(lhsTile, k, row8),
-                              fragment(lhsTile, k4, row), fragment(lhsTile, k4, row8)};
-      for (int64_t j = 0; j < warpTiles; ++j) {
-        Value col = add(warpCol, add(group, index(8 * j)));
-        SmallVector<Value> b = {fragment(rhsTile, k, col), fragment(rhsTile, k4, col)};
-        MutableArrayRef<Value> c = MutableArrayRef<Value>(accumulated).slice(4 * j, 4);
-        auto mma = NVVM::MmaOp::create(
-            rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, 8},
-            /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32, NVVM::MMATypes::tf32},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
-        for (int64_t q = 0; q < 4; ++q)
-          c[q] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getRes(), q);
-      }
-    }
-  } else {
-    // Each step's kTileK outer products of tm x tn elements, unrolled, as
-    // fused multiply-adds (the op's `out + a * b`, rounded once).
-    for (int64_t kk = 0; kk < kTileK; ++kk) {
-      SmallVector<Value> lhsValues, rhsValues;
-      for (int64_t i = 0; i < tile.tm; ++i)
-        lhsValues.push_back(memref::LoadOp::create(
-            rewriter, loc, lhsTile, ValueRange{index(kk), add(ty, index(i * kThreadGrid))}));
-      for (int64_t j = 0; j < tile.tn; ++j)
-        rhsValues.push_back(memref::LoadOp::create(
-            rewriter, loc, rhsTile, ValueRange{index(kk), add(tx, index(j * kThreadGrid))}));
-      for (int64_t i = 0; i < tile.tm; ++i)
-        for (int64_t j = 0; j < tile.tn; ++j) {
-          Value &acc = accumulated[i * tile.tn + j];
-          acc = math::FmaOp::create(rewriter, loc, lhsValues[i], rhsValues[j], acc);
-        }
-    }
-  }
+  if (tensorCores)
+    multiplyOnTensorCores(lhsTile, rhsTile, accumulated);
+  else
+    multiplyOnThreads(lhsTile, rhsTile, accumulated);
   // Nobody stages the next step before everyone has used this one.
   gpu::BarrierOp::create(rewriter, loc);
   scf::YieldOp::create(rewriter, loc, accumulated);
@@ -384,14 +436,17 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, S
     rewriter.setInsertionPointAfter(guard);
   }
   rewriter.setInsertionPointAfter(kernel);
-  if (!split) {
-    rewriter.eraseOp(op);
-    return 1;
-  }
+  if (split)
+    sumSlices(partial);
+  rewriter.eraseOp(op);
+  return split ? 2 : 1;
+}
 
-  // The slices' sums added to the output in order (the same result on every
-  // run), a thread per output, consecutive threads on consecutive columns.
+// The slices' sums added to the output in order (the same result on every
+// run), a thread per output, consecutive threads on consecutive columns.
+void TiledKernels::sumSlices(Value partial) {
   int64_t outputs = batch * rows * cols;
+  Value one = index(1);
   auto sum = gpu::LaunchOp::create(rewriter, loc, index(llvm::divideCeil(outputs, kThreads)),
                                    one, one, index(kThreads), one, one);
   startKernel(sum, "_sum");
@@ -415,6 +470,9 @@ int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, S
                            .getResult());
   rewriter.setInsertionPointAfter(slices);
   memref::StoreOp::create(rewriter, loc, slices.getResult(0), out.get(), indices(out));
-  rewriter.eraseOp(op);
-  return 2;
+}
+
+int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
+                                    bool tensorCores) {
+  return TiledKernels(rewriter, op, name, tensorCores).build();
 }
