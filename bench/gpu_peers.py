@@ -19,7 +19,8 @@ and per-class NMS (torchvision.ops.batched_nms, score threshold 0.05, IoU
 with the host to select the boxes above the threshold. Each result is one JSON line,
 written as soon as it is measured, cheapest first (eager, then compiled at
 batch 1, then compiled at batch 32), so a time limit keeps what was done.
---table prints dlc's results (utils/gpu-check.sh's bench.jsonl) beside them.
+--table prints dlc's results (utils/gpu-check.sh's bench.jsonl: O3, --pipeline=auto,
+--gpu-tf32, CUDA graphs) beside them.
 """
 import argparse
 import json
@@ -171,9 +172,11 @@ def table(bench_path, peers_path):
     for line in open(bench_path):
         j = json.loads(line)
         name = j["model"]
-        graph, tf32 = name.endswith("_graph"), "_tf32" in name
-        model, _, batch = name.removesuffix("_graph").removesuffix("_tf32").rpartition("_b")
-        system = "dlc" + (" tf32" if tf32 else "") + (" (CUDA graph)" if graph else "")
+        graph = name.endswith("_graph")
+        name = name.removesuffix("_graph")
+        variant = next((v for v in ("tf32", "auto") if name.endswith("_" + v)), None)
+        model, _, batch = name.removesuffix(f"_{variant}").rpartition("_b")
+        system = "dlc" + (f" {variant}" if variant else "") + (" (CUDA graph)" if graph else "")
         rows.setdefault((model, int(batch)), {})[system] = j["latency_ms"]["p50"]
     try:
         for line in open(peers_path):
@@ -182,10 +185,12 @@ def table(bench_path, peers_path):
                 rows.setdefault((j["model"], j["batch"]), {})[j["system"]] = j["p50_ms"]
     except FileNotFoundError:
         pass
-    systems = ["dlc", "dlc (CUDA graph)", "dlc tf32", "dlc tf32 (CUDA graph)", "torch eager",
-               "torch.compile default", "torch.compile reduce-overhead"]
+    systems = ["dlc", "dlc (CUDA graph)", "dlc auto", "dlc auto (CUDA graph)", "dlc tf32",
+               "dlc tf32 (CUDA graph)", "torch eager", "torch.compile default",
+               "torch.compile reduce-overhead"]
     systems = [s for s in systems if any(s in r for r in rows.values())]
-    ratios = [("dlc", "torch eager"), ("dlc tf32", "torch eager"),
+    # auto over dlc: issue 14's auto pipeline against O3 (dlc's default)
+    ratios = [("dlc auto", "dlc"), ("dlc", "torch eager"), ("dlc tf32", "torch eager"),
               ("dlc tf32 (CUDA graph)", "torch.compile reduce-overhead")]
     ratios = [(a, b) for a, b in ratios if a in systems and b in systems]
     print("| model | batch | " + " | ".join(f"{s} p50 ms" for s in systems) + "".join(

@@ -10,8 +10,9 @@
 #                 --gpu-tf32: rtol 2e-2, atol 2e-2)
 #   bench.jsonl   dlc's latency, throughput, power and memory per model and
 #                 batch (dlc-cuda-run --bench --json), in f32 and with
-#                 --gpu-tf32 (model name _tf32), at batch 1 also replaying a
-#                 CUDA graph (--cuda-graph; model name _graph)
+#                 --gpu-tf32 (model name _tf32), at batch 1 also with
+#                 --pipeline=auto (_auto) and replaying a CUDA graph
+#                 (--cuda-graph; model name _graph)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
 #                 (dlc-cuda-run --profile, in runs of their own)
 #   peers.jsonl   PyTorch eager, torch.compile (default, reduce-overhead) on
@@ -88,7 +89,7 @@ if ! tar -C "$work" -xJf "$payload/bench.tar.xz"; then
 fi
 for so in "$work"/bench/*.so; do
   base=$(basename "$so" .so)
-  case $base in *_b1 | *_b1_tf32) w=10 r=100 graph=(--cuda-graph) ;; *) w=3 r=20 graph=() ;; esac
+  case $base in *_b1 | *_b1_tf32 | *_b1_auto) w=10 r=100 graph=(--cuda-graph) ;; *) w=3 r=20 graph=() ;; esac
   # (--max-seconds bounds the warm-up and the timed runs of slow models;
   # batch 1 is timed a second time replaying a CUDA graph)
   for mode in plain graph; do

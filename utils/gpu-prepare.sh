@@ -15,9 +15,10 @@
 #                                   same compiled with --gpu-tf32
 #   bench.tar.xz                    bench/M_bB.so and M_bB_tf32.so: the four
 #                                   study models at batch 1 and 32, in f32
-#                                   and with --gpu-tf32, weights left out
-#                                   (the runner fills them pseudo-randomly:
-#                                   timing only, see README)
+#                                   and with --gpu-tf32, and M_b1_auto.so
+#                                   with --pipeline=auto instead of O3;
+#                                   weights left out (the runner fills them
+#                                   pseudo-randomly: timing only, see README)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
 set -euo pipefail
@@ -66,9 +67,12 @@ mkdir -p "$scratch/bench"
 for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
   for b in 1 32; do
     "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
-    for math in f32 tf32; do
+    variants=(f32 tf32)
+    [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
+    for variant in "${variants[@]}"; do
       name=${m}_b$b flags=()
-      [ $math = tf32 ] && name=${name}_tf32 flags=(--gpu-tf32)
+      [ $variant = tf32 ] && name=${name}_tf32 flags=(--gpu-tf32)
+      [ $variant = auto ] && name=${name}_auto flags=(--pipeline=auto)
       "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
         --emit=shared -o "$scratch/bench/$name.so" --external-weights="$scratch/$m.weights"
       rm -f "$scratch/bench/$name.o" "$scratch/bench/$name.h" "$scratch/$m.weights"
