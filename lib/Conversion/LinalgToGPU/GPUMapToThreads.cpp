@@ -17,10 +17,7 @@ namespace dlc {
 
 using namespace mlir;
 
-/// Threads per block.
-static constexpr int64_t kBlockThreads = 256;
-/// Lanes of a warp.
-static constexpr int64_t kWarpSize = 32;
+using dlc::kGPUBlockThreads, dlc::kGPUWarpSize;
 /// Reductions of at most this many outputs get a warp each: fewer than the
 /// GPU has threads for one each. So do larger ones whose inputs are only
 /// contiguous along the reduction (readsAlongLoopOnly).
@@ -142,7 +139,7 @@ static std::optional<WarpReduction> matchWarpReduction(scf::ParallelOp parallel,
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
                          ub = getConstantIntValue(loop.getUpperBound()),
                          step = getConstantIntValue(loop.getStep());
-  if (!lb || !ub || !step || *step <= 0 || llvm::divideCeil(*ub - *lb, *step) < kWarpSize)
+  if (!lb || !ub || !step || *step <= 0 || llvm::divideCeil(*ub - *lb, *step) < kGPUWarpSize)
     return std::nullopt;
   BlockArgument acc = loop.getRegionIterArgs()[0];
   if (!acc.getType().isF32() && !acc.getType().isInteger(32))
@@ -223,8 +220,8 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
   int64_t total = 1;
   for (int64_t c : counts)
     total *= c;
-  int64_t lanes = warp ? kWarpSize : 1;
-  int64_t threads = std::clamp<int64_t>(total * lanes, 1, kBlockThreads);
+  int64_t lanes = warp ? kGPUWarpSize : 1;
+  int64_t threads = std::clamp<int64_t>(total * lanes, 1, kGPUBlockThreads);
   int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(total * lanes, threads));
   rewriter.setInsertionPoint(nest);
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
@@ -246,7 +243,7 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
       rewriter, loc,
       arith::MulIOp::create(rewriter, loc, kernel.getBlockIds().x, index(threads)),
       kernel.getThreadIds().x);
-  Value linear = warp ? arith::DivUIOp::create(rewriter, loc, thread, index(kWarpSize)) : thread;
+  Value linear = warp ? arith::DivUIOp::create(rewriter, loc, thread, index(kGPUWarpSize)) : thread;
   Value inRange = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, linear,
                                         index(total));
   auto guard = scf::IfOp::create(rewriter, loc, inRange, /*withElseRegion=*/false);
@@ -272,7 +269,7 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
   // a butterfly of shuffles combines their partial results, which lane 0
   // combines with the accumulator's initial value and stores.
   scf::ForOp loop = warp->loop;
-  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(kWarpSize));
+  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(kGPUWarpSize));
   Operation *op = &parallel.getBody()->front();
   for (; op != loop.getOperation(); op = op->getNextNode())
     rewriter.clone(*op, map);
@@ -281,7 +278,7 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
                                       arith::MulIOp::create(rewriter, loc, lane, index(step)));
   Value neutral = arith::ConstantOp::create(rewriter, loc, *arith::getNeutralElement(warp->combiner));
   auto strided = scf::ForOp::create(rewriter, loc, start, map.lookupOrDefault(loop.getUpperBound()),
-                                    index(step * kWarpSize), ValueRange{neutral});
+                                    index(step * kGPUWarpSize), ValueRange{neutral});
   rewriter.setInsertionPointToStart(strided.getBody());
   map.map(loop.getInductionVar(), strided.getInductionVar());
   map.map(loop.getRegionIterArgs()[0], strided.getRegionIterArgs()[0]);
@@ -296,8 +293,8 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
     return rewriter.clone(*warp->combiner, operands)->getResult(0);
   };
   Value partial = strided.getResult(0);
-  for (int32_t offset = kWarpSize / 2; offset > 0; offset /= 2) {
-    auto shuffle = gpu::ShuffleOp::create(rewriter, loc, partial, offset, kWarpSize,
+  for (int32_t offset = kGPUWarpSize / 2; offset > 0; offset /= 2) {
+    auto shuffle = gpu::ShuffleOp::create(rewriter, loc, partial, offset, kGPUWarpSize,
                                           gpu::ShuffleMode::XOR);
     partial = combine(partial, shuffle.getShuffleResult());
   }

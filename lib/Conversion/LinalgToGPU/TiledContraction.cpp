@@ -20,7 +20,8 @@ struct TileShape {
 };
 
 /// Threads per block, a 16 x 16 grid; warps per block.
-constexpr int64_t kThreads = 256, kThreadGrid = 16, kWarps = kThreads / 32;
+constexpr int64_t kThreads = dlc::kGPUBlockThreads, kThreadGrid = 16,
+                  kWarps = kThreads / dlc::kGPUWarpSize;
 /// The fewest rows and columns a tiled product has.
 constexpr int64_t kMinExtent = 16;
 /// From the most outputs per thread to the fewest: the first that gives the
@@ -64,22 +65,10 @@ struct TilePlan {
 };
 } // namespace
 
-/// Whether `body` yields `out + a * b` of its arguments (a, b, out).
-static bool isMultiplyAccumulate(Block &body) {
-  if (body.getNumArguments() != 3 || body.getOperations().size() != 3)
-    return false;
-  BlockArgument a = body.getArgument(0), b = body.getArgument(1), out = body.getArgument(2);
-  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || (add.getLhs() != out && add.getRhs() != out))
-    return false;
-  auto mul = (add.getLhs() == out ? add.getRhs() : add.getLhs()).getDefiningOp<arith::MulFOp>();
-  return mul && ((mul.getLhs() == a && mul.getRhs() == b) ||
-                 (mul.getLhs() == b && mul.getRhs() == a));
-}
-
 static std::optional<ContractionShape> contractionShape(linalg::LinalgOp op) {
+  // `out += a * b` (on f32, linalg's contraction body is a mulf and an addf)
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      op->getNumRegions() != 1 || !isMultiplyAccumulate(*op.getBlock()))
+      !linalg::isaContractionOpInterface(op))
     return std::nullopt;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -246,7 +235,7 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
   SmallVector<std::pair<Value, Value>> mine;
   if (tensorCores) {
     int64_t warpsN = warpsAlongColumns(tile), warpCols = tile.bn / warpsN;
-    Value warp = divide(thread, 32), lane = remainder(thread, 32);
+    Value warp = divide(thread, dlc::kGPUWarpSize), lane = remainder(thread, dlc::kGPUWarpSize);
     group = divide(lane, 4);
     quad = remainder(lane, 4);
     warpRow = times(divide(warp, warpsN), 16);

@@ -14,6 +14,9 @@
 
 namespace dlc {
 
+/// Threads per block of dlc's kernels, and lanes per warp.
+inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
+
 /// Whether `op` is a product the tiled kernel computes: on buffers of static
 /// shapes, f32, `out += a * b` over one reduction dimension, inputs and
 /// output indexed by projected permutations, at least 16 rows and 16
