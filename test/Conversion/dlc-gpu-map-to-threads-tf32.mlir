@@ -6,10 +6,11 @@
 // columns of the 64 x 64 tile: per step of 16, two k8 slices, each one A
 // fragment (4 elements a lane) and, per 8-column tile, a B fragment (2) and
 // an mma.sync m16n8k8 on TF32 with f32 accumulators (4 a lane, 16 in all).
+// The elements loaded a step ahead are rounded when they are stored.
 // CHECK-LABEL: func.func @product
 // CHECK: gpu.launch {{.*}} workgroup(%[[LHS:.*]] : memref<16x72xf32, #gpu.address_space<workgroup>>, %[[RHS:.*]] : memref<16x72xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
-// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK: %[[T:.*]] = nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
 // CHECK: %[[F:.*]] = arith.bitcast %[[T]] : i32 to f32
 // CHECK: memref.store %[[F]], %[[LHS]]

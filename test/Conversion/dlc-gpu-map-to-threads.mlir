@@ -2,7 +2,8 @@
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads))" --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 
 // An elementwise op: one thread per element, 256 per block (10 x 300 =
-// 3000 elements: 12 blocks), guarded past the last.
+// 3000 elements: 12 blocks), guarded past the last; the thread's index
+// split into the loops' in 32-bit arithmetic.
 // CHECK-LABEL: func.func @elementwise
 // CHECK-DAG: %[[C12:.*]] = arith.constant 12 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
@@ -10,7 +11,9 @@
 // CHECK: %[[LIN:.*]] = arith.addi
 // CHECK: arith.cmpi ult, %[[LIN]]
 // CHECK: scf.if
-// CHECK: affine.delinearize_index %[[LIN]] into (10, 300)
+// CHECK: %[[LIN32:.*]] = arith.index_castui %[[LIN]] : index to i32
+// CHECK: arith.remui %[[LIN32]], %c300_i32
+// CHECK: arith.divui %[[LIN32]], %c300_i32
 // CHECK: math.exp
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.
@@ -33,7 +36,7 @@ func.func @elementwise(%a: memref<10x300xf32>, %b: memref<10x300xf32>) {
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128,
 // CHECK: %[[THREAD:.*]] = arith.addi
 // CHECK: %[[WARP:.*]] = arith.divui %[[THREAD]], %c32
-// CHECK: affine.delinearize_index %[[WARP]] into (4)
+// CHECK: arith.index_castui %[[WARP]] : index to i32
 // CHECK: %[[LANE:.*]] = arith.remui %[[THREAD]], %c32
 // CHECK: %[[INIT:.*]] = memref.load %arg1
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
@@ -64,18 +67,24 @@ func.func @rows(%a: memref<4x64xf32>, %s: memref<4xf32>, %c: memref<4xf32>) {
 
 // A product of many outputs (512 x 1024, 128 tiles of 64 x 64): a block of
 // 256 threads per tile, a thread computing 4 x 4 outputs from the output's
-// values. Per step of 16 along the reduction each thread stages 4 elements
-// of each input into shared memory (padded rows of 65), then 16 x 16 fused
-// multiply-adds from it, between barriers; it stores what is in range.
+// values. Per step of 16 along the reduction each thread stores 4 elements
+// of each input into shared memory (padded rows of 65), loads the next
+// step's 4 + 4 (carried by the loop: in flight during the products), then
+// does 16 x 16 fused multiply-adds, between barriers; it stores what is in
+// range.
 // CHECK-LABEL: func.func @product
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[C16]], {{.*}} = %[[C8]], {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%[[LHS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>, %[[RHS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-16: memref.load %arg2
-// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4: memref.load %arg0
+// CHECK-COUNT-4: memref.load %arg1
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK-COUNT-4: memref.store {{.*}}, %[[LHS]]
 // CHECK-COUNT-4: memref.store {{.*}}, %[[RHS]]
 // CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-4: memref.load %arg0
+// CHECK-COUNT-4: memref.load %arg1
 // CHECK-COUNT-256: math.fma
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.yield
@@ -120,10 +129,12 @@ func.func @split_reduction(%w: memref<64x4608xf32>, %x: memref<1x4608x49xf32>, %
 }
 
 // A reduction that is not a multiple of 16 long (a 7x7 convolution of 3
-// channels: 147): the last step stages zeros past its end.
+// channels: 147): loads clamp the reduction index to its end, and the last
+// step stores zeros past it.
 // CHECK-LABEL: func.func @ragged
-// CHECK: scf.for
-// CHECK: arith.minui %[[K:.*]], %c146{{(_[0-9]+)?}}
+// CHECK: arith.minui %{{.*}}, %c146{{(_[0-9]+)?}}
+// CHECK: scf.for %[[STEP:[^ ]*]] =
+// CHECK: %[[K:.*]] = arith.addi %[[STEP]], %{{.*}} : index
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[K]], %c147{{(_[0-9]+)?}}
 // CHECK: arith.select %[[IN]]
 func.func @ragged(%w: memref<64x147xf32>, %x: memref<1x147x12544xf32>, %y: memref<1x64x12544xf32>) {
@@ -263,7 +274,7 @@ func.func @zero_dims(%a: memref<f32>, %b: memref<f32>) {
 // reduction.
 // CHECK-LABEL: func.func @middle_reduction
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c150{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256
-// CHECK: affine.delinearize_index {{.*}} into (4, 300)
+// CHECK: arith.remui {{.*}}, %c300_i32
 // CHECK: scf.for {{.*}} to %c81
 // CHECK: arith.maximumf
 // CHECK: gpu.shuffle xor
@@ -380,4 +391,4 @@ func.func private @helper(%x: i32, %c: i1) -> i32 {
 // rows, the scalar reduction, the op of no loops, the middle reduction, the
 // three single-thread bodies), five of one thread, three of a warp per
 // output, three tiled products, one reduction moved innermost.
-// STATS: dlc-gpu-map-to-threads: kernels 17, reductions-moved-innermost 1, single-thread 5, tiled-products 3, warp-reductions 3
+// STATS: dlc-gpu-map-to-threads: copies-forwarded 0, fused-epilogues 0, fused-inits 0, fused-inputs 0, kernels 17, reductions-moved-innermost 1, single-thread 5, tiled-products 3, warp-reductions 3

@@ -322,10 +322,23 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     (inputs rounded to TF32 as they are staged, f32 accumulation; sm_80 and
     later), as PyTorch's convolutions do by default. A reduction whose
     dimensions are not innermost has its loops reordered first, so that its
-    outputs get threads (`reductions-moved-innermost`). Kernels are named
-    `k_<layer>` after the op's location. Counters (`--dlc-pass-stats`):
-    `kernels`, `single-thread`, `warp-reductions`, `tiled-products`,
-    `reductions-moved-innermost`.
+    outputs get threads (`reductions-moved-innermost`). A tiled product's
+    kernel also computes the elementwise ops around it, which then launch
+    no kernel and write no buffer of their own: the ops that only move
+    elements into a buffer only the product reads (an im2col, a transpose,
+    a padding: a constant fill and a copy into a window) are read through
+    where the tiles are staged (`fused-inputs`); the op writing the
+    output's initial values just before the product (a zero fill, a bias
+    broadcast) gives the accumulators theirs (`fused-inits`); the
+    elementwise op reading the output just after it, into buffers neither
+    reads, runs on each result as it is stored (`fused-epilogues`), the
+    results stored too only if the output is read later or is the
+    caller's. First, a copy from a buffer of the function used only before
+    it into one not used meanwhile writes there instead
+    (`copies-forwarded`). Kernels are named `k_<layer>` after the op's
+    location. Counters (`--dlc-pass-stats`): `kernels`, `single-thread`,
+    `warp-reductions`, `tiled-products`, `reductions-moved-innermost`,
+    `fused-inputs`, `fused-inits`, `fused-epilogues`, `copies-forwarded`.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace dlc {
@@ -248,11 +249,11 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
                                         index(total));
   auto guard = scf::IfOp::create(rewriter, loc, inRange, /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(guard.thenBlock());
-  auto ivs = affine::AffineDelinearizeIndexOp::create(rewriter, loc, linear, counts);
+  SmallVector<Value> ivs = dlc::delinearize(rewriter, loc, linear, counts);
   IRMapping map;
   for (auto [i, iv] : llvm::enumerate(parallel.getInductionVars())) {
     // lb + index * step, constants (tripCounts) built in the kernel
-    Value scaled = arith::MulIOp::create(rewriter, loc, ivs.getResult(i),
+    Value scaled = arith::MulIOp::create(rewriter, loc, ivs[i],
                                          index(*getConstantIntValue(parallel.getStep()[i])));
     map.map(iv, arith::AddIOp::create(rewriter, loc,
                                       index(*getConstantIntValue(parallel.getLowerBound()[i])),
@@ -399,6 +400,79 @@ static FailureOr<int64_t> launchWholeBody(IRRewriter &rewriter, func::FuncOp fun
   return kernels;
 }
 
+/// Whether a user of `buffer` or of a view of it, other than `except` and
+/// deallocations, lies in the block of `first` from `first` to `last`.
+static bool usedBetween(Value buffer, Operation *first, Operation *last, Operation *except) {
+  SmallVector<Value> aliases = {buffer};
+  while (!aliases.empty()) {
+    Value alias = aliases.pop_back_val();
+    for (Operation *user : alias.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user); view && view.getViewSource() == alias)
+        aliases.push_back(view->getResult(0));
+      Operation *inBlock = first->getBlock()->findAncestorOpInBlock(*user);
+      if (user != except && !isa<memref::DeallocOp>(user) && inBlock &&
+          !inBlock->isBeforeInBlock(first) &&
+          !last->isBeforeInBlock(inBlock))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Writes into the destination of each copy whose source is a buffer of
+/// the function, of the same type, used only before the copy, instead of
+/// into the source: the copy (a kernel of its own) goes. The destination,
+/// defined before the source, must not be used while the source is.
+/// Returns how many copies went.
+static int64_t forwardCopies(IRRewriter &rewriter, func::FuncOp func) {
+  int64_t forwarded = 0;
+  for (auto copy : llvm::make_early_inc_range(func.getBody().front().getOps<memref::CopyOp>())) {
+    Value source = copy.getSource(), target = copy.getTarget();
+    auto alloc = source.getDefiningOp<memref::AllocOp>();
+    if (!alloc || source.getType() != target.getType() || alloc->getBlock() != copy->getBlock())
+      continue;
+    Operation *targetDef = target.getDefiningOp();
+    bool dominates = isa<BlockArgument>(target) ? target.getParentBlock() == copy->getBlock()
+                                                : targetDef->getBlock() == copy->getBlock() &&
+                                                      targetDef->isBeforeInBlock(alloc);
+    if (!dominates || usedBetween(target, alloc, copy, copy))
+      continue;
+    if (usedBetween(source, copy, copy->getBlock()->getTerminator(), copy))
+      continue;
+    for (Operation *user : llvm::make_early_inc_range(source.getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        rewriter.eraseOp(user);
+    rewriter.eraseOp(copy);
+    rewriter.replaceAllUsesWith(source, target);
+    rewriter.eraseOp(alloc);
+    ++forwarded;
+  }
+  return forwarded;
+}
+/// Erases the buffers of the function that nothing reads or writes (their
+/// writers fused into a product's kernel), with their views and
+/// deallocations.
+static void eraseUnusedBuffers(IRRewriter &rewriter, func::FuncOp func) {
+  for (auto alloc : llvm::make_early_inc_range(func.getBody().front().getOps<memref::AllocOp>())) {
+    SmallVector<Operation *> unused; // views, after the buffers they view
+    SmallVector<Value> aliases = {alloc};
+    bool used = false;
+    for (size_t i = 0; i < aliases.size() && !used; ++i)
+      for (Operation *user : aliases[i].getUsers()) {
+        if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+            view && view.getViewSource() == aliases[i])
+          aliases.push_back(view->getResult(0));
+        else if (!isa<memref::DeallocOp>(user))
+          used = true;
+        unused.push_back(user);
+      }
+    if (used)
+      continue;
+    for (Operation *op : llvm::reverse(unused))
+      rewriter.eraseOp(op);
+    rewriter.eraseOp(alloc);
+  }
+}
 
 namespace {
 struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsPass> {
@@ -409,6 +483,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     if (func.isExternal() || isScalarHelper(func))
       return;
     IRRewriter rewriter(&getContext());
+    int64_t forwarded = forwardCopies(rewriter, func);
     // Copies and linalg ops as loop nests.
     SmallVector<memref::CopyOp> copies;
     func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
@@ -429,6 +504,18 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       else
         linalgOps.push_back(op);
     });
+    // The elementwise ops around each product that its kernel computes too.
+    SmallVector<dlc::ProductFusion> fusions;
+    llvm::SmallPtrSet<Operation *, 16> fused;
+    int64_t fusedInits = 0, fusedEpilogues = 0, fusedInputs = 0;
+    for (linalg::LinalgOp op : tiled) {
+      const dlc::ProductFusion &fusion = fusions.emplace_back(dlc::findProductFusion(op, fused));
+      fused.insert_range(fusion.ops());
+      fusedInits += fusion.init != nullptr;
+      fusedEpilogues += fusion.epilogue != nullptr;
+      fusedInputs += fusion.inputs.size();
+    }
+    llvm::erase_if(linalgOps, [&](linalg::LinalgOp op) { return fused.contains(op); });
     int64_t interchanged = 0;
     for (linalg::LinalgOp op : linalgOps) {
       rewriter.setInsertionPoint(op);
@@ -464,6 +551,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
         return signalPassFailure();
       dlc::recordPassStat(getArgument(), "kernels", *kernels);
       dlc::recordPassStat(getArgument(), "single-thread", *kernels);
+      dlc::recordPassStat(getArgument(), "copies-forwarded", forwarded);
       return;
     }
     // The loop nests at the top of the function's blocks.
@@ -497,14 +585,20 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       warpReductions += warp.has_value();
       launch(rewriter, nest, counts ? *counts : SmallVector<int64_t>{}, parallel, warp);
     }
-    for (linalg::LinalgOp op : tiled) {
+    for (auto [op, fusion] : llvm::zip(tiled, fusions)) {
       std::string layer = layerName(op.getLoc());
-      kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer, tf32);
+      kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer, tf32,
+                                             fusion);
     }
+    eraseUnusedBuffers(rewriter, func);
     dlc::recordPassStat(getArgument(), "kernels", kernels);
     dlc::recordPassStat(getArgument(), "single-thread", singleThread);
     dlc::recordPassStat(getArgument(), "warp-reductions", warpReductions);
     dlc::recordPassStat(getArgument(), "tiled-products", tiled.size());
+    dlc::recordPassStat(getArgument(), "fused-inits", fusedInits);
+    dlc::recordPassStat(getArgument(), "fused-epilogues", fusedEpilogues);
+    dlc::recordPassStat(getArgument(), "fused-inputs", fusedInputs);
+    dlc::recordPassStat(getArgument(), "copies-forwarded", forwarded);
     dlc::recordPassStat(getArgument(), "reductions-moved-innermost", interchanged);
   }
 };

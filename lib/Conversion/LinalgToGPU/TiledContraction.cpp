@@ -132,12 +132,45 @@ static unsigned innermostDim(linalg::LinalgOp op, OpOperand &operand) {
 }
 
 namespace {
+/// An element a thread stages, and the conditions under which it is taken
+/// (else the value given: a padding's).
+struct Staged {
+  Value value;
+  SmallVector<dlc::Guard> guards;
+};
+
+/// The values of `staged` as a loop carries them: each value, then its
+/// conditions.
+static void flatten(ArrayRef<Staged> staged, SmallVectorImpl<Value> &flat) {
+  for (const Staged &s : staged) {
+    flat.push_back(s.value);
+    for (const dlc::Guard &guard : s.guards)
+      flat.push_back(guard.first);
+  }
+}
+
+/// `like` with the values of `flat` (flatten's order) instead; consumes
+/// them from `flat`.
+static SmallVector<Staged> unflatten(ArrayRef<Staged> like, ValueRange &flat) {
+  SmallVector<Staged> staged(like);
+  for (Staged &s : staged) {
+    s.value = flat.front();
+    flat = flat.drop_front();
+    for (dlc::Guard &guard : s.guards) {
+      guard.first = flat.front();
+      flat = flat.drop_front();
+    }
+  }
+  return staged;
+}
+
 /// Builds the kernels of one tiled product: the tiles' kernel and, for a
 /// split reduction, the kernel adding the slices.
 class TiledKernels {
 public:
-  TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name, bool tensorCores)
-      : rewriter(rewriter), op(op), name(name), tensorCores(tensorCores),
+  TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name, bool tensorCores,
+               const dlc::ProductFusion &fusion)
+      : rewriter(rewriter), op(op), name(name), tensorCores(tensorCores), fusion(fusion),
         shape(*contractionShape(op)), cut(*plan(shape)), tile(cut.tile), loc(op.getLoc()),
         rows(shape.count(shape.m)), cols(shape.count(shape.n)),
         batch(shape.count(shape.batch)), depth(shape.ranges[shape.k]),
@@ -176,20 +209,36 @@ private:
   }
   /// Each thread's outputs as (row, column) in the tile.
   SmallVector<std::pair<Value, Value>> threadOutputs();
-  /// Stages this step's elements of `input` into `buffer`.
-  void stage(OpOperand &input, ArrayRef<unsigned> dims, int64_t extent, Value first,
-             Value buffer, Value stepStart);
+  /// A thread's elements of `input` for the step at `stepStart`: loaded
+  /// (or computed by fused producers) a step ahead, so that the loads are
+  /// in flight while the products of the step before are computed, and
+  /// the paddings' conditions, applied when they are stored.
+  SmallVector<Staged> loadStep(OpOperand &input, ArrayRef<unsigned> dims, int64_t extent,
+                               Value first, Value stepStart);
+  /// Stores them into `buffer`, the tile in shared memory.
+  void storeStep(OpOperand &input, int64_t extent, Value buffer, ArrayRef<Staged> staged,
+                 Value stepStart);
+  /// Where the element r of a thread's share of a step is in the tile:
+  /// (reduction step, row or column).
+  std::pair<Value, Value> stagedPosition(OpOperand &input, int64_t extent, int64_t r);
   /// One step's products into `accumulated`, on each thread or on tensor
   /// cores.
   void multiplyOnThreads(Value lhsTile, Value rhsTile, MutableArrayRef<Value> accumulated);
   void multiplyOnTensorCores(Value lhsTile, Value rhsTile, MutableArrayRef<Value> accumulated);
   /// The kernel adding the slices' sums in `partial` to the output.
   void sumSlices(Value partial);
+  /// The initial value of the output's element at the loops' values: loaded,
+  /// or computed by the fused op writing it.
+  Value initialValue();
+  /// Stores the product's result at the loops' values, or hands it to the
+  /// fused epilogue, or both.
+  void storeResult(Value result);
 
   IRRewriter &rewriter;
   linalg::LinalgOp op;
   StringRef name;
   bool tensorCores;
+  dlc::ProductFusion fusion;
   ContractionShape shape;
   TilePlan cut;
   const TileShape &tile;
@@ -217,8 +266,7 @@ void TiledKernels::assign(ArrayRef<unsigned> dims, Value linear) {
   if (dims.size() == 1) {
     at[dims.front()] = linear;
   } else if (dims.size() > 1) {
-    auto split = affine::AffineDelinearizeIndexOp::create(rewriter, loc, linear, shape.counts(dims));
-    for (auto [d, v] : llvm::zip(dims, split.getResults()))
+    for (auto [d, v] : llvm::zip(dims, dlc::delinearize(rewriter, loc, linear, shape.counts(dims))))
       at[d] = v;
   }
 }
@@ -256,22 +304,41 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
 }
 
 // Each thread stages extent * kTileK / kThreads elements of an input, the
-// block's consecutive threads reading consecutive elements of it. Past the
-// reduction's end it stages zeros, which add nothing.
-void TiledKernels::stage(OpOperand &input, ArrayRef<unsigned> dims, int64_t extent, Value first,
-                         Value buffer, Value stepStart) {
-  bool ragged = depth % kTileK != 0;
+// block's consecutive threads reading consecutive elements of it.
+std::pair<Value, Value> TiledKernels::stagedPosition(OpOperand &input, int64_t extent,
+                                                     int64_t r) {
   bool alongK = innermostDim(op, input) == shape.k;
+  Value e = add(thread, index(r * kThreads));
+  return {alongK ? remainder(e, kTileK) : divide(e, extent),
+          alongK ? divide(e, kTileK) : remainder(e, extent)};
+}
+
+// Past the reduction's end (the step after the last), it loads the last
+// element, which is not used.
+SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, ArrayRef<unsigned> dims,
+                                           int64_t extent, Value first, Value stepStart) {
+  SmallVector<Staged> staged;
   for (int64_t r = 0; r < extent * kTileK / kThreads; ++r) {
-    Value e = add(thread, index(r * kThreads));
-    Value kk = alongK ? remainder(e, kTileK) : divide(e, extent);
-    Value rr = alongK ? divide(e, kTileK) : remainder(e, extent);
+    auto [kk, rr] = stagedPosition(input, extent, r);
     assignClamped(dims, add(first, rr));
-    Value k = add(stepStart, kk);
-    at[shape.k] = ragged ? arith::MinUIOp::create(rewriter, loc, k, index(depth - 1)) : k;
-    Value v = memref::LoadOp::create(rewriter, loc, input.get(), indices(input));
+    at[shape.k] = arith::MinUIOp::create(rewriter, loc, add(stepStart, kk), index(depth - 1));
+    Staged &s = staged.emplace_back();
+    s.value = dlc::elementOf(rewriter, loc, fusion, input.get(), indices(input), &s.guards);
+  }
+  return staged;
+}
+
+// Past the reduction's end it stores zeros, which add nothing.
+void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
+                             ArrayRef<Staged> staged, Value stepStart) {
+  bool ragged = depth % kTileK != 0;
+  for (auto [r, s] : llvm::enumerate(staged)) {
+    auto [kk, rr] = stagedPosition(input, extent, r);
+    Value v = s.value;
+    for (auto [condition, otherwise] : s.guards)
+      v = arith::SelectOp::create(rewriter, loc, condition, v, otherwise);
     if (ragged)
-      v = arith::SelectOp::create(rewriter, loc, below(k, depth), v, zero);
+      v = arith::SelectOp::create(rewriter, loc, below(add(stepStart, kk), depth), v, zero);
     if (tensorCores) // rounded to TF32 once, kept as f32 bits
       v = arith::BitcastOp::create(
           rewriter, loc, rewriter.getF32Type(),
@@ -347,6 +414,14 @@ int64_t TiledKernels::build() {
   auto tileType = [&](int64_t extent) {
     return MemRefType::get({kTileK, extent + padding}, f32, MemRefLayoutAttrInterface(), workgroup);
   };
+  // The epilogue's kernel is the product's: the views and constants it
+  // uses, between the two, go before it.
+  if (fusion.epilogue)
+    for (Operation *o = op->getNextNode(); o != fusion.epilogue.getOperation();) {
+      Operation *next = o->getNextNode();
+      o->moveBefore(op);
+      o = next;
+    }
   rewriter.setInsertionPoint(op);
   // A split product's partial sums: [slice, batch, row, column].
   Value partial;
@@ -384,27 +459,43 @@ int64_t TiledKernels::build() {
     }
     assignClamped(shape.m, row);
     assignClamped(shape.n, col);
-    initial.push_back(memref::LoadOp::create(rewriter, loc, out.get(), indices(out)));
+    initial.push_back(initialValue());
   }
   Value begin = index(0), end = index(depth);
   if (split) {
     begin = times(slice, cut.chunk);
     end = arith::MinUIOp::create(rewriter, loc, add(begin, index(cut.chunk)), end);
   }
-  auto steps = scf::ForOp::create(rewriter, loc, begin, end, index(kTileK), initial);
+  // The loop carries the accumulators and the elements loaded for its
+  // next step: each step stores them into the tiles, loads the next step's,
+  // then multiplies while they arrive.
+  SmallVector<Staged> lhsFirst = loadStep(lhs, shape.m, tile.bm, firstRow, begin);
+  SmallVector<Staged> rhsFirst = loadStep(rhs, shape.n, tile.bn, firstCol, begin);
+  SmallVector<Value> carried(initial);
+  flatten(lhsFirst, carried);
+  flatten(rhsFirst, carried);
+  auto steps = scf::ForOp::create(rewriter, loc, begin, end, index(kTileK), carried);
   rewriter.setInsertionPointToStart(steps.getBody());
+  Value step = steps.getInductionVar();
   Value lhsTile = kernel.getWorkgroupAttributions()[0],
         rhsTile = kernel.getWorkgroupAttributions()[1];
-  stage(lhs, shape.m, tile.bm, firstRow, lhsTile, steps.getInductionVar());
-  stage(rhs, shape.n, tile.bn, firstCol, rhsTile, steps.getInductionVar());
+  ValueRange iterArgs = steps.getRegionIterArgs();
+  SmallVector<Value> accumulated(iterArgs.take_front(initial.size()));
+  ValueRange flat = iterArgs.drop_front(initial.size());
+  storeStep(lhs, tile.bm, lhsTile, unflatten(lhsFirst, flat), step);
+  storeStep(rhs, tile.bn, rhsTile, unflatten(rhsFirst, flat), step);
   gpu::BarrierOp::create(rewriter, loc);
-  SmallVector<Value> accumulated(steps.getRegionIterArgs());
+  Value next = add(step, index(kTileK));
+  SmallVector<Staged> lhsNext = loadStep(lhs, shape.m, tile.bm, firstRow, next);
+  SmallVector<Staged> rhsNext = loadStep(rhs, shape.n, tile.bn, firstCol, next);
   if (tensorCores)
     multiplyOnTensorCores(lhsTile, rhsTile, accumulated);
   else
     multiplyOnThreads(lhsTile, rhsTile, accumulated);
   // Nobody stages the next step before everyone has used this one.
   gpu::BarrierOp::create(rewriter, loc);
+  flatten(lhsNext, accumulated);
+  flatten(rhsNext, accumulated);
   scf::YieldOp::create(rewriter, loc, accumulated);
 
   rewriter.setInsertionPointAfter(steps);
@@ -420,7 +511,7 @@ int64_t TiledKernels::build() {
     } else {
       assign(shape.m, row);
       assign(shape.n, col);
-      memref::StoreOp::create(rewriter, loc, result, out.get(), indices(out));
+      storeResult(result);
     }
     rewriter.setInsertionPointAfter(guard);
   }
@@ -428,7 +519,30 @@ int64_t TiledKernels::build() {
   if (split)
     sumSlices(partial);
   rewriter.eraseOp(op);
+  for (Operation *fused : fusion.ops())
+    rewriter.eraseOp(fused);
   return split ? 2 : 1;
+}
+
+Value TiledKernels::initialValue() {
+  if (!fusion.init)
+    return memref::LoadOp::create(rewriter, loc, out.get(), indices(out));
+  OpOperand &written = *fusion.init.getDpsInitOperand(0);
+  return dlc::emitIteration(rewriter, fusion.init,
+                            dlc::loopsAt(fusion.init, written, indices(out)))[0];
+}
+
+void TiledKernels::storeResult(Value result) {
+  if (fusion.storeOutput || !fusion.epilogue)
+    memref::StoreOp::create(rewriter, loc, result, out.get(), indices(out));
+  if (!fusion.epilogue)
+    return;
+  OpOperand &reading = *fusion.epilogueInput;
+  SmallVector<Value> loops = dlc::loopsAt(
+      fusion.epilogue, reading,
+      dlc::viewIndices(rewriter, loc, out.get(), reading.get(), indices(out)));
+  dlc::storeIteration(rewriter, fusion.epilogue, loops,
+                      dlc::emitIteration(rewriter, fusion.epilogue, loops, {{&reading, result}}));
 }
 
 // The slices' sums added to the output in order (the same result on every
@@ -447,7 +561,7 @@ void TiledKernels::sumSlices(Value partial) {
   assign(shape.batch, element.getResult(0));
   assign(shape.m, element.getResult(1));
   assign(shape.n, element.getResult(2));
-  Value total = memref::LoadOp::create(rewriter, loc, out.get(), indices(out));
+  Value total = initialValue();
   auto slices = scf::ForOp::create(rewriter, loc, index(0), index(cut.splits), one, total);
   rewriter.setInsertionPointToStart(slices.getBody());
   Value part = memref::LoadOp::create(
@@ -458,10 +572,10 @@ void TiledKernels::sumSlices(Value partial) {
                        arith::AddFOp::create(rewriter, loc, slices.getRegionIterArgs()[0], part)
                            .getResult());
   rewriter.setInsertionPointAfter(slices);
-  memref::StoreOp::create(rewriter, loc, slices.getResult(0), out.get(), indices(out));
+  storeResult(slices.getResult(0));
 }
 
 int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
-                                    bool tensorCores) {
-  return TiledKernels(rewriter, op, name, tensorCores).build();
+                                    bool tensorCores, const ProductFusion &fusion) {
+  return TiledKernels(rewriter, op, name, tensorCores, fusion).build();
 }

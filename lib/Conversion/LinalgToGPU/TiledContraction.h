@@ -8,6 +8,8 @@
 #ifndef DLC_CONVERSION_LINALGTOGPU_TILEDCONTRACTION_H
 #define DLC_CONVERSION_LINALGTOGPU_TILEDCONTRACTION_H
 
+#include "ProductFusion.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -23,14 +25,16 @@ inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 /// columns (smaller products go to a warp per output).
 bool isTiledContraction(mlir::linalg::LinalgOp op);
 
-/// Replaces `op` (isTiledContraction) with its tiled gpu.launch, named
-/// `name` unless empty, and, when the product splits its reduction to
-/// occupy the GPU, a second one (`name`_sum) adding the slices' sums in
-/// order. With `tensorCores`, the products run on tensor cores in TF32
-/// (inputs rounded to 10-bit mantissas, f32 accumulation; sm_80 and later),
-/// else on each thread in f32. Returns the number of kernels.
+/// Replaces `op` (isTiledContraction) and the ops of `fusion` with its tiled
+/// gpu.launch, named `name` unless empty, and, when the product splits its
+/// reduction to occupy the GPU, a second one (`name`_sum) adding the
+/// slices' sums in order. With `tensorCores`, the products run on tensor
+/// cores in TF32 (inputs rounded to 10-bit mantissas, f32 accumulation;
+/// sm_80 and later), else on each thread in f32. Returns the number of
+/// kernels.
 int64_t launchTiledContraction(mlir::IRRewriter &rewriter, mlir::linalg::LinalgOp op,
-                               llvm::StringRef name, bool tensorCores);
+                               llvm::StringRef name, bool tensorCores,
+                               const ProductFusion &fusion);
 
 } // namespace dlc
 

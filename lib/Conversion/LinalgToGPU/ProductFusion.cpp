@@ -1,0 +1,468 @@
+//===- ProductFusion.cpp - elementwise ops computed in a product's kernel -===//
+#include "ProductFusion.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+/// The buffer `v` is a view of (itself if none).
+static Value rootOf(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Whether `v` is a buffer or a reshape of one (elementOf follows
+/// reshapes, not other views).
+static bool isReshapeOfRoot(Value v) {
+  while (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  return v == rootOf(v);
+}
+
+/// Whether `op` neither reads nor writes memory that exists and has no
+/// regions: view ops, constants, index arithmetic, allocations, which
+/// fusion may move across.
+static bool isInert(Operation *op) {
+  return op->getNumRegions() == 0 &&
+         (isPure(op) || hasSingleEffect<MemoryEffects::Allocate>(op));
+}
+
+/// The op next to `op` in its block, in `direction`, past inert ones.
+static Operation *neighbour(Operation *op, bool after) {
+  do
+    op = after ? op->getNextNode() : op->getPrevNode();
+  while (op && isInert(op));
+  return op;
+}
+
+/// Whether `op` is a linalg op on buffers of only parallel loops, each of
+/// its outputs indexed by a permutation of them.
+static bool isElementwise(Operation *op) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+    return false;
+  return llvm::all_of(linalgOp.getDpsInitsMutable(), [&](OpOperand &init) {
+    return linalgOp.getMatchingIndexingMap(&init).isPermutation();
+  });
+}
+
+/// Whether a user of `root` or of a view of it, other than views and
+/// deallocations, comes after `op` in its block.
+static bool usedAfter(Value root, Operation *op) {
+  SmallVector<Value> aliases = {root};
+  while (!aliases.empty()) {
+    Value alias = aliases.pop_back_val();
+    for (Operation *user : alias.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user); view && view.getViewSource() == alias) {
+        aliases.push_back(view->getResult(0));
+        continue;
+      }
+      if (isa<memref::DeallocOp>(user))
+        continue;
+      Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
+      if (!inBlock || op->isBeforeInBlock(inBlock))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether `v` is `output` or a reshape of it (viewIndices maps indices).
+static bool isReshapeOf(Value v, Value output) {
+  if (v == output)
+    return true;
+  Operation *def = v.getDefiningOp();
+  return isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp>(def) &&
+         def->getOperand(0) == output;
+}
+
+/// The buffers `op` writes, as roots (null: unknown, any).
+static SmallVector<Value> writtenRoots(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return llvm::map_to_vector(linalgOp.getDpsInitsMutable(),
+                               [](OpOperand &init) { return rootOf(init.get()); });
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return {rootOf(copy.getTarget())};
+  if (isInert(op) || isa<memref::DeallocOp, memref::LoadOp>(op))
+    return {};
+  return {Value()};
+}
+
+/// Whether an op after `first` and before `last` (of one block) writes one
+/// of `roots` or might.
+static bool writtenBetween(ArrayRef<Value> roots, Operation *first, Operation *last) {
+  for (Operation *op = first->getNextNode(); op && op != last; op = op->getNextNode())
+    for (Value written : writtenRoots(op))
+      if (!written || llvm::is_contained(roots, written))
+        return true;
+  return false;
+}
+
+/// The users of `root` and of its views that are not views or
+/// deallocations, as the ops of `block` they are in; null if one is in
+/// none.
+static SmallVector<Operation *> accessesOf(Value root, Block *block) {
+  SmallVector<Operation *> accesses;
+  SmallVector<Value> aliases = {root};
+  while (!aliases.empty()) {
+    Value alias = aliases.pop_back_val();
+    for (Operation *user : alias.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user); view && view.getViewSource() == alias) {
+        aliases.push_back(view->getResult(0));
+        continue;
+      }
+      if (!isa<memref::DeallocOp>(user))
+        accesses.push_back(block->findAncestorOpInBlock(*user));
+    }
+  }
+  return accesses;
+}
+
+/// Whether `op` writes each element of its one output once, the value of
+/// one of its inputs (at some element) or one defined outside it.
+static bool movesElements(Operation *op) {
+  if (!isElementwise(op))
+    return false;
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  if (linalgOp.getNumDpsInits() != 1)
+    return false;
+  Value yielded = linalgOp.getBlock()->getTerminator()->getOperand(0);
+  auto arg = dyn_cast<BlockArgument>(yielded);
+  if (!arg)
+    return yielded.getParentBlock() != linalgOp.getBlock();
+  return arg.getOwner() == linalgOp.getBlock() &&
+         linalgOp.isDpsInput(&linalgOp->getOpOperand(arg.getArgNumber()));
+}
+
+/// Finds how `root`, a buffer of the function that `consumer` alone reads
+/// and only ops moving elements write, is computed where `reader` (the
+/// product, `consumer` or after it) reads it; records it and its own
+/// inputs' in `fused`. Returns whether it is.
+static bool fuseBuffer(Value root, Operation *consumer, Operation *reader,
+                       const SmallPtrSetImpl<Operation *> &taken,
+                       DenseMap<Value, dlc::FusedBuffer> &fused) {
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return false;
+  Block *block = consumer->getBlock();
+  SmallVector<Operation *> writers;
+  for (Operation *access : accessesOf(root, block)) {
+    if (access == consumer)
+      continue;
+    // every other access a write before the consumer (a second reader
+    // still needs the buffer)
+    if (!access || taken.contains(access) || !access->isBeforeInBlock(consumer) ||
+        !llvm::is_contained(writtenRoots(access), root))
+      return false;
+    writers.push_back(access);
+  }
+  llvm::sort(writers, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  dlc::FusedBuffer buffer;
+  Value source;
+  if (writers.size() == 1 && movesElements(writers[0]) &&
+      cast<linalg::LinalgOp>(writers[0]).getDpsInitOperand(0)->get() == root) {
+    // an im2col, a transpose: its input (one, a buffer) read where needed
+    auto gather = cast<linalg::LinalgOp>(writers[0]);
+    if (gather.getNumDpsInputs() != 1 || !isa<MemRefType>(gather.getDpsInputs()[0].getType()))
+      return false;
+    buffer.gather = gather;
+    source = gather.getDpsInputs()[0];
+  } else if (writers.size() == 2 && movesElements(writers[0]) && isa<linalg::CopyOp>(writers[1])) {
+    // a padding: a constant everywhere, a buffer pasted in a window
+    auto fill = cast<linalg::LinalgOp>(writers[0]);
+    auto paste = cast<linalg::CopyOp>(writers[1]);
+    auto window = paste.getDpsInits()[0].getDefiningOp<memref::SubViewOp>();
+    if (fill.getDpsInitOperand(0)->get() != root || fill.getNumDpsInputs() > 1 || !window ||
+        window.getSource() != root || !window.hasUnitStride() ||
+        window.getType().getRank() != window.getSourceType().getRank() ||
+        ShapedType::isDynamicShape(window.getStaticOffsets()))
+      return false;
+    Value padding = fill.getBlock()->getTerminator()->getOperand(0);
+    if (auto arg = dyn_cast<BlockArgument>(padding); arg && arg.getOwner() == fill.getBlock())
+      padding = fill->getOperand(arg.getArgNumber()); // linalg.fill's scalar
+    if (isa<ShapedType>(padding.getType()))
+      return false;
+    buffer.fill = fill;
+    buffer.paste = paste;
+    buffer.padding = padding;
+    buffer.offsets = llvm::to_vector(window.getStaticOffsets());
+    source = paste.getDpsInputs()[0];
+  } else {
+    return false;
+  }
+  // The source read at `reader`, not where the writers were.
+  if (rootOf(source) == root || !isReshapeOfRoot(source) ||
+      writtenBetween({rootOf(source)}, writers.back(), reader))
+    return false;
+  fused[root] = buffer;
+  // Its own producers (an im2col's padding) fused too where they can be.
+  fuseBuffer(rootOf(source), writers.back(), reader, taken, fused);
+  return true;
+}
+
+SmallVector<Operation *> dlc::ProductFusion::ops() const {
+  SmallVector<Operation *> all;
+  for (linalg::LinalgOp op : {init, epilogue})
+    if (op)
+      all.push_back(op);
+  for (const auto &[root, buffer] : inputs)
+    for (linalg::LinalgOp op : {buffer.gather, buffer.fill, buffer.paste})
+      if (op)
+        all.push_back(op);
+  return all;
+}
+
+dlc::ProductFusion dlc::findProductFusion(linalg::LinalgOp product,
+                                          const SmallPtrSetImpl<Operation *> &taken) {
+  ProductFusion fusion;
+  Value output = product.getDpsInitOperand(0)->get();
+  Value root = rootOf(output);
+  for (OpOperand *input : product.getDpsInputOperands())
+    if (isReshapeOfRoot(input->get()))
+      fuseBuffer(rootOf(input->get()), product, product, taken, fusion.inputs);
+  // Every buffer the product's kernel reads.
+  llvm::SmallPtrSet<Value, 4> productBuffers = {root};
+  for (OpOperand *input : product.getDpsInputOperands())
+    productBuffers.insert(rootOf(input->get()));
+  for (const auto &[buffer, producer] : fusion.inputs) {
+    Operation *reading = producer.gather ? producer.gather : producer.paste;
+    for (Value read : cast<linalg::LinalgOp>(reading).getDpsInputs())
+      productBuffers.insert(rootOf(read));
+  }
+
+  // The initial values: an op writing exactly the output, before which the
+  // product's kernel then runs; it reads nothing the ops in between write
+  // (there are none but inert ones) and not the output itself.
+  Operation *before = neighbour(product, /*after=*/false);
+  if (isElementwise(before) && !taken.contains(before)) {
+    auto init = cast<linalg::LinalgOp>(before);
+    bool fits = init.getNumDpsInits() == 1 && init.getDpsInitOperand(0)->get() == output &&
+                init.getRegionOutputArgs()[0].use_empty() &&
+                llvm::none_of(init.getDpsInputOperands(),
+                              [&](OpOperand *in) { return rootOf(in->get()) == root; });
+    if (fits) {
+      fusion.init = init;
+      for (OpOperand *in : init.getDpsInputOperands())
+        productBuffers.insert(rootOf(in->get()));
+    }
+  }
+
+  // The epilogue: an op reading the output through one operand, writing
+  // buffers that neither the product, the initial values' op nor its own
+  // other inputs read (each thread of the product's kernel computes some of
+  // its elements: a buffer another thread reads would be raced).
+  Operation *after = neighbour(product, /*after=*/true);
+  if (!isElementwise(after) || taken.contains(after))
+    return fusion;
+  auto epilogue = cast<linalg::LinalgOp>(after);
+  OpOperand *reading = nullptr;
+  llvm::SmallPtrSet<Value, 4> inputs;
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    inputs.insert(rootOf(in->get()));
+    if (rootOf(in->get()) != root)
+      continue;
+    if (reading || !isReshapeOf(in->get(), output) ||
+        !epilogue.getMatchingIndexingMap(in).isPermutation())
+      return fusion;
+    reading = in;
+  }
+  if (!reading)
+    return fusion;
+  for (OpOperand &init : epilogue.getDpsInitsMutable()) {
+    Value written = rootOf(init.get());
+    if (productBuffers.contains(written) || inputs.contains(written))
+      return fusion;
+  }
+  fusion.epilogue = epilogue;
+  fusion.epilogueInput = reading;
+  fusion.storeOutput = isa<BlockArgument>(root) || usedAfter(root, epilogue);
+  return fusion;
+}
+
+SmallVector<Value> dlc::loopsAt(linalg::LinalgOp op, OpOperand &operand, ValueRange indices) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  SmallVector<Value> loops(op.getNumLoops());
+  for (auto [r, index] : llvm::enumerate(indices))
+    loops[map.getDimPosition(r)] = index;
+  return loops;
+}
+
+/// The indices `map` gives at `loops`.
+static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map, ValueRange loops) {
+  return llvm::map_to_vector(map.getResults(), [&](AffineExpr e) -> Value {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      return loops[dim.getPosition()];
+    if (auto constant = dyn_cast<AffineConstantExpr>(e))
+      return arith::ConstantIndexOp::create(b, loc, constant.getValue());
+    return affine::AffineApplyOp::create(b, loc, AffineMap::get(map.getNumDims(), 0, e), loops);
+  });
+}
+
+SmallVector<Value> dlc::emitIteration(OpBuilder &b, linalg::LinalgOp op, ValueRange loops,
+                                      ArrayRef<std::pair<OpOperand *, Value>> given,
+                                      ElementLoader load) {
+  Location loc = op.getLoc();
+  IRMapping values;
+  for (auto [operand, value] : given)
+    values.map(op.getMatchingBlockArgument(operand), value);
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (values.contains(arg) || (op.isDpsInit(&operand) && arg.use_empty()))
+      continue;
+    Value v = operand.get();
+    if (isa<MemRefType>(v.getType())) {
+      SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(&operand), loops);
+      v = load && op.isDpsInput(&operand) ? load(b, v, at)
+                                          : memref::LoadOp::create(b, loc, v, at).getResult();
+    }
+    values.map(arg, v);
+  }
+  Block *body = op.getBlock();
+  for (Operation &inner : body->without_terminator())
+    b.clone(inner, values);
+  return llvm::map_to_vector(body->getTerminator()->getOperands(),
+                             [&](Value v) { return values.lookupOrDefault(v); });
+}
+
+void dlc::storeIteration(OpBuilder &b, linalg::LinalgOp op, ValueRange loops, ValueRange values) {
+  for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), values))
+    memref::StoreOp::create(b, op.getLoc(), value, init.get(),
+                            applyMap(b, op.getLoc(), op.getMatchingIndexingMap(&init), loops));
+}
+
+SmallVector<Value> dlc::viewIndices(OpBuilder &b, Location loc, Value output, Value view,
+                                    ValueRange indices) {
+  if (view == output)
+    return llvm::to_vector(indices);
+  SmallVector<Value> result;
+  if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>()) {
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    for (auto [index, group] : llvm::zip(indices, expand.getReassociationIndices())) {
+      if (group.size() == 1) {
+        result.push_back(index);
+        continue;
+      }
+      SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return shape[d]; });
+      llvm::append_range(result, delinearize(b, loc, index, basis));
+    }
+    return result;
+  }
+  auto collapse = view.getDefiningOp<memref::CollapseShapeOp>();
+  ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
+  for (ReassociationIndices group : collapse.getReassociationIndices()) {
+    if (group.size() == 1) {
+      result.push_back(indices[group.front()]);
+      continue;
+    }
+    SmallVector<Value> multi = llvm::map_to_vector(group, [&](int64_t d) { return indices[d]; });
+    SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return shape[d]; });
+    result.push_back(affine::AffineLinearizeIndexOp::create(b, loc, multi, basis, true));
+  }
+  return result;
+}
+
+/// The indices into the buffer `view` views (by a reshape) of its element at
+/// `indices`; `view` itself if it is no reshape.
+static Value reshapeSource(OpBuilder &b, Location loc, Value view, SmallVector<Value> &indices) {
+  SmallVector<Value> source;
+  if (auto collapse = view.getDefiningOp<memref::CollapseShapeOp>()) {
+    ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
+    for (auto [index, group] : llvm::zip(indices, collapse.getReassociationIndices())) {
+      if (group.size() == 1) {
+        source.push_back(index);
+        continue;
+      }
+      SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return shape[d]; });
+      llvm::append_range(source, dlc::delinearize(b, loc, index, basis));
+    }
+    indices = source;
+    return collapse.getSrc();
+  }
+  if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>()) {
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    for (ReassociationIndices group : expand.getReassociationIndices()) {
+      SmallVector<Value> multi = llvm::map_to_vector(group, [&](int64_t d) { return indices[d]; });
+      SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return shape[d]; });
+      source.push_back(group.size() == 1 ? multi.front()
+                                         : affine::AffineLinearizeIndexOp::create(
+                                               b, loc, multi, basis, /*disjoint=*/true)
+                                               .getResult());
+    }
+    indices = source;
+    return expand.getSrc();
+  }
+  return view;
+}
+
+Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Value buffer,
+                     ValueRange at, SmallVectorImpl<Guard> *guards) {
+  SmallVector<Value> indices(at);
+  for (Value source = reshapeSource(b, loc, buffer, indices); source != buffer;
+       source = reshapeSource(b, loc, buffer, indices))
+    buffer = source;
+  auto it = fusion.inputs.find(buffer);
+  if (it == fusion.inputs.end())
+    return memref::LoadOp::create(b, loc, buffer, indices);
+  FusedBuffer fused = it->second;
+  auto load = [&](OpBuilder &nb, Value v, ValueRange i) {
+    return elementOf(nb, loc, fusion, v, i, guards);
+  };
+  if (fused.gather) {
+    SmallVector<Value> loops = loopsAt(fused.gather, *fused.gather.getDpsInitOperand(0), indices);
+    return emitIteration(b, fused.gather, loops, {}, load)[0];
+  }
+  // A padding: the pasted buffer's element inside the window (clamped
+  // into it outside, where the padding value is taken instead).
+  Value pasted = fused.paste.getDpsInputs()[0];
+  ArrayRef<int64_t> sizes = cast<MemRefType>(pasted.getType()).getShape();
+  ArrayRef<int64_t> full = cast<MemRefType>(buffer.getType()).getShape();
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value inside;
+  SmallVector<Value> shifted;
+  for (auto [i, offset] : llvm::enumerate(fused.offsets)) {
+    if (offset == 0 && sizes[i] == full[i]) {
+      shifted.push_back(indices[i]);
+      continue;
+    }
+    Value s = arith::SubIOp::create(b, loc, indices[i], index(offset));
+    // below the window, `s` wraps around to a large unsigned value
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, s, index(sizes[i]));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, in).getResult() : in;
+    shifted.push_back(s);
+  }
+  if (!inside)
+    return elementOf(b, loc, fusion, pasted, shifted, guards);
+  for (Value &s : shifted)
+    s = arith::SelectOp::create(b, loc, inside, s, index(0));
+  Value value = elementOf(b, loc, fusion, pasted, shifted, guards);
+  if (guards) {
+    guards->push_back({inside, fused.padding});
+    return value;
+  }
+  return arith::SelectOp::create(b, loc, inside, value, fused.padding);
+}
+
+SmallVector<Value> dlc::delinearize(OpBuilder &b, Location loc, Value linear,
+                                    ArrayRef<int64_t> basis) {
+  int64_t count = 1;
+  for (int64_t n : basis)
+    count *= n;
+  if (count > std::numeric_limits<int32_t>::max())
+    return affine::AffineDelinearizeIndexOp::create(b, loc, linear, basis).getResults();
+  Type i32 = b.getI32Type();
+  Value rest = arith::IndexCastUIOp::create(b, loc, i32, linear);
+  SmallVector<Value> indices(basis.size());
+  for (int64_t d = basis.size() - 1; d >= 0; --d) {
+    Value size = arith::ConstantIntOp::create(b, loc, i32, basis[d]);
+    Value index = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, size).getResult();
+    indices[d] = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), index);
+    if (d > 0)
+      rest = arith::DivUIOp::create(b, loc, rest, size);
+  }
+  return indices;
+}

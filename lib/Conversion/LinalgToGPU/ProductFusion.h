@@ -1,0 +1,108 @@
+//===- ProductFusion.h - elementwise ops computed in a product's kernel -*- C++ -*-===//
+//
+// The elementwise ops around a tiled matrix product that its kernel computes
+// too, so that they launch no kernel and pass no buffer of their own: the
+// ops producing its inputs by moving elements (a convolution's im2col and
+// padding, a transpose), the op giving its output initial values (a zero
+// fill, a bias broadcast) and the op consuming the output (an epilogue:
+// bias, residual, activation; a copy into the caller's buffer).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_CONVERSION_LINALGTOGPU_PRODUCTFUSION_H
+#define DLC_CONVERSION_LINALGTOGPU_PRODUCTFUSION_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace dlc {
+
+/// How a buffer of the function that only a product reads (directly or
+/// through its producers) is computed where it is read instead: by
+/// `gather`, an op of one iteration per element yielding an element of its
+/// input (an im2col, a transpose); or as a padding, `fill` writing
+/// `padding` everywhere and `paste` then copying a buffer into the window at
+/// `offsets`.
+struct FusedBuffer {
+  mlir::linalg::LinalgOp gather, fill, paste;
+  mlir::Value padding;
+  llvm::SmallVector<int64_t> offsets;
+};
+
+struct ProductFusion {
+  /// Writes the product's output buffer just before the product, one
+  /// iteration per element: its iteration at an element gives the
+  /// element's initial value. Null: the initial values are loaded.
+  mlir::linalg::LinalgOp init;
+  /// Reads the product's output (or a reshape of it) just after the
+  /// product, one iteration per element, and writes other buffers. Null:
+  /// the product's results are only stored.
+  mlir::linalg::LinalgOp epilogue;
+  /// The operand of `epilogue` that reads the product's output.
+  mlir::OpOperand *epilogueInput = nullptr;
+  /// Whether the product's results are stored too: its output is the
+  /// caller's, or read after the epilogue.
+  bool storeOutput = true;
+  /// The buffers the product's inputs view whose elements it computes.
+  llvm::DenseMap<mlir::Value, FusedBuffer> inputs;
+
+  /// Every op fused: erased with the product.
+  llvm::SmallVector<mlir::Operation *> ops() const;
+};
+
+/// The ops around `product` (a buffer-semantics linalg op with one output)
+/// its kernel can compute, none of them in `taken` (fused into another
+/// product already).
+ProductFusion findProductFusion(mlir::linalg::LinalgOp product,
+                                const llvm::SmallPtrSetImpl<mlir::Operation *> &taken);
+
+/// The values of the loops of `op` at which `operand` (indexed by a
+/// permutation of them) is at `indices`.
+llvm::SmallVector<mlir::Value> loopsAt(mlir::linalg::LinalgOp op, mlir::OpOperand &operand,
+                                       mlir::ValueRange indices);
+
+/// Loads an element of a buffer.
+using ElementLoader =
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Value, mlir::ValueRange)>;
+
+/// Emits the iteration of `op` at `loops`: its inputs loaded with `load`
+/// (memref.load if null; those in `given` are not loaded: their values are
+/// given), its outputs loaded where the body reads them, its body; returns
+/// the values it yields.
+llvm::SmallVector<mlir::Value>
+emitIteration(mlir::OpBuilder &b, mlir::linalg::LinalgOp op, mlir::ValueRange loops,
+              llvm::ArrayRef<std::pair<mlir::OpOperand *, mlir::Value>> given = {},
+              ElementLoader load = {});
+
+/// A condition under which a value is taken, and the value taken otherwise.
+using Guard = std::pair<mlir::Value, mlir::Value>;
+
+/// The element of `buffer` at `indices`: computed by the producers
+/// `fusion` fused where `buffer` views one of their buffers, else loaded.
+/// With `guards`, the paddings' selections are not applied but appended
+/// there, innermost first: a load a step ahead is not waited for until
+/// they are.
+mlir::Value elementOf(mlir::OpBuilder &b, mlir::Location loc, const ProductFusion &fusion,
+                      mlir::Value buffer, mlir::ValueRange indices,
+                      llvm::SmallVectorImpl<Guard> *guards = nullptr);
+
+/// `linear` split into indices of `basis` (the last fastest), in 32-bit
+/// arithmetic where the basis allows (a 64-bit division by a constant
+/// costs a GPU several times more).
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location loc,
+                                           mlir::Value linear, llvm::ArrayRef<int64_t> basis);
+
+/// Stores `values` (yielded by an iteration of `op` at `loops`) into its
+/// outputs.
+void storeIteration(mlir::OpBuilder &b, mlir::linalg::LinalgOp op, mlir::ValueRange loops,
+                    mlir::ValueRange values);
+
+/// The indices into `view` (the product's output `output`, or a reshape of
+/// it) of the output's element at `indices`.
+llvm::SmallVector<mlir::Value> viewIndices(mlir::OpBuilder &b, mlir::Location loc,
+                                           mlir::Value output, mlir::Value view,
+                                           mlir::ValueRange indices);
+
+} // namespace dlc
+
+#endif // DLC_CONVERSION_LINALGTOGPU_PRODUCTFUSION_H
