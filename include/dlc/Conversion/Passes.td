@@ -314,7 +314,10 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     32 x 64 or 32 x 32 output tile (the largest that gives 128 blocks), each
     thread accumulating 16, 8 or 4 outputs in registers with fused
     multiply-adds from tiles of both inputs staged 16 reduction steps at a
-    time in shared memory. When the tiles are still too few to occupy the
+    time in shared memory; each thread loads its share of the next step
+    while the block multiplies (the loop carries the loaded values).
+    Threads' indices are split into loops' in 32-bit arithmetic where the
+    sizes allow. When the tiles are still too few to occupy the
     GPU, the reduction is split in slices summed into a buffer, which a
     second kernel adds to the output in order (the same result every run).
     With `tf32`, the tiled products run on tensor cores: each warp of the
