@@ -5,8 +5,10 @@
                  [--eager-only]
     gpu_peers.py --table bench.jsonl peers.jsonl
 
-Runs PyTorch eager, torch.compile (default) and torch.compile
-(mode="reduce-overhead") on ResNet-50, MobileNetV2 (torchvision) and
+Runs PyTorch eager, ONNX Runtime (the model exported by torch.onnx, CUDA
+execution provider, inputs and outputs bound in device memory),
+torch.compile (default) and torch.compile (mode="reduce-overhead") on
+ResNet-50, MobileNetV2 (torchvision) and
 BERT-base with a question-answering head (transformers, sequence 128), and
 SSD-ResNet50 (below), at batch 1 and 32, f32 with PyTorch's default math (TF32 convolutions through
 cuDNN, f32 matrix products), random weights: the latency is the host wall
@@ -17,8 +19,9 @@ layer3 not striding, the same extra blocks and heads, box decoding, softmax,
 and per-class NMS (torchvision.ops.batched_nms, score threshold 0.05, IoU
 0.5, the best 200): the usual eager post-processing, which synchronizes
 with the host to select the boxes above the threshold. Each result is one JSON line,
-written as soon as it is measured, cheapest first (eager, then compiled at
-batch 1, then compiled at batch 32), so a time limit keeps what was done.
+written as soon as it is measured, cheapest first (eager, then ONNX
+Runtime, then compiled at batch 1, then compiled at batch 32), so a time
+limit keeps what was done. --eager-only runs PyTorch eager alone.
 --table prints dlc's results (utils/gpu-check.sh's bench.jsonl: O3, --pipeline=auto,
 --gpu-tf32, CUDA graphs) beside them.
 """
@@ -114,10 +117,40 @@ def build(name, batch):
         from transformers import BertConfig, BertForQuestionAnswering
         model = BertForQuestionAnswering(BertConfig()).eval().cuda()
         ids = torch.randint(0, 30522, (batch, 128), device="cuda")
-        types = torch.zeros(batch, 128, dtype=torch.long, device="cuda")
         mask = torch.ones(batch, 128, dtype=torch.long, device="cuda")
-        return model, (ids, types, mask)
+        types = torch.zeros(batch, 128, dtype=torch.long, device="cuda")
+        return model, (ids, mask, types)  # forward's order
     raise SystemExit(f"unknown model {name}")
+
+
+def onnxruntime_call(model, inputs, name, batch):
+    """A call of `model` exported to ONNX and run by ONNX Runtime's CUDA
+    execution provider, the inputs and outputs bound in device memory."""
+    import os
+    import tempfile
+    import numpy
+    import onnxruntime
+    import torch
+    path = os.path.join(tempfile.mkdtemp(), f"{name}_b{batch}.onnx")
+    with torch.no_grad():
+        try:  # the TorchScript exporter, which needs no onnxscript
+            torch.onnx.export(model, inputs, path, opset_version=17, dynamo=False)
+        except TypeError:  # a PyTorch without the dynamo switch
+            torch.onnx.export(model, inputs, path, opset_version=17)
+    session = onnxruntime.InferenceSession(path, providers=["CUDAExecutionProvider"])
+    if session.get_providers()[0] != "CUDAExecutionProvider":
+        raise RuntimeError(f"no CUDA execution provider (has {session.get_providers()})")
+    graph_inputs = session.get_inputs()
+    if len(graph_inputs) != len(inputs):
+        raise RuntimeError(f"the export has {len(graph_inputs)} inputs, the model {len(inputs)}")
+    binding = session.io_binding()
+    types = {torch.float32: numpy.float32, torch.int64: numpy.int64}
+    for graph_input, x in zip(graph_inputs, inputs):
+        x = x.contiguous()
+        binding.bind_input(graph_input.name, "cuda", 0, types[x.dtype], list(x.shape), x.data_ptr())
+    for output in session.get_outputs():
+        binding.bind_output(output.name, "cuda")
+    return lambda: session.run_with_iobinding(binding)
 
 
 def run_peers(args):
@@ -126,6 +159,7 @@ def run_peers(args):
     models = args.models.split(",")
     plan = [(m, 1, "torch eager") for m in models] + [(m, 32, "torch eager") for m in models]
     if not args.eager_only:
+        plan += [(m, b, "onnxruntime") for b in (1, 32) for m in models]
         plan += [(m, 1, mode) for mode in ("torch.compile reduce-overhead", "torch.compile default")
                  for m in models]
         plan += [(m, 32, mode) for mode in ("torch.compile reduce-overhead", "torch.compile default")
@@ -142,22 +176,31 @@ def run_peers(args):
             out.flush()
             print(json.dumps(r), flush=True)
             continue
+        r = {}
+        fn = call = model
+        try:
+            if system == "onnxruntime":  # exported outside inference mode
+                call = onnxruntime_call(model, inputs, name, batch)
+        except Exception as e:  # a peer failing is a result too
+            r = {"error": f"{type(e).__name__}: {e}"[:300]}
         with torch.inference_mode():
-            fn = model
-            t0 = time.perf_counter()
-            if system != "torch eager":
-                mode = "reduce-overhead" if "reduce" in system else "default"
-                fn = torch.compile(model, mode=mode)
-            call = lambda: fn(*inputs)
+            if system.startswith("torch"):
+                if system != "torch eager":
+                    mode = "reduce-overhead" if "reduce" in system else "default"
+                    fn = torch.compile(model, mode=mode)
+                call = lambda: fn(*inputs)
             warmup, runs = (10, 100) if batch == 1 else (3, 20)
             if system != "torch eager":
-                warmup += 3  # compilation and CUDA graph capture
+                warmup += 3  # compilation, CUDA graph capture, ONNX Runtime's first runs
             try:
-                r = measure(call, warmup, runs)
+                if not r:
+                    r = measure(call, warmup, runs)
             except Exception as e:  # a peer failing is a result too
                 r = {"error": f"{type(e).__name__}: {e}"[:300]}
             r.update(model=name, batch=batch, system=system, gpu=gpu,
                      torch=torch.__version__)
+            if system == "onnxruntime" and "onnxruntime" in sys.modules:
+                r["onnxruntime"] = sys.modules["onnxruntime"].__version__
             if "p50_ms" in r:
                 r["throughput_per_s"] = 1e3 * batch / r["mean_ms"]
         out.write(json.dumps(r) + "\n")
@@ -186,12 +229,12 @@ def table(bench_path, peers_path):
     except FileNotFoundError:
         pass
     systems = ["dlc", "dlc (CUDA graph)", "dlc auto", "dlc auto (CUDA graph)", "dlc tf32",
-               "dlc tf32 (CUDA graph)", "torch eager", "torch.compile default",
+               "dlc tf32 (CUDA graph)", "torch eager", "onnxruntime", "torch.compile default",
                "torch.compile reduce-overhead"]
     systems = [s for s in systems if any(s in r for r in rows.values())]
     # auto over dlc: issue 14's auto pipeline against O3 (dlc's default)
     ratios = [("dlc auto", "dlc"), ("dlc", "torch eager"), ("dlc tf32", "torch eager"),
-              ("dlc tf32 (CUDA graph)", "torch.compile reduce-overhead")]
+              ("dlc", "onnxruntime"), ("dlc tf32 (CUDA graph)", "torch.compile reduce-overhead")]
     ratios = [(a, b) for a, b in ratios if a in systems and b in systems]
     print("| model | batch | " + " | ".join(f"{s} p50 ms" for s in systems) + "".join(
         f" | {a} / {b}" for a, b in ratios) + " |")

@@ -5,9 +5,10 @@
 # what utils/gpu-prepare.sh compiled and writes the results to RESULTS_DIR:
 #   node.txt      every ONNX node test on the GPU against ONNX's expected
 #                 outputs (rtol 1e-3, atol 1e-5), PASS/FAIL per test
-#   models.txt    MobileNetV2, BERT-tiny and BERT-base against the CPU
-#                 backend's outputs (rtol 1e-3, atol 1e-4; compiled with
-#                 --gpu-tf32: rtol 2e-2, atol 2e-2)
+#   models.txt    MobileNetV2, BERT-tiny, BERT-base, ResNet-18 (batch 4,
+#                 O0) and BERT-tiny at batch 32 against the CPU backend's
+#                 outputs (rtol 1e-3, atol 1e-4; compiled with --gpu-tf32:
+#                 rtol 2e-2, atol 2e-2)
 #   bench.jsonl   dlc's latency, throughput, power and memory per model and
 #                 batch (dlc-cuda-run --bench --json), in f32 and with
 #                 --gpu-tf32 (model name _tf32), at batch 1 also with
@@ -15,9 +16,10 @@
 #                 (--cuda-graph; model name _graph)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
 #                 (dlc-cuda-run --profile, in runs of their own)
-#   peers.jsonl   PyTorch eager, torch.compile (default, reduce-overhead) on
-#                 the same architectures (bench/gpu_peers.py; PyTorch eager
-#                 alone with --eager-peers, none with --no-peers)
+#   peers.jsonl   PyTorch eager, ONNX Runtime, torch.compile (default,
+#                 reduce-overhead) on the same architectures
+#                 (bench/gpu_peers.py; PyTorch eager alone with
+#                 --eager-peers, none with --no-peers)
 #   summary.txt   the counts and the latency table
 # NODE_FILTER=REGEX runs only the node tests whose names match (a short
 # device lease). Exit status 1 if a test fails.

@@ -10,9 +10,11 @@
 #   models/M.so, M.weights, M.in*.npy, M.expected*.npy
 #                                   MobileNetV2, BERT-tiny and BERT-base with
 #                                   their weights (BERT's as zoo recipes: 0.4
-#                                   MB for BERT-base), and the CPU backend's
-#                                   outputs on seeded inputs; M.tf32.so the
-#                                   same compiled with --gpu-tf32
+#                                   MB for BERT-base), ResNet-18 at batch 4
+#                                   compiled at O0 and BERT-tiny at batch 32,
+#                                   and the CPU backend's outputs on seeded
+#                                   inputs; M.tf32.so the same compiled with
+#                                   --gpu-tf32
 #   bench.tar.xz                    bench/M_bB.so and M_bB_tf32.so: the four
 #                                   study models at batch 1 and 32, in f32
 #                                   and with --gpu-tf32, and M_b1_auto.so
@@ -40,13 +42,22 @@ tail -1 "$out/node-prepare.txt"
 tar -C "$scratch" -cJf "$out/node.tar.xz" node
 
 echo "== zoo models with weights"
-for m in mobilenet_v2 bert_tiny bert_base; do
-  "$build/dlc-zoo" "$m" -o "$scratch/$m.mlirbc"
-  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --emit=shared \
-    -o "$out/models/$m.so" --external-weights="$out/models/$m.weights"
+# MODEL[:BATCH[:PIPELINE]]; ResNet-18 at O0 keeps the zoo's parameters
+# (no batch norm folded), so its weights travel as recipes; at batch 4 and
+# BERT-tiny at batch 32, the large products' tiles are checked too
+for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 bert_tiny:32; do
+  IFS=: read -r zoo batch pipeline <<< "$spec"
+  batch=${batch:-1} pipeline=${pipeline:-default}
+  m=$zoo
+  [ "$batch" != 1 ] && m=${zoo}_b$batch
+  [ "$pipeline" != default ] && m=${m}_$pipeline
+  "$build/dlc-zoo" "$zoo" --batch="$batch" -o "$scratch/$m.mlirbc"
+  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --pipeline="$pipeline" \
+    --emit=shared -o "$out/models/$m.so" --external-weights="$out/models/$m.weights"
   # the same weights: the tf32 library uses M.weights
-  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --gpu-tf32 \
-    --emit=shared -o "$out/models/$m.tf32.so" --external-weights="$scratch/$m.tf32.weights"
+  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --pipeline="$pipeline" \
+    --gpu-tf32 --emit=shared -o "$out/models/$m.tf32.so" \
+    --external-weights="$scratch/$m.tf32.weights"
   if ! cmp -s "$out/models/$m.weights" "$scratch/$m.tf32.weights"; then
     echo "gpu-prepare: $m's weights differ between its f32 and tf32 libraries" >&2
     exit 1

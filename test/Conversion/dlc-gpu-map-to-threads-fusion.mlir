@@ -175,7 +175,63 @@ func.func @not_fused(%x: memref<32x48xf32>, %w: memref<48x48xf32>, %y: memref<32
   return
 }
 
-// Eight kernels: the convolution's, the dense layer's and its row sums',
-// and five in @not_fused (the product, the two elementwise ops, the copy and
-// the sum).
-// STATS: dlc-gpu-map-to-threads: copies-forwarded 1, fused-epilogues 2, fused-inits 2, fused-inputs 2, kernels 8, reductions-moved-innermost 0, single-thread 0, tiled-products 3, warp-reductions 1
+// An epilogue of linalg.index (a causal mask on attention scores): its
+// indices are the output element's. The transpose of keys freed before the
+// product stays a kernel of its own, writing a buffer the product reads.
+// CHECK-LABEL: func.func @masked_scores
+// CHECK: gpu.launch
+// CHECK: math.exp
+// CHECK: gpu.terminator
+// CHECK: %[[KT:.*]] = memref.alloc() : memref<64x32xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[KT]][
+// CHECK: gpu.terminator
+// CHECK: memref.dealloc
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: memref.load %[[KT]]
+// CHECK: scf.if
+// CHECK: arith.cmpi ugt
+// CHECK: arith.select
+// CHECK: memref.store %{{.*}}, %arg2
+// CHECK-NOT: gpu.launch
+func.func @masked_scores(%q: memref<32x64xf32>, %k: memref<32x64xf32>, %s: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant -1.0e30 : f32
+  %e = memref.alloc() : memref<32x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%k : memref<32x64xf32>) outs(%e : memref<32x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %x = math.exp %v : f32
+    linalg.yield %x : f32
+  }
+  %kt = memref.alloc() : memref<64x32xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%e : memref<32x64xf32>) outs(%kt : memref<64x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  }
+  memref.dealloc %e : memref<32x64xf32>
+  %acc = memref.alloc() : memref<32x32xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
+  linalg.matmul ins(%q, %kt : memref<32x64xf32>, memref<64x32xf32>) outs(%acc : memref<32x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<32x32xf32>) outs(%s : memref<32x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %future = arith.cmpi ugt, %j, %i : index
+    %r = arith.select %future, %ninf, %v : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// Eleven kernels: the convolution's, the dense layer's and its row sums',
+// five in @not_fused (the product, the two elementwise ops, the copy and
+// the sum) and three in @masked_scores (the exponential, the transpose, the
+// product).
+// STATS: dlc-gpu-map-to-threads: copies-forwarded 1, fused-epilogues 3, fused-inits 3, fused-inputs 2, kernels 11, reductions-moved-innermost 0, single-thread 0, tiled-products 4, warp-reductions 1

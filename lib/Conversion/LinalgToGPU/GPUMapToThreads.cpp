@@ -401,22 +401,17 @@ static FailureOr<int64_t> launchWholeBody(IRRewriter &rewriter, func::FuncOp fun
 }
 
 /// Whether a user of `buffer` or of a view of it, other than `except` and
-/// deallocations, lies in the block of `first` from `first` to `last`.
+/// deallocations, lies in the block of `first` from `first` to `last`, or
+/// in none of its ops.
 static bool usedBetween(Value buffer, Operation *first, Operation *last, Operation *except) {
-  SmallVector<Value> aliases = {buffer};
-  while (!aliases.empty()) {
-    Value alias = aliases.pop_back_val();
-    for (Operation *user : alias.getUsers()) {
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user); view && view.getViewSource() == alias)
-        aliases.push_back(view->getResult(0));
-      Operation *inBlock = first->getBlock()->findAncestorOpInBlock(*user);
-      if (user != except && !isa<memref::DeallocOp>(user) && inBlock &&
-          !inBlock->isBeforeInBlock(first) &&
-          !last->isBeforeInBlock(inBlock))
-        return true;
-    }
-  }
-  return false;
+  bool used = false;
+  dlc::forEachAccess(buffer, [&](Operation *user) {
+    if (user == except || isa<memref::DeallocOp>(user))
+      return;
+    Operation *inBlock = first->getBlock()->findAncestorOpInBlock(*user);
+    used |= !inBlock || (!inBlock->isBeforeInBlock(first) && !last->isBeforeInBlock(inBlock));
+  });
+  return used;
 }
 
 /// Writes into the destination of each copy whose source is a buffer of
@@ -431,17 +426,30 @@ static int64_t forwardCopies(IRRewriter &rewriter, func::FuncOp func) {
     auto alloc = source.getDefiningOp<memref::AllocOp>();
     if (!alloc || source.getType() != target.getType() || alloc->getBlock() != copy->getBlock())
       continue;
-    Operation *targetDef = target.getDefiningOp();
-    bool dominates = isa<BlockArgument>(target) ? target.getParentBlock() == copy->getBlock()
-                                                : targetDef->getBlock() == copy->getBlock() &&
-                                                      targetDef->isBeforeInBlock(alloc);
-    if (!dominates || usedBetween(target, alloc, copy, copy))
+    // The destination a buffer itself (its views' uses are seen), defined
+    // before the source.
+    auto targetAlloc = target.getDefiningOp<memref::AllocOp>();
+    bool dominates = isa<BlockArgument>(target)
+                         ? target.getParentBlock() == copy->getBlock()
+                         : targetAlloc && targetAlloc->getBlock() == copy->getBlock() &&
+                               targetAlloc->isBeforeInBlock(alloc);
+    if (!dominates || usedBetween(target, alloc, copy, copy) ||
+        usedBetween(source, copy, copy->getBlock()->getTerminator(), copy))
       continue;
-    if (usedBetween(source, copy, copy->getBlock()->getTerminator(), copy))
+    // The source's deallocations go (one through a view would free the
+    // destination after the replacement: such a copy stays).
+    SmallVector<Operation *> deallocs;
+    bool freedThroughView = false;
+    dlc::forEachAccess(source, [&](Operation *user) {
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
+        deallocs.push_back(user);
+        freedThroughView |= dealloc.getMemref() != source;
+      }
+    });
+    if (freedThroughView)
       continue;
-    for (Operation *user : llvm::make_early_inc_range(source.getUsers()))
-      if (isa<memref::DeallocOp>(user))
-        rewriter.eraseOp(user);
+    for (Operation *dealloc : deallocs)
+      rewriter.eraseOp(dealloc);
     rewriter.eraseOp(copy);
     rewriter.replaceAllUsesWith(source, target);
     rewriter.eraseOp(alloc);
@@ -449,6 +457,7 @@ static int64_t forwardCopies(IRRewriter &rewriter, func::FuncOp func) {
   }
   return forwarded;
 }
+
 /// Erases the buffers of the function that nothing reads or writes (their
 /// writers fused into a product's kernel), with their views and
 /// deallocations.

@@ -9,12 +9,26 @@
 
 using namespace mlir;
 
-/// The buffer `v` is a view of (itself if none).
-static Value rootOf(Value v) {
+Value dlc::rootOf(Value v) {
   while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
     v = view.getViewSource();
   return v;
 }
+
+void dlc::forEachAccess(Value buffer, function_ref<void(Operation *)> visit) {
+  SmallVector<Value> aliases = {buffer};
+  while (!aliases.empty()) {
+    Value alias = aliases.pop_back_val();
+    for (Operation *user : alias.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user); view && view.getViewSource() == alias)
+        aliases.push_back(view->getResult(0));
+      else
+        visit(user);
+    }
+  }
+}
+
+using dlc::rootOf;
 
 /// Whether `v` is a buffer or a reshape of one (elementOf follows
 /// reshapes, not other views).
@@ -32,7 +46,7 @@ static bool isInert(Operation *op) {
          (isPure(op) || hasSingleEffect<MemoryEffects::Allocate>(op));
 }
 
-/// The op next to `op` in its block, in `direction`, past inert ones.
+/// The op next to `op` in its block, after or before it, past inert ones.
 static Operation *neighbour(Operation *op, bool after) {
   do
     op = after ? op->getNextNode() : op->getPrevNode();
@@ -40,37 +54,37 @@ static Operation *neighbour(Operation *op, bool after) {
   return op;
 }
 
-/// Whether `op` is a linalg op on buffers of only parallel loops, each of
-/// its outputs indexed by a permutation of them.
+/// Whether `op` is a linalg op on static buffers of only parallel loops,
+/// each of its outputs indexed by a permutation of them, whose body reads
+/// no memory (what it reads are its operands: the fusion's checks see them
+/// all) and can be copied elsewhere (linalg.index becomes the loop's value).
 static bool isElementwise(Operation *op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
       linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
     return false;
-  return llvm::all_of(linalgOp.getDpsInitsMutable(), [&](OpOperand &init) {
-    return linalgOp.getMatchingIndexingMap(&init).isPermutation();
+  for (Value operand : op->getOperands())
+    if (auto type = dyn_cast<MemRefType>(operand.getType()); type && !type.hasStaticShape())
+      return false;
+  bool copyable = llvm::all_of(linalgOp.getBlock()->without_terminator(), [](Operation &inner) {
+    return isa<linalg::IndexOp>(inner) || (inner.getNumRegions() == 0 && isPure(&inner));
   });
+  return copyable && llvm::all_of(linalgOp.getDpsInitsMutable(), [&](OpOperand &init) {
+           return linalgOp.getMatchingIndexingMap(&init).isPermutation();
+         });
 }
 
 /// Whether a user of `root` or of a view of it, other than views and
-/// deallocations, comes after `op` in its block.
+/// deallocations, comes after `op` in its block (or is in none of its ops).
 static bool usedAfter(Value root, Operation *op) {
-  SmallVector<Value> aliases = {root};
-  while (!aliases.empty()) {
-    Value alias = aliases.pop_back_val();
-    for (Operation *user : alias.getUsers()) {
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user); view && view.getViewSource() == alias) {
-        aliases.push_back(view->getResult(0));
-        continue;
-      }
-      if (isa<memref::DeallocOp>(user))
-        continue;
-      Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
-      if (!inBlock || op->isBeforeInBlock(inBlock))
-        return true;
-    }
-  }
-  return false;
+  bool used = false;
+  dlc::forEachAccess(root, [&](Operation *user) {
+    if (isa<memref::DeallocOp>(user))
+      return;
+    Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
+    used |= !inBlock || op->isBeforeInBlock(inBlock);
+  });
+  return used;
 }
 
 /// Whether `v` is `output` or a reshape of it (viewIndices maps indices).
@@ -89,7 +103,9 @@ static SmallVector<Value> writtenRoots(Operation *op) {
                                [](OpOperand &init) { return rootOf(init.get()); });
   if (auto copy = dyn_cast<memref::CopyOp>(op))
     return {rootOf(copy.getTarget())};
-  if (isInert(op) || isa<memref::DeallocOp, memref::LoadOp>(op))
+  if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) // freed: no longer readable
+    return {rootOf(dealloc.getMemref())};
+  if (isInert(op) || isa<memref::LoadOp>(op))
     return {};
   return {Value()};
 }
@@ -109,46 +125,59 @@ static bool writtenBetween(ArrayRef<Value> roots, Operation *first, Operation *l
 /// none.
 static SmallVector<Operation *> accessesOf(Value root, Block *block) {
   SmallVector<Operation *> accesses;
-  SmallVector<Value> aliases = {root};
-  while (!aliases.empty()) {
-    Value alias = aliases.pop_back_val();
-    for (Operation *user : alias.getUsers()) {
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user); view && view.getViewSource() == alias) {
-        aliases.push_back(view->getResult(0));
-        continue;
-      }
-      if (!isa<memref::DeallocOp>(user))
-        accesses.push_back(block->findAncestorOpInBlock(*user));
-    }
-  }
+  dlc::forEachAccess(root, [&](Operation *user) {
+    if (!isa<memref::DeallocOp>(user))
+      accesses.push_back(block->findAncestorOpInBlock(*user));
+  });
   return accesses;
 }
 
-/// Whether `op` writes each element of its one output once, the value of
-/// one of its inputs (at some element) or one defined outside it.
-static bool movesElements(Operation *op) {
-  if (!isElementwise(op))
-    return false;
-  auto linalgOp = cast<linalg::LinalgOp>(op);
-  if (linalgOp.getNumDpsInits() != 1)
-    return false;
-  Value yielded = linalgOp.getBlock()->getTerminator()->getOperand(0);
+/// The value `op` (elementwise, of one output) yields for every element if
+/// it is the same for all (defined outside its body: a constant, a fill's
+/// scalar); else null.
+static Value yieldedEverywhere(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return {};
+  Value yielded = op.getBlock()->getTerminator()->getOperand(0);
   auto arg = dyn_cast<BlockArgument>(yielded);
   if (!arg)
-    return yielded.getParentBlock() != linalgOp.getBlock();
-  return arg.getOwner() == linalgOp.getBlock() &&
-         linalgOp.isDpsInput(&linalgOp->getOpOperand(arg.getArgNumber()));
+    return yielded.getParentBlock() != op.getBlock() ? yielded : Value();
+  Value operand = op->getOperand(arg.getArgNumber());
+  return arg.getOwner() == op.getBlock() && op.isDpsInput(&op->getOpOperand(arg.getArgNumber())) &&
+                 !isa<ShapedType>(operand.getType())
+             ? operand
+             : Value();
+}
+
+/// Whether `op` (elementwise) writes each element of its one output with an
+/// element of its one input, a buffer: an im2col, a transpose.
+static bool gathers(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 1 ||
+      !isa<MemRefType>(op.getDpsInputs()[0].getType()))
+    return false;
+  auto arg = dyn_cast<BlockArgument>(op.getBlock()->getTerminator()->getOperand(0));
+  return arg && arg.getOwner() == op.getBlock() && arg.getArgNumber() == 0;
 }
 
 /// Finds how `root`, a buffer of the function that `consumer` alone reads
-/// and only ops moving elements write, is computed where `reader` (the
-/// product, `consumer` or after it) reads it; records it and its own
-/// inputs' in `fused`. Returns whether it is.
-static bool fuseBuffer(Value root, Operation *consumer, Operation *reader,
+/// (through reshapes) and only ops moving elements write, is computed where
+/// `reader` (the product, `consumer` or after it) reads it; records it and
+/// its own inputs' in `fused`. `output` (the product's output, which its
+/// blocks write while others read) is never a source. Returns whether it is.
+static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value output,
                        const SmallPtrSetImpl<Operation *> &taken,
                        DenseMap<Value, dlc::FusedBuffer> &fused) {
-  if (!root.getDefiningOp<memref::AllocOp>())
+  auto rootType = dyn_cast<MemRefType>(root.getType());
+  if (!root.getDefiningOp<memref::AllocOp>() || !rootType.hasStaticShape() ||
+      root == rootOf(output))
     return false;
+  // Every operand of the consumer on the buffer a reshape of it, which
+  // elementOf follows (a transposed or strided view of it would read the
+  // buffer no one writes any more).
+  for (Value operand : consumer->getOperands())
+    if (isa<MemRefType>(operand.getType()) && rootOf(operand) == root &&
+        !isReshapeOfRoot(operand))
+      return false;
   Block *block = consumer->getBlock();
   SmallVector<Operation *> writers;
   for (Operation *access : accessesOf(root, block)) {
@@ -162,46 +191,44 @@ static bool fuseBuffer(Value root, Operation *consumer, Operation *reader,
     writers.push_back(access);
   }
   llvm::sort(writers, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  if (!llvm::all_of(writers, [](Operation *w) { return isa<linalg::LinalgOp>(w); }))
+    return false;
   dlc::FusedBuffer buffer;
   Value source;
-  if (writers.size() == 1 && movesElements(writers[0]) &&
+  if (writers.size() == 1 && isElementwise(writers[0]) &&
+      gathers(cast<linalg::LinalgOp>(writers[0])) &&
       cast<linalg::LinalgOp>(writers[0]).getDpsInitOperand(0)->get() == root) {
-    // an im2col, a transpose: its input (one, a buffer) read where needed
-    auto gather = cast<linalg::LinalgOp>(writers[0]);
-    if (gather.getNumDpsInputs() != 1 || !isa<MemRefType>(gather.getDpsInputs()[0].getType()))
-      return false;
-    buffer.gather = gather;
-    source = gather.getDpsInputs()[0];
-  } else if (writers.size() == 2 && movesElements(writers[0]) && isa<linalg::CopyOp>(writers[1])) {
+    // an im2col, a transpose: its input read where needed
+    buffer.gather = cast<linalg::LinalgOp>(writers[0]);
+    source = buffer.gather.getDpsInputs()[0];
+  } else if (writers.size() == 2 && isElementwise(writers[0]) &&
+             isa<linalg::CopyOp>(writers[1])) {
     // a padding: a constant everywhere, a buffer pasted in a window
     auto fill = cast<linalg::LinalgOp>(writers[0]);
     auto paste = cast<linalg::CopyOp>(writers[1]);
     auto window = paste.getDpsInits()[0].getDefiningOp<memref::SubViewOp>();
-    if (fill.getDpsInitOperand(0)->get() != root || fill.getNumDpsInputs() > 1 || !window ||
+    if (fill.getDpsInitOperand(0)->get() != root || !yieldedEverywhere(fill) || !window ||
         window.getSource() != root || !window.hasUnitStride() ||
         window.getType().getRank() != window.getSourceType().getRank() ||
-        ShapedType::isDynamicShape(window.getStaticOffsets()))
-      return false;
-    Value padding = fill.getBlock()->getTerminator()->getOperand(0);
-    if (auto arg = dyn_cast<BlockArgument>(padding); arg && arg.getOwner() == fill.getBlock())
-      padding = fill->getOperand(arg.getArgNumber()); // linalg.fill's scalar
-    if (isa<ShapedType>(padding.getType()))
+        ShapedType::isDynamicShape(window.getStaticOffsets()) ||
+        !cast<MemRefType>(paste.getDpsInputs()[0].getType()).hasStaticShape())
       return false;
     buffer.fill = fill;
     buffer.paste = paste;
-    buffer.padding = padding;
     buffer.offsets = llvm::to_vector(window.getStaticOffsets());
     source = paste.getDpsInputs()[0];
   } else {
     return false;
   }
-  // The source read at `reader`, not where the writers were.
-  if (rootOf(source) == root || !isReshapeOfRoot(source) ||
+  // The source read at `reader`, not where the writers were: nothing in
+  // between may write or free it, nor may the product write it (the
+  // output is excluded, the product writes nothing else).
+  if (rootOf(source) == root || rootOf(source) == rootOf(output) || !isReshapeOfRoot(source) ||
       writtenBetween({rootOf(source)}, writers.back(), reader))
     return false;
   fused[root] = buffer;
   // Its own producers (an im2col's padding) fused too where they can be.
-  fuseBuffer(rootOf(source), writers.back(), reader, taken, fused);
+  fuseBuffer(rootOf(source), writers.back(), reader, output, taken, fused);
   return true;
 }
 
@@ -223,8 +250,7 @@ dlc::ProductFusion dlc::findProductFusion(linalg::LinalgOp product,
   Value output = product.getDpsInitOperand(0)->get();
   Value root = rootOf(output);
   for (OpOperand *input : product.getDpsInputOperands())
-    if (isReshapeOfRoot(input->get()))
-      fuseBuffer(rootOf(input->get()), product, product, taken, fusion.inputs);
+    fuseBuffer(rootOf(input->get()), product, product, output, taken, fusion.inputs);
   // Every buffer the product's kernel reads.
   llvm::SmallPtrSet<Value, 4> productBuffers = {root};
   for (OpOperand *input : product.getDpsInputOperands())
@@ -280,7 +306,9 @@ dlc::ProductFusion dlc::findProductFusion(linalg::LinalgOp product,
   }
   fusion.epilogue = epilogue;
   fusion.epilogueInput = reading;
-  fusion.storeOutput = isa<BlockArgument>(root) || usedAfter(root, epilogue);
+  // A buffer of the function's own and read by no one later needs no
+  // results (the caller's, a global's, may be read).
+  fusion.storeOutput = !root.getDefiningOp<memref::AllocOp>() || usedAfter(root, epilogue);
   return fusion;
 }
 
@@ -323,8 +351,12 @@ SmallVector<Value> dlc::emitIteration(OpBuilder &b, linalg::LinalgOp op, ValueRa
     values.map(arg, v);
   }
   Block *body = op.getBlock();
-  for (Operation &inner : body->without_terminator())
-    b.clone(inner, values);
+  for (Operation &inner : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner))
+      values.map(index.getResult(), loops[index.getDim()]);
+    else
+      b.clone(inner, values);
+  }
   return llvm::map_to_vector(body->getTerminator()->getOperands(),
                              [&](Value v) { return values.lookupOrDefault(v); });
 }
@@ -335,65 +367,56 @@ void dlc::storeIteration(OpBuilder &b, linalg::LinalgOp op, ValueRange loops, Va
                             applyMap(b, op.getLoc(), op.getMatchingIndexingMap(&init), loops));
 }
 
-SmallVector<Value> dlc::viewIndices(OpBuilder &b, Location loc, Value output, Value view,
-                                    ValueRange indices) {
-  if (view == output)
-    return llvm::to_vector(indices);
-  SmallVector<Value> result;
-  if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>()) {
-    ArrayRef<int64_t> shape = expand.getResultType().getShape();
-    for (auto [index, group] : llvm::zip(indices, expand.getReassociationIndices())) {
-      if (group.size() == 1) {
-        result.push_back(index);
-        continue;
-      }
-      SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return shape[d]; });
-      llvm::append_range(result, delinearize(b, loc, index, basis));
-    }
-    return result;
+/// The indices of a reshape's finer shape `fine` (its `groups` of dimensions
+/// each one of the coarser) from the coarser's `indices`.
+static SmallVector<Value> splitGroups(OpBuilder &b, Location loc, ValueRange indices,
+                                      ArrayRef<ReassociationIndices> groups,
+                                      ArrayRef<int64_t> fine) {
+  SmallVector<Value> split;
+  for (auto [index, group] : llvm::zip(indices, groups)) {
+    SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return fine[d]; });
+    if (basis.size() == 1)
+      split.push_back(index);
+    else
+      llvm::append_range(split, dlc::delinearize(b, loc, index, basis));
   }
-  auto collapse = view.getDefiningOp<memref::CollapseShapeOp>();
-  ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
-  for (ReassociationIndices group : collapse.getReassociationIndices()) {
-    if (group.size() == 1) {
-      result.push_back(indices[group.front()]);
-      continue;
-    }
-    SmallVector<Value> multi = llvm::map_to_vector(group, [&](int64_t d) { return indices[d]; });
-    SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return shape[d]; });
-    result.push_back(affine::AffineLinearizeIndexOp::create(b, loc, multi, basis, true));
-  }
-  return result;
+  return split;
 }
 
-/// The indices into the buffer `view` views (by a reshape) of its element at
-/// `indices`; `view` itself if it is no reshape.
+/// The coarser shape's indices from the finer's (splitGroups' inverse).
+static SmallVector<Value> joinGroups(OpBuilder &b, Location loc, ValueRange indices,
+                                     ArrayRef<ReassociationIndices> groups,
+                                     ArrayRef<int64_t> fine) {
+  return llvm::map_to_vector(groups, [&](const ReassociationIndices &group) -> Value {
+    SmallVector<Value> multi = llvm::map_to_vector(group, [&](int64_t d) { return indices[d]; });
+    SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return fine[d]; });
+    if (multi.size() == 1)
+      return multi.front();
+    return affine::AffineLinearizeIndexOp::create(b, loc, multi, basis, /*disjoint=*/true);
+  });
+}
+
+SmallVector<Value> dlc::viewIndices(OpBuilder &b, Location loc, Value view, ValueRange indices) {
+  if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>())
+    return splitGroups(b, loc, indices, expand.getReassociationIndices(),
+                       expand.getResultType().getShape());
+  if (auto collapse = view.getDefiningOp<memref::CollapseShapeOp>())
+    return joinGroups(b, loc, indices, collapse.getReassociationIndices(),
+                      collapse.getSrcType().getShape());
+  return llvm::to_vector(indices); // the output itself
+}
+
+/// The buffer `view` reshapes, `indices` (of `view`) replaced by its;
+/// `view` itself if it is no reshape.
 static Value reshapeSource(OpBuilder &b, Location loc, Value view, SmallVector<Value> &indices) {
-  SmallVector<Value> source;
   if (auto collapse = view.getDefiningOp<memref::CollapseShapeOp>()) {
-    ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
-    for (auto [index, group] : llvm::zip(indices, collapse.getReassociationIndices())) {
-      if (group.size() == 1) {
-        source.push_back(index);
-        continue;
-      }
-      SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return shape[d]; });
-      llvm::append_range(source, dlc::delinearize(b, loc, index, basis));
-    }
-    indices = source;
+    indices = splitGroups(b, loc, indices, collapse.getReassociationIndices(),
+                          collapse.getSrcType().getShape());
     return collapse.getSrc();
   }
   if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>()) {
-    ArrayRef<int64_t> shape = expand.getResultType().getShape();
-    for (ReassociationIndices group : expand.getReassociationIndices()) {
-      SmallVector<Value> multi = llvm::map_to_vector(group, [&](int64_t d) { return indices[d]; });
-      SmallVector<int64_t> basis = llvm::map_to_vector(group, [&](int64_t d) { return shape[d]; });
-      source.push_back(group.size() == 1 ? multi.front()
-                                         : affine::AffineLinearizeIndexOp::create(
-                                               b, loc, multi, basis, /*disjoint=*/true)
-                                               .getResult());
-    }
-    indices = source;
+    indices = joinGroups(b, loc, indices, expand.getReassociationIndices(),
+                         expand.getResultType().getShape());
     return expand.getSrc();
   }
   return view;
@@ -401,13 +424,17 @@ static Value reshapeSource(OpBuilder &b, Location loc, Value view, SmallVector<V
 
 Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Value buffer,
                      ValueRange at, SmallVectorImpl<Guard> *guards) {
-  SmallVector<Value> indices(at);
-  for (Value source = reshapeSource(b, loc, buffer, indices); source != buffer;
-       source = reshapeSource(b, loc, buffer, indices))
-    buffer = source;
-  auto it = fusion.inputs.find(buffer);
+  // A buffer of no fused producer is loaded where it is (its reshapes'
+  // indices not computed).
+  auto it = fusion.inputs.find(rootOf(buffer));
   if (it == fusion.inputs.end())
-    return memref::LoadOp::create(b, loc, buffer, indices);
+    return memref::LoadOp::create(b, loc, buffer, at);
+  SmallVector<Value> indices(at);
+  while (buffer != it->first) {
+    Value source = reshapeSource(b, loc, buffer, indices);
+    assert(source != buffer && "fuseBuffer admits reshapes of fused buffers only");
+    buffer = source;
+  }
   FusedBuffer fused = it->second;
   auto load = [&](OpBuilder &nb, Value v, ValueRange i) {
     return elementOf(nb, loc, fusion, v, i, guards);
@@ -417,7 +444,9 @@ Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Va
     return emitIteration(b, fused.gather, loops, {}, load)[0];
   }
   // A padding: the pasted buffer's element inside the window (clamped
-  // into it outside, where the padding value is taken instead).
+  // into it outside, where the padding value is taken instead; looked up
+  // now, as folding may have replaced the constant since the search).
+  Value padding = yieldedEverywhere(fused.fill);
   Value pasted = fused.paste.getDpsInputs()[0];
   ArrayRef<int64_t> sizes = cast<MemRefType>(pasted.getType()).getShape();
   ArrayRef<int64_t> full = cast<MemRefType>(buffer.getType()).getShape();
@@ -441,10 +470,10 @@ Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Va
     s = arith::SelectOp::create(b, loc, inside, s, index(0));
   Value value = elementOf(b, loc, fusion, pasted, shifted, guards);
   if (guards) {
-    guards->push_back({inside, fused.padding});
+    guards->push_back({inside, padding});
     return value;
   }
-  return arith::SelectOp::create(b, loc, inside, value, fused.padding);
+  return arith::SelectOp::create(b, loc, inside, value, padding);
 }
 
 SmallVector<Value> dlc::delinearize(OpBuilder &b, Location loc, Value linear,

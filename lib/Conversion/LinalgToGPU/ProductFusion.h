@@ -17,15 +17,21 @@
 
 namespace dlc {
 
+/// The buffer `v` views (itself if it is no view).
+mlir::Value rootOf(mlir::Value v);
+
+/// Calls `visit` on each user of `buffer` and of its views, transitively,
+/// that is not itself a view of them.
+void forEachAccess(mlir::Value buffer, llvm::function_ref<void(mlir::Operation *)> visit);
+
 /// How a buffer of the function that only a product reads (directly or
 /// through its producers) is computed where it is read instead: by
 /// `gather`, an op of one iteration per element yielding an element of its
-/// input (an im2col, a transpose); or as a padding, `fill` writing
-/// `padding` everywhere and `paste` then copying a buffer into the window at
+/// input (an im2col, a transpose); or as a padding, `fill` writing one value
+/// everywhere and `paste` then copying a buffer into the window at
 /// `offsets`.
 struct FusedBuffer {
   mlir::linalg::LinalgOp gather, fill, paste;
-  mlir::Value padding;
   llvm::SmallVector<int64_t> offsets;
 };
 
@@ -97,11 +103,10 @@ llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location lo
 void storeIteration(mlir::OpBuilder &b, mlir::linalg::LinalgOp op, mlir::ValueRange loops,
                     mlir::ValueRange values);
 
-/// The indices into `view` (the product's output `output`, or a reshape of
-/// it) of the output's element at `indices`.
+/// The indices into `view` (the product's output or a reshape of it) of
+/// the output's element at `indices`.
 llvm::SmallVector<mlir::Value> viewIndices(mlir::OpBuilder &b, mlir::Location loc,
-                                           mlir::Value output, mlir::Value view,
-                                           mlir::ValueRange indices);
+                                           mlir::Value view, mlir::ValueRange indices);
 
 } // namespace dlc
 

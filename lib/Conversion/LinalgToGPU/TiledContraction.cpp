@@ -419,7 +419,7 @@ int64_t TiledKernels::build() {
   if (fusion.epilogue)
     for (Operation *o = op->getNextNode(); o != fusion.epilogue.getOperation();) {
       Operation *next = o->getNextNode();
-      o->moveBefore(op);
+      rewriter.moveOpBefore(o, op);
       o = next;
     }
   rewriter.setInsertionPoint(op);
@@ -540,7 +540,7 @@ void TiledKernels::storeResult(Value result) {
   OpOperand &reading = *fusion.epilogueInput;
   SmallVector<Value> loops = dlc::loopsAt(
       fusion.epilogue, reading,
-      dlc::viewIndices(rewriter, loc, out.get(), reading.get(), indices(out)));
+      dlc::viewIndices(rewriter, loc, reading.get(), indices(out)));
   dlc::storeIteration(rewriter, fusion.epilogue, loops,
                       dlc::emitIteration(rewriter, fusion.epilogue, loops, {{&reading, result}}));
 }
