@@ -144,8 +144,9 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
       return r.notifyMatchFailure(op, "dynamic shapes");
     int64_t batch = boxesType.getDimSize(0), numBoxes = boxesType.getDimSize(1);
     int64_t classes = scoresType.getDimSize(1), k = op.getMaxDetections();
-    if (numBoxes > std::numeric_limits<int32_t>::max())
-      return r.notifyMatchFailure(op, "more boxes than an i32 indexes");
+    if (numBoxes > std::numeric_limits<int32_t>::max()) // its candidate lists are i32
+      return op.emitOpError() << "has " << numBoxes
+                              << " boxes: more than an i32 indexes (at most 2147483647)";
     int64_t background = op.getBackgroundClass();
     ImplicitLocOpBuilder b(op.getLoc(), r);
     Emitter e{b};
