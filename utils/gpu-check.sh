@@ -55,8 +55,12 @@ one_test() { # DIR: PASS/FAIL line
 }
 export -f one_test
 export run
+# a process per test, most of its time starting up: as many as the cores (at
+# most 16: each holds a CUDA context on the one GPU)
+jobs=$(nproc 2> /dev/null || echo 8)
+((jobs > 16)) && jobs=16
 ls -d "$work"/node/test_* | grep -E "${NODE_FILTER:-.}" | sort |
-  xargs -P 8 -I{} bash -c 'one_test "$1"' _ {} > "$results/node.txt"
+  xargs -P "$jobs" -I{} bash -c 'one_test "$1"' _ {} > "$results/node.txt"
 sort -o "$results/node.txt" "$results/node.txt"
 node_pass=$(grep -c '^PASS' "$results/node.txt")
 node_fail=$(grep -c '^FAIL' "$results/node.txt")
