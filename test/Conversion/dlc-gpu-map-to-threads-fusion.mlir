@@ -230,8 +230,49 @@ func.func @masked_scores(%q: memref<32x64xf32>, %k: memref<32x64xf32>, %s: memre
   return
 }
 
-// Eleven kernels: the convolution's, the dense layer's and its row sums',
+// Copies that stay: into a buffer read while the source is written (the
+// reads would see the new values), and out of a buffer freed through a view
+// (the destination would be freed).
+// CHECK-LABEL: func.func @copies_kept
+// CHECK: %[[A:.*]] = memref.alloc() : memref<64xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[A]]
+// CHECK: gpu.launch
+// CHECK: memref.load %[[A]]
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: %[[B:.*]] = memref.alloc() : memref<64xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[B]]
+// CHECK: gpu.launch
+// CHECK: memref.load %[[B]]
+// CHECK: memref.store %{{.*}}, %arg2
+// CHECK-NOT: gpu.launch
+func.func @copies_kept(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%y : memref<64xf32>) outs(%a : memref<64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %a, %y : memref<64xf32> to memref<64xf32>
+  %b = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%b : memref<64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.tanh %v : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %b, %z : memref<64xf32> to memref<64xf32>
+  %view = memref.cast %b : memref<64xf32> to memref<?xf32>
+  memref.dealloc %view : memref<?xf32>
+  return
+}
+
+// Fifteen kernels: the convolution's, the dense layer's and its row sums',
 // five in @not_fused (the product, the two elementwise ops, the copy and
-// the sum) and three in @masked_scores (the exponential, the transpose, the
-// product).
-// STATS: dlc-gpu-map-to-threads: copies-forwarded 1, fused-epilogues 3, fused-inits 3, fused-inputs 2, kernels 11, reductions-moved-innermost 0, single-thread 0, tiled-products 4, warp-reductions 1
+// the sum), three in @masked_scores (the exponential, the transpose, the
+// product) and four in @copies_kept (two ops, two copies).
+// STATS: dlc-gpu-map-to-threads: copies-forwarded 1, fused-epilogues 3, fused-inits 3, fused-inputs 2, kernels 15, reductions-moved-innermost 0, single-thread 0, tiled-products 4, warp-reductions 1
