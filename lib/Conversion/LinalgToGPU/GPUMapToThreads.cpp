@@ -400,20 +400,6 @@ static FailureOr<int64_t> launchWholeBody(IRRewriter &rewriter, func::FuncOp fun
   return kernels;
 }
 
-/// Whether a user of `buffer` or of a view of it, other than `except` and
-/// deallocations, lies in the block of `first` from `first` to `last`, or
-/// in none of its ops.
-static bool usedBetween(Value buffer, Operation *first, Operation *last, Operation *except) {
-  bool used = false;
-  dlc::forEachAccess(buffer, [&](Operation *user) {
-    if (user == except || isa<memref::DeallocOp>(user))
-      return;
-    Operation *inBlock = first->getBlock()->findAncestorOpInBlock(*user);
-    used |= !inBlock || (!inBlock->isBeforeInBlock(first) && !last->isBeforeInBlock(inBlock));
-  });
-  return used;
-}
-
 /// Writes into the destination of each copy whose source is a buffer of
 /// the function, of the same type, used only before the copy, instead of
 /// into the source: the copy (a kernel of its own) goes. The destination,
@@ -433,8 +419,8 @@ static int64_t forwardCopies(IRRewriter &rewriter, func::FuncOp func) {
                          ? target.getParentBlock() == copy->getBlock()
                          : targetAlloc && targetAlloc->getBlock() == copy->getBlock() &&
                                targetAlloc->isBeforeInBlock(alloc);
-    if (!dominates || usedBetween(target, alloc, copy, copy) ||
-        usedBetween(source, copy, copy->getBlock()->getTerminator(), copy))
+    if (!dominates || dlc::usedBetween(target, alloc, copy, copy) ||
+        dlc::usedBetween(source, copy, copy->getBlock()->getTerminator(), copy))
       continue;
     // The source's deallocations go (one through a view would free the
     // destination after the replacement: such a copy stays).

@@ -74,15 +74,13 @@ static bool isElementwise(Operation *op) {
          });
 }
 
-/// Whether a user of `root` or of a view of it, other than views and
-/// deallocations, comes after `op` in its block (or is in none of its ops).
-static bool usedAfter(Value root, Operation *op) {
+bool dlc::usedBetween(Value buffer, Operation *first, Operation *last, Operation *except) {
   bool used = false;
-  dlc::forEachAccess(root, [&](Operation *user) {
-    if (isa<memref::DeallocOp>(user))
+  forEachAccess(buffer, [&](Operation *user) {
+    if (user == except || isa<memref::DeallocOp>(user))
       return;
-    Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
-    used |= !inBlock || op->isBeforeInBlock(inBlock);
+    Operation *inBlock = first->getBlock()->findAncestorOpInBlock(*user);
+    used |= !inBlock || (!inBlock->isBeforeInBlock(first) && !last->isBeforeInBlock(inBlock));
   });
   return used;
 }
@@ -308,7 +306,9 @@ dlc::ProductFusion dlc::findProductFusion(linalg::LinalgOp product,
   fusion.epilogueInput = reading;
   // A buffer of the function's own and read by no one later needs no
   // results (the caller's, a global's, may be read).
-  fusion.storeOutput = !root.getDefiningOp<memref::AllocOp>() || usedAfter(root, epilogue);
+  fusion.storeOutput =
+      !root.getDefiningOp<memref::AllocOp>() ||
+      usedBetween(root, epilogue->getNextNode(), epilogue->getBlock()->getTerminator(), nullptr);
   return fusion;
 }
 

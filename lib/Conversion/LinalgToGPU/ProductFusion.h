@@ -24,6 +24,12 @@ mlir::Value rootOf(mlir::Value v);
 /// that is not itself a view of them.
 void forEachAccess(mlir::Value buffer, llvm::function_ref<void(mlir::Operation *)> visit);
 
+/// Whether a user of `buffer` or of its views, other than `except` and
+/// deallocations, lies in the block of `first` from `first` to `last`, or in
+/// none of its ops.
+bool usedBetween(mlir::Value buffer, mlir::Operation *first, mlir::Operation *last,
+                 mlir::Operation *except);
+
 /// How a buffer of the function that only a product reads (directly or
 /// through its producers) is computed where it is read instead: by
 /// `gather`, an op of one iteration per element yielding an element of its

@@ -1,7 +1,6 @@
 //===- TiledContraction.cpp - matrix products tiled in shared memory ------===//
 #include "TiledContraction.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -556,18 +555,16 @@ void TiledKernels::sumSlices(Value partial) {
   Value linear = add(times(sum.getBlockIds().x, kThreads), sum.getThreadIds().x);
   auto guard = scf::IfOp::create(rewriter, loc, below(linear, outputs), /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(guard.thenBlock());
-  auto element = affine::AffineDelinearizeIndexOp::create(rewriter, loc, linear,
-                                                          ArrayRef<int64_t>{batch, rows, cols});
-  assign(shape.batch, element.getResult(0));
-  assign(shape.m, element.getResult(1));
-  assign(shape.n, element.getResult(2));
+  SmallVector<Value> element = dlc::delinearize(rewriter, loc, linear, {batch, rows, cols});
+  assign(shape.batch, element[0]);
+  assign(shape.m, element[1]);
+  assign(shape.n, element[2]);
   Value total = initialValue();
   auto slices = scf::ForOp::create(rewriter, loc, index(0), index(cut.splits), one, total);
   rewriter.setInsertionPointToStart(slices.getBody());
   Value part = memref::LoadOp::create(
       rewriter, loc, partial,
-      ValueRange{slices.getInductionVar(), element.getResult(0), element.getResult(1),
-                 element.getResult(2)});
+      ValueRange{slices.getInductionVar(), element[0], element[1], element[2]});
   scf::YieldOp::create(rewriter, loc,
                        arith::AddFOp::create(rewriter, loc, slices.getRegionIterArgs()[0], part)
                            .getResult());
