@@ -284,7 +284,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
     return fail("--gpu-arch: " + why);
   }
   gpu->tf32 = gpuTF32;
-  if (gpuTF32 && !gpu->hasTF32()) {
+  if (gpuTF32 && !gpu->hasTensorCores()) {
     consumeError(device.takeError());
     return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
   }

@@ -33,8 +33,10 @@ struct GPUTarget {
   static llvm::Expected<GPUTarget> get(llvm::StringRef arch);
   /// The PTX ISA version the chip needs ("+ptx80", ...).
   std::string ptxFeatures() const;
-  /// Whether the chip has tensor cores that take TF32 (sm_80 and later).
-  bool hasTF32() const;
+  /// Whether the chip has sm_80's tensor cores (mma.sync on TF32, and
+  /// m16n8k16 on f16 and bf16): sm_80 and later. Products of f16 or bf16
+  /// values then run on them always, f32 ones with `tf32`.
+  bool hasTensorCores() const;
 };
 
 /// Adds the passes that lower a graph-dialect module (after its graph

@@ -323,13 +323,19 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     With `tf32`, the tiled products run on tensor cores: each warp of the
     block computes 16 rows of its tile with `mma.sync` m16n8k8 on TF32
     (inputs rounded to TF32 as they are staged, f32 accumulation; sm_80 and
-    later), as PyTorch's convolutions do by default. A reduction whose
+    later), as PyTorch's convolutions do by default. With `narrow-mma`, a
+    tiled product whose inputs are both f16 values (or both bf16), widened
+    to f32 by conversions its kernel reads through, runs on tensor cores
+    with `mma.sync` m16n8k16 on them: its tiles hold the narrow values in
+    pairs, the products are exact and accumulate in f32, as on the CPU (no
+    rounding added; sm_80 and later). A reduction whose
     dimensions are not innermost has its loops reordered first, so that its
     outputs get threads (`reductions-moved-innermost`). A tiled product's
     kernel also computes the elementwise ops around it, which then launch
-    no kernel and write no buffer of their own: the ops that only move
-    elements into a buffer only the product reads (an im2col, a transpose,
-    a padding: a constant fill and a copy into a window) are read through
+    no kernel and write no buffer of their own: the ops that only move or
+    widen elements into a buffer only the product reads (an im2col, a
+    transpose, a padding: a constant fill and a copy into a window, an
+    arith.extf from f16) are read through
     where the tiles are staged (`fused-inputs`); the op writing the
     output's initial values just before the product (a zero fill, a bias
     broadcast) gives the accumulators theirs (`fused-inits`); the
@@ -346,6 +352,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Matrix products on tensor cores in TF32 (sm_80 and later)">,
+    Option<"narrowMMA", "narrow-mma", "bool", /*default=*/"false",
+           "Products of f16 or bf16 values on tensor cores, exactly (sm_80 and later)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",

@@ -582,7 +582,8 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     }
     for (auto [op, fusion] : llvm::zip(tiled, fusions)) {
       std::string layer = layerName(op.getLoc());
-      kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer, tf32,
+      kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer,
+                                             dlc::TensorCores{narrowMMA, tf32},
                                              fusion);
     }
     eraseUnusedBuffers(rewriter, func);

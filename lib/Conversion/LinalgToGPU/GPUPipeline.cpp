@@ -42,11 +42,11 @@ std::optional<dlc::GPUPhase> dlc::parseGPUPhase(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-/// The chips dlc compiles for, with the PTX ISA each needs and whether its
-/// tensor cores take TF32: those of CUDA 13's ptxas (Turing and later).
+/// The chips dlc compiles for, with the PTX ISA each needs and whether it
+/// has sm_80's tensor cores: those of CUDA 13's ptxas (Turing and later).
 struct Chip {
   const char *name, *ptx;
-  bool tf32;
+  bool tensorCores;
 };
 static constexpr Chip kChips[] = {
     {"sm_75", "+ptx80", false},  {"sm_80", "+ptx80", true},   {"sm_86", "+ptx80", true},
@@ -79,9 +79,9 @@ std::string dlc::GPUTarget::ptxFeatures() const {
   return c ? c->ptx : "+ptx80";
 }
 
-bool dlc::GPUTarget::hasTF32() const {
+bool dlc::GPUTarget::hasTensorCores() const {
   const Chip *c = findChip(chip);
-  return c && c->tf32;
+  return c && c->tensorCores;
 }
 
 void dlc::registerGPUCompilerDialects(DialectRegistry &registry) {
@@ -129,6 +129,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   pm.addPass(createConvertMathToFuncs());
   GPUMapToThreadsPassOptions threads;
   threads.tf32 = target.tf32;
+  threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());
   pm.addPass(createGPUHostBuffersPass());

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -147,14 +148,23 @@ static Value yieldedEverywhere(linalg::LinalgOp op) {
              : Value();
 }
 
+/// The block argument of `op` (elementwise, of one input) that its output's
+/// element is, or is widened from (arith.extf); null if neither.
+static BlockArgument gatheredArgument(linalg::LinalgOp op) {
+  Value yielded = op.getBlock()->getTerminator()->getOperand(0);
+  if (auto widen = yielded.getDefiningOp<arith::ExtFOp>())
+    yielded = widen.getIn();
+  auto arg = dyn_cast<BlockArgument>(yielded);
+  return arg && arg.getOwner() == op.getBlock() && arg.getArgNumber() == 0 ? arg
+                                                                           : BlockArgument();
+}
+
 /// Whether `op` (elementwise) writes each element of its one output with an
-/// element of its one input, a buffer: an im2col, a transpose.
+/// element of its one input, a buffer, or that element widened: an im2col,
+/// a transpose, a conversion from f16.
 static bool gathers(linalg::LinalgOp op) {
-  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 1 ||
-      !isa<MemRefType>(op.getDpsInputs()[0].getType()))
-    return false;
-  auto arg = dyn_cast<BlockArgument>(op.getBlock()->getTerminator()->getOperand(0));
-  return arg && arg.getOwner() == op.getBlock() && arg.getArgNumber() == 0;
+  return op.getNumDpsInits() == 1 && op.getNumDpsInputs() == 1 &&
+         isa<MemRefType>(op.getDpsInputs()[0].getType()) && gatheredArgument(op);
 }
 
 /// Finds how `root`, a buffer of the function that `consumer` alone reads
@@ -221,7 +231,9 @@ static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value
   // The source read at `reader`, not where the writers were: nothing in
   // between may write or free it, nor may the product write it (the
   // output is excluded, the product writes nothing else).
-  if (rootOf(source) == root || rootOf(source) == rootOf(output) || !isReshapeOfRoot(source) ||
+  // (It may be any view: elementOf loads it there unless it is fused in
+  // turn, which requires a reshape.)
+  if (rootOf(source) == root || rootOf(source) == rootOf(output) ||
       writtenBetween({rootOf(source)}, writers.back(), reader))
     return false;
   fused[root] = buffer;
@@ -474,6 +486,31 @@ Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Va
     return value;
   }
   return arith::SelectOp::create(b, loc, inside, value, padding);
+}
+
+Type dlc::narrowType(const ProductFusion &fusion, Value buffer) {
+  auto it = fusion.inputs.find(rootOf(buffer));
+  if (it == fusion.inputs.end())
+    return {};
+  FusedBuffer fused = it->second;
+  if (fused.gather) {
+    Value yielded = fused.gather.getBlock()->getTerminator()->getOperand(0);
+    if (auto widen = yielded.getDefiningOp<arith::ExtFOp>()) {
+      Type from = widen.getIn().getType();
+      return from.isF16() || from.isBF16() ? from : Type();
+    }
+    return narrowType(fusion, fused.gather.getDpsInputs()[0]);
+  }
+  // A padding: its value must be one of the narrower type's too.
+  Type narrow = narrowType(fusion, fused.paste.getDpsInputs()[0]);
+  Value fill = yieldedEverywhere(fused.fill);
+  FloatAttr padding;
+  if (!narrow || !fill || !matchPattern(fill, m_Constant(&padding)))
+    return {};
+  bool lost = false;
+  APFloat value = padding.getValue();
+  value.convert(cast<FloatType>(narrow).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+  return lost ? Type() : narrow;
 }
 
 SmallVector<Value> dlc::delinearize(OpBuilder &b, Location loc, Value linear,

@@ -2,8 +2,8 @@
 //
 // The elementwise ops around a tiled matrix product that its kernel computes
 // too, so that they launch no kernel and pass no buffer of their own: the
-// ops producing its inputs by moving elements (a convolution's im2col and
-// padding, a transpose), the op giving its output initial values (a zero
+// ops producing its inputs by moving or widening elements (a convolution's
+// im2col and padding, a transpose, a conversion from f16), the op giving its output initial values (a zero
 // fill, a bias broadcast) and the op consuming the output (an epilogue:
 // bias, residual, activation; a copy into the caller's buffer).
 //
@@ -33,7 +33,8 @@ bool usedBetween(mlir::Value buffer, mlir::Operation *first, mlir::Operation *la
 /// How a buffer of the function that only a product reads (directly or
 /// through its producers) is computed where it is read instead: by
 /// `gather`, an op of one iteration per element yielding an element of its
-/// input (an im2col, a transpose); or as a padding, `fill` writing one value
+/// input or that element widened (an im2col, a transpose, an arith.extf);
+/// or as a padding, `fill` writing one value
 /// everywhere and `paste` then copying a buffer into the window at
 /// `offsets`.
 struct FusedBuffer {
@@ -97,6 +98,12 @@ using Guard = std::pair<mlir::Value, mlir::Value>;
 mlir::Value elementOf(mlir::OpBuilder &b, mlir::Location loc, const ProductFusion &fusion,
                       mlir::Value buffer, mlir::ValueRange indices,
                       llvm::SmallVectorImpl<Guard> *guards = nullptr);
+
+/// The float type narrower than f32 (f16, bf16) whose values every element
+/// of `buffer` is, as elementOf computes it: a fused conversion widened
+/// each from it (read through paddings of such values and moves); null if
+/// not known.
+mlir::Type narrowType(const ProductFusion &fusion, mlir::Value buffer);
 
 /// `linear` split into indices of `basis` (the last fastest), in 32-bit
 /// arithmetic where the basis allows (a 64-bit division by a constant

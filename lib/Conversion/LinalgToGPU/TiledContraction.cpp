@@ -167,14 +167,18 @@ static SmallVector<Staged> unflatten(ArrayRef<Staged> like, ValueRange &flat) {
 /// split reduction, the kernel adding the slices.
 class TiledKernels {
 public:
-  TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name, bool tensorCores,
-               const dlc::ProductFusion &fusion)
-      : rewriter(rewriter), op(op), name(name), tensorCores(tensorCores), fusion(fusion),
-        shape(*contractionShape(op)), cut(*plan(shape)), tile(cut.tile), loc(op.getLoc()),
-        rows(shape.count(shape.m)), cols(shape.count(shape.n)),
-        batch(shape.count(shape.batch)), depth(shape.ranges[shape.k]),
-        at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),
-        rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)) {}
+  TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
+               const dlc::TensorCores &cores, const dlc::ProductFusion &fusion)
+      : rewriter(rewriter), op(op), name(name), fusion(fusion), shape(*contractionShape(op)),
+        cut(*plan(shape)), tile(cut.tile), loc(op.getLoc()), rows(shape.count(shape.m)),
+        cols(shape.count(shape.n)), batch(shape.count(shape.batch)),
+        depth(shape.ranges[shape.k]), at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),
+        rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)) {
+    Type lhsNarrow = dlc::narrowType(fusion, lhs.get());
+    if (cores.narrow && lhsNarrow && lhsNarrow == dlc::narrowType(fusion, rhs.get()))
+      narrow = lhsNarrow;
+    tensorCores = narrow || cores.tf32;
+  }
 
   /// Replaces the op with its kernels; returns how many.
   int64_t build();
@@ -220,6 +224,9 @@ private:
   /// Where the element r of a thread's share of a step is in the tile:
   /// (reduction step, row or column).
   std::pair<Value, Value> stagedPosition(OpOperand &input, int64_t extent, int64_t r);
+  /// Where pair p of a thread's share of a step is in a narrow tile: (pair
+  /// of reduction steps, row or column).
+  std::pair<Value, Value> stagedPair(OpOperand &input, int64_t extent, int64_t p);
   /// One step's products into `accumulated`, on each thread or on tensor
   /// cores.
   void multiplyOnThreads(Value lhsTile, Value rhsTile, MutableArrayRef<Value> accumulated);
@@ -236,7 +243,10 @@ private:
   IRRewriter &rewriter;
   linalg::LinalgOp op;
   StringRef name;
-  bool tensorCores;
+  /// Whether the products run on tensor cores: on `narrow` values (f16,
+  /// bf16: both inputs' are, exactly), else on TF32.
+  bool tensorCores = false;
+  Type narrow;
   dlc::ProductFusion fusion;
   ContractionShape shape;
   TilePlan cut;
@@ -303,13 +313,27 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
 }
 
 // Each thread stages extent * kTileK / kThreads elements of an input, the
-// block's consecutive threads reading consecutive elements of it.
+// block's consecutive threads reading consecutive elements of it. Narrow
+// tiles hold pairs of consecutive reduction steps (a 32-bit word, as the
+// tensor cores take them): element r is half r % 2 of pair r / 2, the
+// block's consecutive threads staging consecutive pairs.
 std::pair<Value, Value> TiledKernels::stagedPosition(OpOperand &input, int64_t extent,
                                                      int64_t r) {
+  if (narrow) {
+    auto [pair, at] = stagedPair(input, extent, r / 2);
+    return {add(times(pair, 2), index(r % 2)), at};
+  }
   bool alongK = innermostDim(op, input) == shape.k;
   Value e = add(thread, index(r * kThreads));
   return {alongK ? remainder(e, kTileK) : divide(e, extent),
           alongK ? divide(e, kTileK) : remainder(e, extent)};
+}
+
+std::pair<Value, Value> TiledKernels::stagedPair(OpOperand &input, int64_t extent, int64_t p) {
+  bool alongK = innermostDim(op, input) == shape.k;
+  Value e = add(thread, index(p * kThreads));
+  return {alongK ? remainder(e, kTileK / 2) : divide(e, extent),
+          alongK ? divide(e, kTileK / 2) : remainder(e, extent)};
 }
 
 // Past the reduction's end (the step after the last), it loads the last
@@ -323,6 +347,8 @@ SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, ArrayRef<unsigned> 
     at[shape.k] = arith::MinUIOp::create(rewriter, loc, add(stepStart, kk), index(depth - 1));
     Staged &s = staged.emplace_back();
     s.value = dlc::elementOf(rewriter, loc, fusion, input.get(), indices(input), &s.guards);
+    if (narrow) // exact: a value of the narrow type, widened; carried narrow
+      s.value = arith::TruncFOp::create(rewriter, loc, narrow, s.value);
   }
   return staged;
 }
@@ -331,13 +357,23 @@ SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, ArrayRef<unsigned> 
 void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
                              ArrayRef<Staged> staged, Value stepStart) {
   bool ragged = depth % kTileK != 0;
+  SmallVector<Value> values;
   for (auto [r, s] : llvm::enumerate(staged)) {
     auto [kk, rr] = stagedPosition(input, extent, r);
+    // (narrow: the paddings' values are the narrow type's too)
+    auto typed = [&](Value v) -> Value {
+      return narrow ? arith::TruncFOp::create(rewriter, loc, narrow, v) : v;
+    };
     Value v = s.value;
     for (auto [condition, otherwise] : s.guards)
-      v = arith::SelectOp::create(rewriter, loc, condition, v, otherwise);
+      v = arith::SelectOp::create(rewriter, loc, condition, v, typed(otherwise));
     if (ragged)
-      v = arith::SelectOp::create(rewriter, loc, below(add(stepStart, kk), depth), v, zero);
+      v = arith::SelectOp::create(rewriter, loc, below(add(stepStart, kk), depth), v,
+                                  typed(zero));
+    if (narrow) {
+      values.push_back(v);
+      continue;
+    }
     if (tensorCores) // rounded to TF32 once, kept as f32 bits
       v = arith::BitcastOp::create(
           rewriter, loc, rewriter.getF32Type(),
@@ -345,6 +381,19 @@ void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
               rewriter, loc, rewriter.getI32Type(), v,
               NVVM::FPRoundingModeAttr::get(rewriter.getContext(), NVVM::FPRoundingMode::RNA)));
     memref::StoreOp::create(rewriter, loc, v, buffer, ValueRange{kk, rr});
+  }
+  // Narrow elements in pairs, the first in the low half of a word.
+  Type i32 = rewriter.getI32Type(), i16 = rewriter.getI16Type();
+  auto bits = [&](Value half) -> Value {
+    return arith::ExtUIOp::create(rewriter, loc, i32,
+                                  arith::BitcastOp::create(rewriter, loc, i16, half));
+  };
+  for (int64_t p = 0; p < int64_t(values.size()) / 2; ++p) {
+    auto [pair, rr] = stagedPair(input, extent, p);
+    Value high = arith::ShLIOp::create(rewriter, loc, bits(values[2 * p + 1]),
+                                       arith::ConstantIntOp::create(rewriter, loc, i32, 16));
+    Value word = arith::OrIOp::create(rewriter, loc, bits(values[2 * p]), high);
+    memref::StoreOp::create(rewriter, loc, word, buffer, ValueRange{rr, pair});
   }
 }
 
@@ -368,17 +417,46 @@ void TiledKernels::multiplyOnThreads(Value lhsTile, Value rhsTile,
   }
 }
 
-// Each step's two k8 slices: a warp's A fragment (16 x 8) and, per 8-column
-// tile, its B fragment (8 x 8) and mma.sync on TF32.
+// On TF32, each step's two k8 slices: a warp's A fragment (16 x 8) and,
+// per 8-column tile, its B fragment (8 x 8) and mma.sync m16n8k8. On
+// narrow values, the whole step at once: the A fragment (16 x 16) and per
+// 8-column tile the B fragment (16 x 8) and mma.sync m16n8k16, lane l
+// holding pairs l % 4 and l % 4 + 4 of rows l / 4 and l / 4 + 8 of A, of
+// column l / 4 of B.
 void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                                          MutableArrayRef<Value> accumulated) {
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+  auto result = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), {f32, f32, f32, f32});
+  int64_t warpTiles = tile.bn / warpsAlongColumns(tile) / 8;
+  if (narrow) {
+    bool f16 = narrow.isF16();
+    auto fragment = [&](Value buffer, Value at, Value pair) -> Value {
+      Value word = memref::LoadOp::create(rewriter, loc, buffer, ValueRange{at, pair});
+      return f16 ? LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, narrow), word)
+                 : word; // bf16 pairs go as 32-bit words
+    };
+    Value row = add(warpRow, group), row8 = add(row, index(8)), pair4 = add(quad, index(4));
+    SmallVector<Value> a = {fragment(lhsTile, row, quad), fragment(lhsTile, row8, quad),
+                            fragment(lhsTile, row, pair4), fragment(lhsTile, row8, pair4)};
+    NVVM::MMATypes type = f16 ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+    for (int64_t j = 0; j < warpTiles; ++j) {
+      Value col = add(warpCol, add(group, index(8 * j)));
+      SmallVector<Value> b = {fragment(rhsTile, col, quad), fragment(rhsTile, col, pair4)};
+      MutableArrayRef<Value> c = accumulated.slice(4 * j, 4);
+      auto mma = NVVM::MmaOp::create(
+          rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, 16},
+          /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+          std::array<NVVM::MMATypes, 2>{type, type},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+      for (int64_t q = 0; q < 4; ++q)
+        c[q] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getRes(), q);
+    }
+    return;
+  }
   auto fragment = [&](Value buffer, Value k, Value at) -> Value {
     Value v = memref::LoadOp::create(rewriter, loc, buffer, ValueRange{k, at});
     return arith::BitcastOp::create(rewriter, loc, i32, v);
   };
-  auto result = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), {f32, f32, f32, f32});
-  int64_t warpTiles = tile.bn / warpsAlongColumns(tile) / 8;
   for (int64_t k8 = 0; k8 < kTileK; k8 += 8) {
     Value k = add(quad, index(k8)), k4 = add(quad, index(k8 + 4));
     Value row = add(warpRow, group), row8 = add(row, index(8));
@@ -407,10 +485,15 @@ int64_t TiledKernels::build() {
   // reduction-major, padded: by a column for the threads' own products (the
   // threads staging an input contiguous along the reduction store a column
   // each, in different banks), by 8 for tensor cores (a warp's fragment
-  // loads, 4 rows by 8 columns, fall in 32 banks).
+  // loads, 4 rows by 8 columns, fall in 32 banks). Narrow tiles are
+  // row-major, rows of 8 words (pairs of reduction steps) padded by 4 (a
+  // fragment's load, 8 rows by 4 words, falls in 32 banks).
   auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup);
   int64_t padding = tensorCores ? 8 : 1;
   auto tileType = [&](int64_t extent) {
+    if (narrow)
+      return MemRefType::get({extent, kTileK / 2 + 4}, rewriter.getI32Type(),
+                             MemRefLayoutAttrInterface(), workgroup);
     return MemRefType::get({kTileK, extent + padding}, f32, MemRefLayoutAttrInterface(), workgroup);
   };
   // The epilogue's kernel is the product's: the views and constants it
@@ -573,6 +656,6 @@ void TiledKernels::sumSlices(Value partial) {
 }
 
 int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
-                                    bool tensorCores, const ProductFusion &fusion) {
-  return TiledKernels(rewriter, op, name, tensorCores, fusion).build();
+                                    const TensorCores &cores, const ProductFusion &fusion) {
+  return TiledKernels(rewriter, op, name, cores, fusion).build();
 }

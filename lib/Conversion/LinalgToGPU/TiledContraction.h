@@ -25,15 +25,21 @@ inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 /// columns (smaller products go to a warp per output).
 bool isTiledContraction(mlir::linalg::LinalgOp op);
 
+/// Which products of a tiled kernel run on tensor cores (mma.sync, f32
+/// accumulation; sm_80 and later): those whose inputs are f16 or bf16
+/// values (widened to f32 by fused conversions), exactly, with `narrow`;
+/// the others in TF32 (inputs rounded to 10-bit mantissas) with `tf32`.
+struct TensorCores {
+  bool narrow = false, tf32 = false;
+};
+
 /// Replaces `op` (isTiledContraction) and the ops of `fusion` with its tiled
 /// gpu.launch, named `name` unless empty, and, when the product splits its
 /// reduction to occupy the GPU, a second one (`name`_sum) adding the
-/// slices' sums in order. With `tensorCores`, the products run on tensor
-/// cores in TF32 (inputs rounded to 10-bit mantissas, f32 accumulation;
-/// sm_80 and later), else on each thread in f32. Returns the number of
-/// kernels.
+/// slices' sums in order. The products run on tensor cores as `cores`
+/// allows, else on each thread in f32. Returns the number of kernels.
 int64_t launchTiledContraction(mlir::IRRewriter &rewriter, mlir::linalg::LinalgOp op,
-                               llvm::StringRef name, bool tensorCores,
+                               llvm::StringRef name, const TensorCores &cores,
                                const ProductFusion &fusion);
 
 } // namespace dlc
