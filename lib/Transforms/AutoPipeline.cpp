@@ -106,7 +106,8 @@ PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags) {
 
 AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
                                      llvm::ArrayRef<std::string> disabled,
-                                     llvm::ArrayRef<std::string> required) {
+                                     llvm::ArrayRef<std::string> required,
+                                     llvm::StringRef mixed) {
   AutoPipeline p;
   p.classification = classify(computeFeatures(module), rules);
   std::vector<std::string> tags = p.classification.tags();
@@ -154,6 +155,10 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
       p.decisions.push_back(std::move(d));
     }
   }
+  if (!mixed.empty()) {
+    chosen = withMixedPrecision(std::move(chosen), mixed);
+    p.decisions.push_back({"ToMixedPrecision", true, "mixed=" + mixed.str() + ", before FuseOps"});
+  }
   p.spec = chosen.empty() ? "none" : "list:" + llvm::join(chosen, ",");
   return p;
 }
@@ -189,7 +194,12 @@ struct AutoPipelinePass : dlc::impl::AutoPipelinePassBase<AutoPipelinePass> {
       off.push_back(lookupPass(n)->tvmName.str());
     for (const std::string &n : require)
       on.push_back(lookupPass(n)->tvmName.str());
-    AutoPipeline p = chooseAutoPipeline(getOperation(), *rules, off, on);
+    if (!mixed.empty() && mixed != "f16" && mixed != "bf16") {
+      getOperation().emitError() << "graph-auto-pipeline: mixed=" << mixed
+                                 << ": expected f16 or bf16";
+      return signalPassFailure();
+    }
+    AutoPipeline p = chooseAutoPipeline(getOperation(), *rules, off, on, mixed);
     if (explain)
       printAutoPipeline(p, llvm::errs());
     recordPassStat(getArgument(), "passes-chosen",

@@ -48,6 +48,14 @@ void dlc::registerPasses() {
 
 llvm::StringRef dlc::defaultPipelineSpec() { return "O3"; }
 
+std::vector<std::string> dlc::withMixedPrecision(std::vector<std::string> passes,
+                                                 llvm::StringRef type) {
+  auto fuse = llvm::find_if(passes, [](llvm::StringRef p) { return p.starts_with("FuseOps"); });
+  passes.insert(fuse, {"ToMixedPrecision{type=" + type.str() + " keep-orig-output-dtype=true}",
+                       "FoldConstant"});
+  return passes;
+}
+
 static std::string knownPasses() {
   std::string known;
   for (const CatalogueEntry &e : passCatalogue())
@@ -165,8 +173,15 @@ llvm::Expected<std::vector<std::string>> dlc::pipelinePasses(llvm::StringRef tex
   if (!spec)
     return spec.takeError();
   llvm::StringRef base = spec->base;
-  if (int level = levelOf(base); level >= 0)
-    return levelPasses(level, *spec);
+  if (int level = levelOf(base); level >= 0) {
+    llvm::Expected<std::vector<std::string>> passes = levelPasses(level, *spec);
+    if (passes && !spec->mixed.empty())
+      *passes = withMixedPrecision(std::move(*passes), spec->mixed);
+    return passes;
+  }
+  if (!spec->mixed.empty())
+    return llvm::createStringError("mixed= applies to O0..O4 and auto, not to '" + base.str() +
+                                   "'");
   if (base.consume_front("list:")) {
     std::vector<std::string> passes;
     for (llvm::StringRef item : splitList(base))
@@ -196,12 +211,19 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
       spec.classes = value.str();
       continue;
     }
+    if (key == "mixed") {
+      if (value != "f16" && value != "bf16")
+        return llvm::createStringError("mixed=" + value.str() + ": expected mixed=f16 or mixed=bf16");
+      spec.mixed = value.str();
+      continue;
+    }
     std::vector<std::string> *names = key == "disable"   ? &spec.disabled
                                       : key == "require" ? &spec.required
                                                          : nullptr;
     if (!names)
       return llvm::createStringError("unknown pipeline field '" + key.str() +
-                                     "' (expected disable=A,B, require=A,B, explain or classes=FILE)");
+                                     "' (expected disable=A,B, require=A,B, explain, classes=FILE "
+                                     "or mixed=f16|bf16)");
     for (llvm::StringRef name : splitList(value))
       names->push_back(lookupPass(name) ? lookupPass(name)->tvmName.str() : name.str());
   }
@@ -218,6 +240,8 @@ std::string dlc::PipelineSpec::str() const {
     s += ";explain";
   if (!classes.empty())
     s += ";classes=" + classes;
+  if (!mixed.empty())
+    s += ";mixed=" + mixed;
   return s;
 }
 
@@ -235,6 +259,8 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
     llvm::Expected<std::vector<std::string>> passes = levelPasses(level, *spec);
     if (!passes)
       return passes.takeError();
+    if (!spec->mixed.empty())
+      *passes = withMixedPrecision(std::move(*passes), spec->mixed);
     parts = listElements(llvm::join(*passes, ","));
   } else if (base == "auto") {
     std::vector<std::string> options;
@@ -258,6 +284,8 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
       options.push_back("explain=true");
     if (!spec->classes.empty())
       options.push_back("classes=" + spec->classes);
+    if (!spec->mixed.empty())
+      options.push_back("mixed=" + spec->mixed);
     if (!spec->disabled.empty())
       options.push_back("disable=" + llvm::join(spec->disabled, ","));
     if (!spec->required.empty())
@@ -265,8 +293,9 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
     parts = std::vector<std::string>{"graph-auto-pipeline" +
                                      (options.empty() ? "" : "{" + llvm::join(options, " ") + "}")};
   } else if (base.consume_front("tuned:")) {
-    if (!spec->disabled.empty() || !spec->required.empty() || !spec->classes.empty())
-      return llvm::createStringError("disable=, require= and classes= do not apply to tuned: "
+    if (!spec->disabled.empty() || !spec->required.empty() || !spec->classes.empty() ||
+        !spec->mixed.empty())
+      return llvm::createStringError("disable=, require=, classes= and mixed= do not apply to tuned: "
                                      "it replays the sequence dlc-tune recorded");
     if (base.empty() || base.find_first_of(" ,;{}\"") != llvm::StringRef::npos)
       return llvm::createStringError("tuned:" + base.str() + ": expected the path of a tuning "
@@ -274,9 +303,9 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
     parts = std::vector<std::string>{"graph-tuned-pipeline{db=" + base.str() +
                                      (spec->explain ? " explain=true" : "") + "}"};
   } else if (!spec->disabled.empty() || !spec->required.empty() || spec->explain ||
-             !spec->classes.empty()) {
-    return llvm::createStringError("disable= and require= apply to O0..O4 and auto, explain "
-                                   "to auto and tuned:, classes= to auto, not to '" +
+             !spec->classes.empty() || !spec->mixed.empty()) {
+    return llvm::createStringError("disable=, require= and mixed= apply to O0..O4 and auto, "
+                                   "explain to auto and tuned:, classes= to auto, not to '" +
                                    base.str() + "'");
   } else if (base.consume_front("list:")) {
     parts = listElements(base);

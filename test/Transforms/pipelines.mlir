@@ -20,6 +20,10 @@
 // RUN: not dlc-opt %s --dlc-pipeline=list:FoldConstant --dlc-disable=FuseOps 2>&1 | FileCheck %s --check-prefix=LIST-GATED
 // RUN: not dlc-opt %s --dlc-pipeline="list:FuseOps{depth=4}" 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not dlc-opt %s --dlc-pipeline="O3;skip=FuseOps" 2>&1 | FileCheck %s --check-prefix=FIELD
+// RUN: dlc-opt %s --dlc-pipeline="O3;mixed=f16" | FileCheck %s --check-prefix=MIXED
+// RUN: dlc-opt %s --dlc-pipeline="auto;mixed=bf16;explain" 2>&1 | FileCheck %s --check-prefix=MIXED-AUTO
+// RUN: not dlc-opt %s --dlc-pipeline="O3;mixed=f8" 2>&1 | FileCheck %s --check-prefix=MIXED-TYPE
+// RUN: not dlc-opt %s --dlc-pipeline="list:FuseOps;mixed=f16" 2>&1 | FileCheck %s --check-prefix=MIXED-LIST
 
 // conv + batch norm + relu: the batch norm's scale ends up in the weights and
 // its shift is one add.
@@ -86,9 +90,25 @@
 // SPEC: dlc-opt: error: unknown pipeline 'O9': expected O0, O1, O2, O3, O4, default (O3), auto, tuned:DB.jsonl, none or list:PassA,PassB,...
 // UNKNOWN-DISABLE: dlc-opt: error: unknown pass 'FuseAll' (expected a TVM name; known: SimplifyInference,
 // NOT-IN-LEVELS: dlc-opt: error: pass 'FoldExplicitPadding' is not part of the O0..O4 sequence, so disabling or requiring it has no effect; run it with list:...
-// LIST-GATED: dlc-opt: error: disable= and require= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FoldConstant'
+// LIST-GATED: dlc-opt: error: disable=, require= and mixed= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FoldConstant'
 // OPTION: dlc-opt: error: cannot build pipeline 'list:FuseOps{depth=4}': {{.*}}depth
-// FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B, explain or classes=FILE)
+// FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B, explain, classes=FILE or mixed=f16|bf16)
+
+// mixed=f16: O3's graph computed in f16 where safe, the weights converted
+// at compile time, before FuseOps; the result still f32 (cast back in the
+// convolution's kernel).
+// MIXED-LABEL: func @main
+// MIXED: %[[X:.*]] = graph.fused %arg0 {pattern = "elemwise"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf16>
+// MIXED: graph.fused %[[X]], %{{.*}}, %{{.*}} {pattern = "out_elemwise_fusable"} : (tensor<1x1x2x2xf16>, tensor<2x1x1x1xf16>, tensor<2x1x1xf16>) -> tensor<1x2x2x2xf32>
+// MIXED: graph.conv2d {{.*}} -> tensor<1x2x2x2xf16>
+// MIXED-NEXT: graph.add {{.*}} -> tensor<1x2x2x2xf16>
+// MIXED-NEXT: graph.relu
+// MIXED-NEXT: graph.cast {{.*}} -> tensor<1x2x2x2xf32>
+// MIXED-AUTO: run  ToMixedPrecision: mixed=bf16, before FuseOps
+// MIXED-AUTO: auto: list:{{.*}}ToMixedPrecision{type=bf16 keep-orig-output-dtype=true},FoldConstant,FuseOps{fuse-opt-level=3}
+// MIXED-AUTO: graph.conv2d {{.*}} -> tensor<1x2x2x2xbf16>
+// MIXED-TYPE: dlc-opt: error: mixed=f8: expected mixed=f16 or mixed=bf16
+// MIXED-LIST: dlc-opt: error: disable=, require= and mixed= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FuseOps'
 func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %w = graph.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
   %g = graph.constant dense<[2.0, 0.5]> : tensor<2xf32>

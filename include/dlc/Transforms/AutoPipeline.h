@@ -39,10 +39,12 @@ struct AutoPipeline {
 
 /// Chooses the passes for `module` by `rules`. `disabled` passes are
 /// skipped and `required` ones chosen whatever the classes say (TVM
-/// names).
+/// names); with `mixed` (f16, bf16), the graph is computed in it where safe
+/// (withMixedPrecision).
 AutoPipeline chooseAutoPipeline(mlir::ModuleOp module, const ClassRules &rules,
                                 llvm::ArrayRef<std::string> disabled = {},
-                                llvm::ArrayRef<std::string> required = {});
+                                llvm::ArrayRef<std::string> required = {},
+                                llvm::StringRef mixed = "");
 
 /// The passes worth running on models of the CF'22 classes `tags`: O3's
 /// and the classes' passes, less those that never change dlc's IR and those

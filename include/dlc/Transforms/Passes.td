@@ -741,6 +741,8 @@ def AutoPipelinePass : Pass<"graph-auto-pipeline", "mlir::ModuleOp"> {
            "Architecture class rules (JSON); empty: the default file">,
     ListOption<"disable", "disable", "std::string", "Passes never to run (TVM names)">,
     ListOption<"require", "require", "std::string", "Passes to run whatever the classes say">,
+    Option<"mixed", "mixed", "std::string", /*default=*/"\"\"",
+           "f16 or bf16: compute the graph in it where safe (ToMixedPrecision before FuseOps)">,
   ];
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }

@@ -45,6 +45,13 @@ struct OrderStep {
 /// The order the O-levels and the auto pipeline run passes in.
 llvm::ArrayRef<OrderStep> passOrder();
 
+/// `passes` (`list:` items) with the graph computed in `type` (f16, bf16)
+/// where it is safe: ToMixedPrecision (function results kept in their
+/// types) and a FoldConstant converting the weights, before FuseOps (at
+/// the end if there is none).
+std::vector<std::string> withMixedPrecision(std::vector<std::string> passes,
+                                            llvm::StringRef type);
+
 /// The pipeline a model gets when nobody chooses: O3 (the CF'22 baseline).
 llvm::StringRef defaultPipelineSpec();
 
@@ -55,7 +62,9 @@ struct PipelineSpec {
   std::vector<std::string> disabled, required;
   bool explain = false; ///< auto: print every pass considered and why
   std::string classes;  ///< auto: the architecture class rules file
-  /// The textual form, `base[;disable=A,B][;require=C][;explain][;classes=F]`.
+  std::string mixed;    ///< O0..O4, auto: f16 or bf16 (ToMixedPrecision before FuseOps)
+  /// The textual form,
+  /// `base[;disable=A,B][;require=C][;explain][;classes=F][;mixed=T]`.
   std::string str() const;
 };
 llvm::Expected<PipelineSpec> parsePipelineSpec(llvm::StringRef text);
