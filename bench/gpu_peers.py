@@ -18,12 +18,15 @@ SSD300 v1.1) written here in PyTorch: torchvision's ResNet-50 up to layer3,
 layer3 not striding, the same extra blocks and heads, box decoding, softmax,
 and per-class NMS (torchvision.ops.batched_nms, score threshold 0.05, IoU
 0.5, the best 200): the usual eager post-processing, which synchronizes
-with the host to select the boxes above the threshold. Each result is one JSON line,
-written as soon as it is measured, cheapest first (eager, then ONNX
-Runtime, then compiled at batch 1, then compiled at batch 32), so a time
-limit keeps what was done. --eager-only runs PyTorch eager alone.
+with the host to select the boxes above the threshold. In f16 (systems
+"... f16"), the model and its float inputs are converted with .half(), as
+dlc's `O3;mixed=f16` computes it (products on tensor cores, f32 accumulation
+in cuBLAS and cuDNN). Each result is one JSON line, written as soon as it is
+measured, cheapest first (eager in f32 and f16, then ONNX Runtime, then
+compiled at batch 1, then compiled at batch 32), so a time limit keeps what
+was done. --eager-only runs PyTorch eager alone.
 --table prints dlc's results (utils/gpu-check.sh's bench.jsonl: O3, --pipeline=auto,
---gpu-tf32, CUDA graphs) beside them.
+--gpu-tf32, f16, CUDA graphs) beside them.
 """
 import argparse
 import json
@@ -102,7 +105,16 @@ def ssd_resnet50():
     return SSD()
 
 
-def build(name, batch):
+def build(name, batch, half=False):
+    """`name`'s torch module on the GPU and its inputs, in f16 with `half`."""
+    model, inputs = build_f32(name, batch)
+    if half:
+        model = model.half()
+        inputs = tuple(x.half() if x.is_floating_point() else x for x in inputs)
+    return model, inputs
+
+
+def build_f32(name, batch):
     import torch
     if name == "ssd_resnet50":
         x = torch.rand(batch, 3, 300, 300, device="cuda") * 2 - 1
@@ -157,18 +169,18 @@ def run_peers(args):
     import torch
     out = open(args.out, "a")
     models = args.models.split(",")
-    plan = [(m, 1, "torch eager") for m in models] + [(m, 32, "torch eager") for m in models]
+    eager = ("torch eager", "torch eager f16")
+    plan = [(m, b, s) for s in eager for b in (1, 32) for m in models]
     if not args.eager_only:
         plan += [(m, b, "onnxruntime") for b in (1, 32) for m in models]
-        plan += [(m, 1, mode) for mode in ("torch.compile reduce-overhead", "torch.compile default")
-                 for m in models]
-        plan += [(m, 32, mode) for mode in ("torch.compile reduce-overhead", "torch.compile default")
-                 for m in models]
+        compiled = ("torch.compile reduce-overhead", "torch.compile reduce-overhead f16",
+                    "torch.compile default")
+        plan += [(m, b, mode) for b in (1, 32) for mode in compiled for m in models]
     gpu = torch.cuda.get_device_name(0)
     for name, batch, system in plan:
         torch._dynamo.reset()
         try:
-            model, inputs = build(name, batch)
+            model, inputs = build(name, batch, half=system.endswith(" f16"))
         except Exception as e:  # a missing package or no memory: the next ones still run
             r = {"model": name, "batch": batch, "system": system, "gpu": gpu,
                  "error": f"{type(e).__name__}: {e}"[:300]}
@@ -185,12 +197,12 @@ def run_peers(args):
             r = {"error": f"{type(e).__name__}: {e}"[:300]}
         with torch.inference_mode():
             if system.startswith("torch"):
-                if system != "torch eager":
+                if not system.startswith("torch eager"):
                     mode = "reduce-overhead" if "reduce" in system else "default"
                     fn = torch.compile(model, mode=mode)
                 call = lambda: fn(*inputs)
             warmup, runs = (10, 100) if batch == 1 else (3, 20)
-            if system != "torch eager":
+            if not system.startswith("torch eager"):
                 warmup += 3  # compilation, CUDA graph capture, ONNX Runtime's first runs
             try:
                 if not r:
@@ -217,7 +229,7 @@ def table(bench_path, peers_path):
         name = j["model"]
         graph = name.endswith("_graph")
         name = name.removesuffix("_graph")
-        variant = next((v for v in ("tf32", "auto") if name.endswith("_" + v)), None)
+        variant = next((v for v in ("tf32", "f16", "auto") if name.endswith("_" + v)), None)
         model, _, batch = name.removesuffix(f"_{variant}").rpartition("_b")
         system = "dlc" + (f" {variant}" if variant else "") + (" (CUDA graph)" if graph else "")
         rows.setdefault((model, int(batch)), {})[system] = j["latency_ms"]["p50"]
@@ -229,12 +241,15 @@ def table(bench_path, peers_path):
     except FileNotFoundError:
         pass
     systems = ["dlc", "dlc (CUDA graph)", "dlc auto", "dlc auto (CUDA graph)", "dlc tf32",
-               "dlc tf32 (CUDA graph)", "torch eager", "onnxruntime", "torch.compile default",
-               "torch.compile reduce-overhead"]
+               "dlc tf32 (CUDA graph)", "dlc f16", "dlc f16 (CUDA graph)", "torch eager",
+               "torch eager f16", "onnxruntime", "torch.compile default",
+               "torch.compile reduce-overhead", "torch.compile reduce-overhead f16"]
     systems = [s for s in systems if any(s in r for r in rows.values())]
     # auto over dlc: issue 14's auto pipeline against O3 (dlc's default)
     ratios = [("dlc auto", "dlc"), ("dlc", "torch eager"), ("dlc tf32", "torch eager"),
-              ("dlc", "onnxruntime"), ("dlc tf32 (CUDA graph)", "torch.compile reduce-overhead")]
+              ("dlc", "onnxruntime"), ("dlc tf32 (CUDA graph)", "torch.compile reduce-overhead"),
+              ("dlc f16", "torch eager f16"),
+              ("dlc f16 (CUDA graph)", "torch.compile reduce-overhead f16")]
     ratios = [(a, b) for a, b in ratios if a in systems and b in systems]
     print("| model | batch | " + " | ".join(f"{s} p50 ms" for s in systems) + "".join(
         f" | {a} / {b}" for a, b in ratios) + " |")

@@ -8,10 +8,14 @@
 #   models.txt    MobileNetV2, BERT-tiny, BERT-base, ResNet-18 (batch 4,
 #                 O0) and BERT-tiny at batch 32 against the CPU backend's
 #                 outputs (rtol 1e-3, atol 1e-4; compiled with --gpu-tf32:
-#                 rtol 2e-2, atol 2e-2)
+#                 rtol 2e-2, atol 2e-2); MobileNetV2 in f16 and BERT-tiny in
+#                 bf16 against the CPU's for the same pipeline (rtol and
+#                 atol 2e-2 and 5e-2: f16 and bf16 roundings of activations
+#                 may differ by the products' order of summation)
 #   bench.jsonl   dlc's latency, throughput, power and memory per model and
 #                 batch (dlc-cuda-run --bench --json), in f32 and with
-#                 --gpu-tf32 (model name _tf32), at batch 1 also with
+#                 --gpu-tf32 (model name _tf32) and in f16 (_f16), at
+#                 batch 1 also with
 #                 --pipeline=auto (_auto) and replaying a CUDA graph
 #                 (--cuda-graph; model name _graph)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
@@ -72,13 +76,20 @@ echo "== zoo models against the CPU backend ($SECONDS s)"
 : > "$results/models.txt"
 for so in "$payload"/models/*.so; do
   m=$(basename "$so" .so)
-  base=${m%.tf32} tolerance=(--rtol=1e-3 --atol=1e-4)
-  [ "$base" != "$m" ] && tolerance=(--rtol=2e-2 --atol=2e-2)
+  base=${m%%.*} # M.tf32, M.f16, M.bf16: M's inputs
+  case ${m#"$base"} in
+    "") tolerance=(--rtol=1e-3 --atol=1e-4) ;;
+    .tf32 | .f16) tolerance=(--rtol=2e-2 --atol=2e-2) ;;
+    *) tolerance=(--rtol=5e-2 --atol=5e-2) ;;
+  esac
+  # weights and expected outputs of the variant's own where it has them
+  own=$base
+  [ -e "$payload/models/$m.weights" ] && own=$m
   args=()
   for f in $(ls -v "$payload/models/$base".in*.npy); do args+=(--input="$f"); done
-  for f in $(ls -v "$payload/models/$base".expected*.npy); do args+=(--expect="$f"); done
+  for f in $(ls -v "$payload/models/$own".expected*.npy); do args+=(--expect="$f"); done
   echo "-- $m" >> "$results/models.txt"
-  if timeout 300 "$run" "$so" --weights="$payload/models/$base.weights" "${args[@]}" \
+  if timeout 300 "$run" "$so" --weights="$payload/models/$own.weights" "${args[@]}" \
       "${tolerance[@]}" >> "$results/models.txt" 2>&1; then
     echo "PASS $m" | tee -a "$results/models.txt"
   else
@@ -95,7 +106,7 @@ if ! tar -C "$work" -xJf "$payload/bench.tar.xz"; then
 fi
 for so in "$work"/bench/*.so; do
   base=$(basename "$so" .so)
-  case $base in *_b1 | *_b1_tf32 | *_b1_auto) w=10 r=100 graph=(--cuda-graph) ;; *) w=3 r=20 graph=() ;; esac
+  case $base in *_b1 | *_b1_tf32 | *_b1_f16 | *_b1_auto) w=10 r=100 graph=(--cuda-graph) ;; *) w=3 r=20 graph=() ;; esac
   # (--max-seconds bounds the warm-up and the timed runs of slow models;
   # batch 1 is timed a second time replaying a CUDA graph)
   for mode in plain graph; do

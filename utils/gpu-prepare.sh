@@ -14,11 +14,16 @@
 #                                   compiled at O0 and BERT-tiny at batch 32,
 #                                   and the CPU backend's outputs on seeded
 #                                   inputs; M.tf32.so the same compiled with
-#                                   --gpu-tf32
-#   bench.tar.xz                    bench/M_bB.so and M_bB_tf32.so: the four
-#                                   study models at batch 1 and 32, in f32
-#                                   and with --gpu-tf32, and M_b1_auto.so
-#                                   with --pipeline=auto instead of O3;
+#                                   --gpu-tf32; M.f16.so / M.bf16.so (with
+#                                   M.f16.weights, M.f16.expected*.npy)
+#                                   MobileNetV2 in f16 and BERT-tiny in bf16
+#                                   (`--pipeline='O3;mixed=T'`, against the
+#                                   CPU compiling the same)
+#   bench.tar.xz                    bench/M_bB.so, M_bB_tf32.so and
+#                                   M_bB_f16.so: the four study models at
+#                                   batch 1 and 32, in f32, with --gpu-tf32
+#                                   and in f16 (`O3;mixed=f16`), and
+#                                   M_b1_auto.so with --pipeline=auto;
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
@@ -72,17 +77,34 @@ for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 bert_tiny:32; do
     "${save[@]}" "${expect[@]}" > /dev/null
   rm -f "$out/models/$m.o"
 done
+# Mixed precision, MODEL:TYPE: weights of their own (converted, so no zoo
+# recipes), the inputs above, the CPU's outputs for the same pipeline
+for spec in mobilenet_v2:f16 bert_tiny:bf16; do
+  IFS=: read -r m type <<< "$spec"
+  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" \
+    --pipeline="O3;mixed=$type" --emit=shared -o "$out/models/$m.$type.so" \
+    --external-weights="$out/models/$m.$type.weights"
+  rm -f "$out/models/$m.$type.o" "$out/models/$m.$type.h"
+  inputs=() expect=()
+  for f in $(ls -v "$out/models/$m".in*.npy); do inputs+=(--input="$f"); done
+  for ((i = 0; i < $(ls "$out/models/$m".expected*.npy | wc -l); i++)); do
+    expect+=(--output="$out/models/$m.$type.expected$i.npy")
+  done
+  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cpu --no-cache --pipeline="O3;mixed=$type" \
+    "${inputs[@]}" "${expect[@]}" > /dev/null
+done
 
 echo "== benchmark models (weights left out)"
 mkdir -p "$scratch/bench"
 for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
   for b in 1 32; do
     "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
-    variants=(f32 tf32)
+    variants=(f32 tf32 f16)
     [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
     for variant in "${variants[@]}"; do
       name=${m}_b$b flags=()
       [ $variant = tf32 ] && name=${name}_tf32 flags=(--gpu-tf32)
+      [ $variant = f16 ] && name=${name}_f16 flags=("--pipeline=O3;mixed=f16")
       [ $variant = auto ] && name=${name}_auto flags=(--pipeline=auto)
       "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
         --emit=shared -o "$scratch/bench/$name.so" --external-weights="$scratch/$m.weights"
