@@ -5,15 +5,18 @@
 // Products of f16 values, as a mixed-precision graph lowers them: each
 // input widened to f32 (arith.extf) into a buffer of its own, then the f32
 // product. The kernel reads the f16 inputs through the conversions, carries
-// the elements it loads a step ahead as f16, stages them in pairs of
-// reduction steps (the first in the low half of a 32-bit word; rows of 8
-// words padded by 4) and multiplies on tensor cores: per step of 16, one A
-// fragment (4 words a lane) and, per 8-column tile, a B fragment (2 words)
-// and an mma.sync m16n8k16 on f16 with f32 accumulators. Each of the 8
-// warps computes 16 rows by 32 columns of the 64 x 64 tile: 4 mma a step.
+// the elements it loads a step ahead as f16 and stages them in pairs of
+// reduction steps (the first in the low half of a 32-bit word): A, along
+// the reduction, row-major (rows of 8 words padded by 4), B pair-major (8
+// rows of 64 words padded by 8), so that a warp's stores and fragment
+// loads fall in different banks. Then, on tensor cores, per step of 16: one
+// A fragment (4 words a lane) and, per 8-column tile, a B fragment (2
+// words) and an mma.sync m16n8k16 on f16 with f32 accumulators. Each of
+// the 8 warps computes 16 rows by 32 columns of the 64 x 64 tile: 4 mma a
+// step.
 // CHECK-LABEL: func.func @f16_product
 // CHECK-NOT: memref.alloc
-// CHECK: gpu.launch {{.*}} workgroup(%[[LHS:.*]] : memref<64x12xi32, #gpu.address_space<workgroup>>, %[[RHS:.*]] : memref<64x12xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} workgroup(%[[LHS:.*]] : memref<64x12xi32, #gpu.address_space<workgroup>>, %[[RHS:.*]] : memref<8x72xi32, #gpu.address_space<workgroup>>)
 // CHECK: memref.load %arg0{{.*}} : memref<512x64xf16>
 // CHECK: memref.load %arg1{{.*}} : memref<64x1024xf16>
 // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f16, f16, f16, f16, f16, f16, f16, f16)
@@ -210,6 +213,71 @@ func.func @f16_conv_inexact_padding(%x: memref<1x8x10x10xf16>, %w: memref<32x72x
   return
 }
 
+// Padded in f16 before the widening: the padding's value, deferred through
+// the conversion, is widened with it (then narrowed again, exactly, when
+// the element is staged). The same without narrow-mma, in f32.
+// CHECK-LABEL: func.func @f16_padded_then_widened
+// CHECK-NOT: memref.alloc
+// CHECK: %[[PAD:.*]] = arith.extf %cst{{.*}} : f16 to f32
+// CHECK: scf.for
+// CHECK: arith.truncf %[[PAD]] : f32 to f16
+// CHECK: nvvm.mma.sync
+// F32-LABEL: func.func @f16_padded_then_widened
+// F32-NOT: nvvm.mma.sync
+// F32: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// F32: math.fma
+func.func @f16_padded_then_widened(%x: memref<1x8x10x10xf16>, %w16: memref<32x72xf16>,
+                                   %y: memref<1x32x100xf32>) {
+  %zero16 = arith.constant 0.0 : f16
+  %zero = arith.constant 0.0 : f32
+  %padded = memref.alloc() : memref<1x8x12x12xf16>
+  linalg.map outs(%padded : memref<1x8x12x12xf16>)
+    (%init: f16) {
+      linalg.yield %zero16 : f16
+    }
+  %window = memref.subview %padded[0, 0, 1, 1] [1, 8, 10, 10] [1, 1, 1, 1]
+      : memref<1x8x12x12xf16> to memref<1x8x10x10xf16, strided<[1152, 144, 12, 1], offset: 13>>
+  memref.copy %x, %window : memref<1x8x10x10xf16> to memref<1x8x10x10xf16, strided<[1152, 144, 12, 1], offset: 13>>
+  %wide = memref.alloc() : memref<1x8x12x12xf32>
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>,
+                                   affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%padded : memref<1x8x12x12xf16>) outs(%wide : memref<1x8x12x12xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  %cols = memref.alloc() : memref<1x8x3x3x10x10xf32>
+  linalg.generic {indexing_maps = [affine_map<(n, c, kh, kw, oh, ow) -> (n, c, oh + kh, ow + kw)>,
+                                   affine_map<(n, c, kh, kw, oh, ow) -> (n, c, kh, kw, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%wide : memref<1x8x12x12xf32>) outs(%cols : memref<1x8x3x3x10x10xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %cols2 = memref.collapse_shape %cols [[0], [1, 2, 3], [4, 5]] : memref<1x8x3x3x10x10xf32> into memref<1x72x100xf32>
+  %w = memref.alloc() : memref<32x72xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%w16 : memref<32x72xf16>) outs(%w : memref<32x72xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x32x100xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, o, p, k) -> (o, k)>,
+                                   affine_map<(n, o, p, k) -> (n, k, p)>,
+                                   affine_map<(n, o, p, k) -> (n, o, p)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %cols2 : memref<32x72xf32>, memref<1x72x100xf32>) outs(%y : memref<1x32x100xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
 // STATS: dlc-gpu-map-to-threads
-// STATS-DAG: fused-inputs{{ +}}12
-// STATS-DAG: tiled-products{{ +}}4
+// STATS-DAG: fused-inputs{{ +}}16
+// STATS-DAG: tiled-products{{ +}}5

@@ -327,15 +327,16 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     tiled product whose inputs are both f16 values (or both bf16), widened
     to f32 by conversions its kernel reads through, runs on tensor cores
     with `mma.sync` m16n8k16 on them: its tiles hold the narrow values in
-    pairs, the products are exact and accumulate in f32, as on the CPU (no
-    rounding added; sm_80 and later). A reduction whose
+    pairs, the products are exact and the tensor cores sum them in f32 (no
+    rounding of the inputs added, unlike TF32; sm_80 and later). A
+    reduction whose
     dimensions are not innermost has its loops reordered first, so that its
     outputs get threads (`reductions-moved-innermost`). A tiled product's
     kernel also computes the elementwise ops around it, which then launch
     no kernel and write no buffer of their own: the ops that only move or
     widen elements into a buffer only the product reads (an im2col, a
     transpose, a padding: a constant fill and a copy into a window, an
-    arith.extf from f16) are read through
+    arith.extf widening f16 or bf16) are read through
     where the tiles are staged (`fused-inputs`); the op writing the
     output's initial values just before the product (a zero fill, a bias
     broadcast) gives the accumulators theirs (`fused-inits`); the

@@ -161,14 +161,14 @@ static BlockArgument gatheredArgument(linalg::LinalgOp op) {
 
 /// Whether `op` (elementwise) writes each element of its one output with an
 /// element of its one input, a buffer, or that element widened: an im2col,
-/// a transpose, a conversion from f16.
+/// a transpose, an arith.extf (from f16, bf16, ...).
 static bool gathers(linalg::LinalgOp op) {
   return op.getNumDpsInits() == 1 && op.getNumDpsInputs() == 1 &&
          isa<MemRefType>(op.getDpsInputs()[0].getType()) && gatheredArgument(op);
 }
 
 /// Finds how `root`, a buffer of the function that `consumer` alone reads
-/// (through reshapes) and only ops moving elements write, is computed where
+/// (through reshapes) and only ops moving or widening elements write, is computed where
 /// `reader` (the product, `consumer` or after it) reads it; records it and
 /// its own inputs' in `fused`. `output` (the product's output, which its
 /// blocks write while others read) is never a source. Returns whether it is.
@@ -206,7 +206,7 @@ static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value
   if (writers.size() == 1 && isElementwise(writers[0]) &&
       gathers(cast<linalg::LinalgOp>(writers[0])) &&
       cast<linalg::LinalgOp>(writers[0]).getDpsInitOperand(0)->get() == root) {
-    // an im2col, a transpose: its input read where needed
+    // an im2col, a transpose, a widening: its input read where needed
     buffer.gather = cast<linalg::LinalgOp>(writers[0]);
     source = buffer.gather.getDpsInputs()[0];
   } else if (writers.size() == 2 && isElementwise(writers[0]) &&
@@ -453,7 +453,15 @@ Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Va
   };
   if (fused.gather) {
     SmallVector<Value> loops = loopsAt(fused.gather, *fused.gather.getDpsInitOperand(0), indices);
-    return emitIteration(b, fused.gather, loops, {}, load)[0];
+    size_t before = guards ? guards->size() : 0;
+    Value element = emitIteration(b, fused.gather, loops, {}, load)[0];
+    // A widening gather's deferred paddings give values of its input's
+    // type: widened too (exactly), as the element they replace.
+    if (guards)
+      for (Guard &guard : llvm::drop_begin(*guards, before))
+        if (guard.second.getType() != element.getType())
+          guard.second = arith::ExtFOp::create(b, loc, element.getType(), guard.second);
+    return element;
   }
   // A padding: the pasted buffer's element inside the window (clamped
   // into it outside, where the padding value is taken instead; looked up

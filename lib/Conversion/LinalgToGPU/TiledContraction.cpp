@@ -227,6 +227,13 @@ private:
   /// Where pair p of a thread's share of a step is in a narrow tile: (pair
   /// of reduction steps, row or column).
   std::pair<Value, Value> stagedPair(OpOperand &input, int64_t extent, int64_t p);
+  /// The indices in the narrow tile of `input` of the word holding pair
+  /// `pair` of row or column `at`.
+  SmallVector<Value, 2> wordIndices(OpOperand &input, Value at, Value pair) {
+    if (innermostDim(op, input) == shape.k)
+      return {at, pair};
+    return {pair, at};
+  }
   /// One step's products into `accumulated`, on each thread or on tensor
   /// cores.
   void multiplyOnThreads(Value lhsTile, Value rhsTile, MutableArrayRef<Value> accumulated);
@@ -284,10 +291,10 @@ void TiledKernels::assign(ArrayRef<unsigned> dims, Value linear) {
 static int64_t warpsAlongColumns(const TileShape &tile) { return kWarps / (tile.bm / 16); }
 
 // Its own products: a 16 x 16 grid of threads, outputs 16 rows and columns
-// apart. Tensor cores (mma.sync m16n8k8): warp w of 8 computes 16 rows by
-// bn / warpsAlongColumns columns, in 8-column tiles; lane l holds rows l / 4
-// and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each (PTX's
-// fragment layout).
+// apart. Tensor cores (mma.sync m16n8k8 or m16n8k16: the same
+// accumulators): warp w of 8 computes 16 rows by bn / warpsAlongColumns
+// columns, in 8-column tiles; lane l holds rows l / 4 and l / 4 + 8,
+// columns 2 (l % 4) and 2 (l % 4) + 1 of each (PTX's fragment layout).
 SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
   SmallVector<std::pair<Value, Value>> mine;
   if (tensorCores) {
@@ -383,6 +390,7 @@ void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
     memref::StoreOp::create(rewriter, loc, v, buffer, ValueRange{kk, rr});
   }
   // Narrow elements in pairs, the first in the low half of a word.
+  assert(values.size() % 2 == 0 && "a thread stages whole pairs");
   Type i32 = rewriter.getI32Type(), i16 = rewriter.getI16Type();
   auto bits = [&](Value half) -> Value {
     return arith::ExtUIOp::create(rewriter, loc, i32,
@@ -393,7 +401,7 @@ void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
     Value high = arith::ShLIOp::create(rewriter, loc, bits(values[2 * p + 1]),
                                        arith::ConstantIntOp::create(rewriter, loc, i32, 16));
     Value word = arith::OrIOp::create(rewriter, loc, bits(values[2 * p]), high);
-    memref::StoreOp::create(rewriter, loc, word, buffer, ValueRange{rr, pair});
+    memref::StoreOp::create(rewriter, loc, word, buffer, wordIndices(input, rr, pair));
   }
 }
 
@@ -431,7 +439,9 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
   if (narrow) {
     bool f16 = narrow.isF16();
     auto fragment = [&](Value buffer, Value at, Value pair) -> Value {
-      Value word = memref::LoadOp::create(rewriter, loc, buffer, ValueRange{at, pair});
+      OpOperand &input = buffer == lhsTile ? lhs : rhs;
+      Value word =
+          memref::LoadOp::create(rewriter, loc, buffer, wordIndices(input, at, pair));
       return f16 ? LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, narrow), word)
                  : word; // bf16 pairs go as 32-bit words
     };
@@ -485,16 +495,22 @@ int64_t TiledKernels::build() {
   // reduction-major, padded: by a column for the threads' own products (the
   // threads staging an input contiguous along the reduction store a column
   // each, in different banks), by 8 for tensor cores (a warp's fragment
-  // loads, 4 rows by 8 columns, fall in 32 banks). Narrow tiles are
-  // row-major, rows of 8 words (pairs of reduction steps) padded by 4 (a
-  // fragment's load, 8 rows by 4 words, falls in 32 banks).
+  // loads, 4 rows by 8 columns, fall in 32 banks). Narrow tiles hold 8
+  // words (pairs of reduction steps) per row or column: an input contiguous
+  // along the reduction row-major, rows padded by 4 (a warp's stores, 4
+  // rows of 8 words, and its fragment loads, 8 rows of 4 words, fall in 32
+  // banks, the stores in 28); another pair-major, padded by 8 like TF32's
+  // (its stores are consecutive words).
   auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup);
   int64_t padding = tensorCores ? 8 : 1;
-  auto tileType = [&](int64_t extent) {
-    if (narrow)
-      return MemRefType::get({extent, kTileK / 2 + 4}, rewriter.getI32Type(),
-                             MemRefLayoutAttrInterface(), workgroup);
-    return MemRefType::get({kTileK, extent + padding}, f32, MemRefLayoutAttrInterface(), workgroup);
+  auto tileType = [&](OpOperand &input, int64_t extent) {
+    if (!narrow)
+      return MemRefType::get({kTileK, extent + padding}, f32, MemRefLayoutAttrInterface(),
+                             workgroup);
+    SmallVector<int64_t, 2> shape = {extent, kTileK / 2 + 4};
+    if (innermostDim(op, input) != this->shape.k)
+      shape = {kTileK / 2, extent + 8};
+    return MemRefType::get(shape, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup);
   };
   // The epilogue's kernel is the product's: the views and constants it
   // uses, between the two, go before it.
@@ -515,7 +531,7 @@ int64_t TiledKernels::build() {
       rewriter, loc, index(llvm::divideCeil(cols, tile.bn)),
       index(llvm::divideCeil(rows, tile.bm)), index(batch * cut.splits), index(kThreads), one,
       one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/ValueRange{}, TypeRange{tileType(tile.bm), tileType(tile.bn)});
+      /*asyncDependencies=*/ValueRange{}, TypeRange{tileType(lhs, tile.bm), tileType(rhs, tile.bn)});
   startKernel(kernel, "");
   Value z = kernel.getBlockIds().z;
   Value slice = split ? divide(z, batch) : Value();

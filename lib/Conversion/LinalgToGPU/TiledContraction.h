@@ -26,9 +26,10 @@ inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 bool isTiledContraction(mlir::linalg::LinalgOp op);
 
 /// Which products of a tiled kernel run on tensor cores (mma.sync, f32
-/// accumulation; sm_80 and later): those whose inputs are f16 or bf16
-/// values (widened to f32 by fused conversions), exactly, with `narrow`;
-/// the others in TF32 (inputs rounded to 10-bit mantissas) with `tf32`.
+/// accumulation; sm_80 and later): with `narrow`, those whose inputs are
+/// f16 or bf16 values (widened to f32 by fused conversions), on those values
+/// (nothing rounded); with `tf32`, the others, in TF32 (inputs rounded to
+/// 10-bit mantissas).
 struct TensorCores {
   bool narrow = false, tf32 = false;
 };
