@@ -278,6 +278,89 @@ func.func @f16_padded_then_widened(%x: memref<1x8x10x10xf16>, %w16: memref<32x72
   return
 }
 
+// Bufferization reused the caller's buffer for the widened input, which
+// the epilogue then overwrites: the input is still read through (its
+// widened values are never seen), and the epilogue, which writes a buffer
+// the kernel no longer reads, runs in it. One kernel.
+// CHECK-LABEL: func.func @reused_argument
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: memref.load %arg0{{.*}} : memref<64x64xf16>
+// CHECK: nvvm.mma.sync
+// CHECK: arith.maximumf
+// CHECK: memref.store %{{.*}}, %arg2
+// CHECK: return
+// An epilogue that reads the buffer as well: the widening keeps its kernel.
+// CHECK-LABEL: func.func @argument_read_after
+// CHECK: gpu.launch
+// CHECK: arith.extf
+// CHECK: memref.store %{{.*}}, %arg2
+// CHECK: gpu.launch
+// CHECK: return
+func.func @reused_argument(%a: memref<64x64xf16>, %w: memref<64x64xf16>,
+                          %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xf16>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%in: f16, %o: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  %ww = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<64x64xf16>) outs(%ww : memref<64x64xf32>) {
+  ^bb0(%in: f16, %o: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  %acc = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+  linalg.matmul ins(%out, %ww : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%acc : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%x: f32, %unused: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @argument_read_after(%a: memref<64x64xf16>, %w: memref<64x64xf16>,
+                              %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xf16>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%in: f16, %o: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  %ww = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<64x64xf16>) outs(%ww : memref<64x64xf32>) {
+  ^bb0(%in: f16, %o: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  %acc = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+  linalg.matmul ins(%out, %ww : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%acc : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %out : memref<64x64xf32>, memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32, %unused: f32):
+    %r = arith.maximumf %x, %zero : f32
+    %s = arith.addf %r, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
 // STATS: dlc-gpu-map-to-threads
-// STATS-DAG: fused-inputs{{ +}}16
-// STATS-DAG: tiled-products{{ +}}5
+// STATS-DAG: fused-inputs{{ +}}19
+// STATS-DAG: tiled-products{{ +}}7

@@ -167,16 +167,39 @@ static bool gathers(linalg::LinalgOp op) {
          isa<MemRefType>(op.getDpsInputs()[0].getType()) && gatheredArgument(op);
 }
 
-/// Finds how `root`, a buffer of the function that `consumer` alone reads
-/// (through reshapes) and only ops moving or widening elements write, is computed where
-/// `reader` (the product, `consumer` or after it) reads it; records it and
-/// its own inputs' in `fused`. `output` (the product's output, which its
-/// blocks write while others read) is never a source. Returns whether it is.
+/// Whether `op` writes every element of `root` without reading any: an
+/// elementwise op whose output is `root` or a reshape of it and that reads
+/// neither it nor its old values (bufferization may reuse a dead buffer).
+static bool overwrites(Operation *op, Value root) {
+  if (!isElementwise(op))
+    return false;
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  bool written = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()) || rootOf(operand.get()) != root)
+      continue;
+    if (!linalgOp.isDpsInit(&operand) || !isReshapeOfRoot(operand.get()) ||
+        !linalgOp.getMatchingBlockArgument(&operand).use_empty())
+      return false;
+    written = true;
+  }
+  return written;
+}
+
+/// Finds how `root`, a buffer that `consumer` alone reads (through
+/// reshapes) and only ops moving or widening elements write, is computed
+/// where `reader` (the product, `consumer` or after it) reads it; records it
+/// and its own inputs' in `fused`. The buffer is the function's own, or an
+/// argument that an op after `reader` overwrites (bufferization reuses
+/// buffers: the values computed where they are read are never seen).
+/// `output` (the product's output, which its blocks write while others
+/// read) is never a source. Returns whether it is.
 static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value output,
                        const SmallPtrSetImpl<Operation *> &taken,
                        DenseMap<Value, dlc::FusedBuffer> &fused) {
   auto rootType = dyn_cast<MemRefType>(root.getType());
-  if (!root.getDefiningOp<memref::AllocOp>() || !rootType.hasStaticShape() ||
+  bool own = root.getDefiningOp<memref::AllocOp>();
+  if (!(own || isa<BlockArgument>(root)) || !rootType || !rootType.hasStaticShape() ||
       root == rootOf(output))
     return false;
   // Every operand of the consumer on the buffer a reshape of it, which
@@ -188,9 +211,14 @@ static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value
       return false;
   Block *block = consumer->getBlock();
   SmallVector<Operation *> writers;
+  bool overwritten = false;
   for (Operation *access : accessesOf(root, block)) {
     if (access == consumer)
       continue;
+    if (access && reader->isBeforeInBlock(access) && overwrites(access, root)) {
+      overwritten = true; // reused for other values
+      continue;
+    }
     // every other access a write before the consumer (a second reader
     // still needs the buffer)
     if (!access || taken.contains(access) || !access->isBeforeInBlock(consumer) ||
@@ -198,6 +226,8 @@ static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value
       return false;
     writers.push_back(access);
   }
+  if (!own && !overwritten)
+    return false;
   llvm::sort(writers, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   if (!llvm::all_of(writers, [](Operation *w) { return isa<linalg::LinalgOp>(w); }))
     return false;
@@ -261,14 +291,18 @@ dlc::ProductFusion dlc::findProductFusion(linalg::LinalgOp product,
   Value root = rootOf(output);
   for (OpOperand *input : product.getDpsInputOperands())
     fuseBuffer(rootOf(input->get()), product, product, output, taken, fusion.inputs);
-  // Every buffer the product's kernel reads.
+  // Every buffer the product's kernel reads (those it computes it does not).
   llvm::SmallPtrSet<Value, 4> productBuffers = {root};
+  auto reads = [&](Value buffer) {
+    if (!fusion.inputs.contains(rootOf(buffer)))
+      productBuffers.insert(rootOf(buffer));
+  };
   for (OpOperand *input : product.getDpsInputOperands())
-    productBuffers.insert(rootOf(input->get()));
+    reads(input->get());
   for (const auto &[buffer, producer] : fusion.inputs) {
     Operation *reading = producer.gather ? producer.gather : producer.paste;
     for (Value read : cast<linalg::LinalgOp>(reading).getDpsInputs())
-      productBuffers.insert(rootOf(read));
+      reads(read);
   }
 
   // The initial values: an op writing exactly the output, before which the
