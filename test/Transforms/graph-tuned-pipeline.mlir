@@ -57,7 +57,7 @@ RUN: %python %S/Inputs/make_tuning_db.py resnet.ledger stale.jsonl host=here,con
 RUN: not dlc-opt resnet.mlirbc --dlc-pipeline=tuned:stale.jsonl -o /dev/null 2>&1 | FileCheck %s --check-prefix=STALE-PASS
 STALE-PASS: error: graph-tuned-pipeline: stale.jsonl: the recorded sequence does not run in this dlc: unknown pass 'NoSuchPass'
 RUN: not dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:db.jsonl;disable=FuseOps' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TUNED-FIELDS
-TUNED-FIELDS: disable=, require= and classes= do not apply to tuned: it replays the sequence dlc-tune recorded
+TUNED-FIELDS: disable=, require=, classes= and mixed= do not apply to tuned: it replays the sequence dlc-tune recorded
 RUN: not dlc-opt resnet.mlirbc --dlc-pipeline=tuned: -o /dev/null 2>&1 | FileCheck %s --check-prefix=TUNED-PATH
 TUNED-PATH: tuned:: expected the path of a tuning database, without spaces, commas, braces or quotes
 RUN: not dlc-opt resnet.mlirbc --pass-pipeline='builtin.module(graph-tuned-pipeline)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-DB-OPTION

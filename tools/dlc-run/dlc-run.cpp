@@ -54,9 +54,10 @@ static cl::opt<std::string>
                                    "$CUDA_PATH, /usr/local/cuda)"));
 static cl::opt<std::string>
     pipelineFlag("pipeline", cl::init("default"),
-                 cl::desc("graph passes before lowering (cpu): O0..O4, default "
+                 cl::desc("graph passes before lowering (cpu, cuda): O0..O4, default "
                           "(O3), auto (chosen from the model's architecture; "
-                          "'auto;explain' says why), none or list:A,B,..."));
+                          "'auto;explain' says why), tuned:DB, none or list:A,B,...; "
+                          "';mixed=f16' (or bf16) computes the graph in f16 where safe"));
 static cl::list<std::string>
     disablePasses("dlc-disable", cl::CommaSeparated,
                   cl::desc("passes an O-level pipeline skips (TVM disabled_pass)"));
