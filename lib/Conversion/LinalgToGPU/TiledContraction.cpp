@@ -436,39 +436,26 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
   auto result = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), {f32, f32, f32, f32});
   int64_t warpTiles = tile.bn / warpsAlongColumns(tile) / 8;
-  if (narrow) {
-    bool f16 = narrow.isF16();
-    auto fragment = [&](Value buffer, Value at, Value pair) -> Value {
-      OpOperand &input = buffer == lhsTile ? lhs : rhs;
-      Value word =
-          memref::LoadOp::create(rewriter, loc, buffer, wordIndices(input, at, pair));
-      return f16 ? LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, narrow), word)
-                 : word; // bf16 pairs go as 32-bit words
-    };
-    Value row = add(warpRow, group), row8 = add(row, index(8)), pair4 = add(quad, index(4));
-    SmallVector<Value> a = {fragment(lhsTile, row, quad), fragment(lhsTile, row8, quad),
-                            fragment(lhsTile, row, pair4), fragment(lhsTile, row8, pair4)};
-    NVVM::MMATypes type = f16 ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
-    for (int64_t j = 0; j < warpTiles; ++j) {
-      Value col = add(warpCol, add(group, index(8 * j)));
-      SmallVector<Value> b = {fragment(rhsTile, col, quad), fragment(rhsTile, col, pair4)};
-      MutableArrayRef<Value> c = accumulated.slice(4 * j, 4);
-      auto mma = NVVM::MmaOp::create(
-          rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, 16},
-          /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-          std::array<NVVM::MMATypes, 2>{type, type},
-          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
-      for (int64_t q = 0; q < 4; ++q)
-        c[q] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getRes(), q);
-    }
-    return;
-  }
+  // A fragment's element (TF32: at step k of the tile) or word (narrow: at
+  // pair k) of row or column `at`.
   auto fragment = [&](Value buffer, Value k, Value at) -> Value {
-    Value v = memref::LoadOp::create(rewriter, loc, buffer, ValueRange{k, at});
-    return arith::BitcastOp::create(rewriter, loc, i32, v);
+    if (!narrow)
+      return arith::BitcastOp::create(
+          rewriter, loc, i32, memref::LoadOp::create(rewriter, loc, buffer, ValueRange{k, at}));
+    OpOperand &input = buffer == lhsTile ? lhs : rhs;
+    Value word = memref::LoadOp::create(rewriter, loc, buffer, wordIndices(input, at, k));
+    return narrow.isF16()
+               ? LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, narrow), word)
+               : word; // bf16 pairs go as 32-bit words
   };
-  for (int64_t k8 = 0; k8 < kTileK; k8 += 8) {
-    Value k = add(quad, index(k8)), k4 = add(quad, index(k8 + 4));
+  NVVM::MMATypes type = !narrow         ? NVVM::MMATypes::tf32
+                        : narrow.isF16() ? NVVM::MMATypes::f16
+                                         : NVVM::MMATypes::bf16;
+  int64_t sliceK = narrow ? kTileK : 8;
+  for (int64_t slice = 0; slice < kTileK; slice += sliceK) {
+    // the fragments' second index along the reduction: 4 steps on (TF32)
+    // or 4 pairs (narrow)
+    Value k = add(quad, index(slice)), k4 = add(quad, index(slice + 4));
     Value row = add(warpRow, group), row8 = add(row, index(8));
     SmallVector<Value> a = {fragment(lhsTile, k, row), fragment(lhsTile, k, row8),
                             fragment(lhsTile, k4, row), fragment(lhsTile, k4, row8)};
@@ -477,9 +464,9 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
       SmallVector<Value> b = {fragment(rhsTile, k, col), fragment(rhsTile, k4, col)};
       MutableArrayRef<Value> c = accumulated.slice(4 * j, 4);
       auto mma = NVVM::MmaOp::create(
-          rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, 8},
+          rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, sliceK},
           /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32, NVVM::MMATypes::tf32},
+          std::array<NVVM::MMATypes, 2>{type, type},
           std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
       for (int64_t q = 0; q < 4; ++q)
         c[q] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getRes(), q);
