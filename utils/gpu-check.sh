@@ -9,9 +9,12 @@
 #                 O0) and BERT-tiny at batch 32 against the CPU backend's
 #                 outputs (rtol 1e-3, atol 1e-4; compiled with --gpu-tf32:
 #                 rtol 2e-2, atol 2e-2); MobileNetV2 in f16 and BERT-tiny in
-#                 bf16 against the CPU's for the same pipeline (rtol and
-#                 atol 2e-2 and 5e-2: f16 and bf16 roundings of activations
-#                 may differ by the products' order of summation)
+#                 bf16 against the CPU's for the same pipeline (rtol 5e-2,
+#                 atol 0.1: each op rounds to f16 or bf16, and a rounding
+#                 that flips with the order of a product's sums compounds
+#                 over the layers: MobileNetV2 in f16 on the CPU differs
+#                 from the reference interpreter's f16 by 0.028 on logits
+#                 up to 4.6)
 #   bench.jsonl   dlc's latency, throughput, power and memory per model and
 #                 batch (dlc-cuda-run --bench --json), in f32 and with
 #                 --gpu-tf32 (model name _tf32) and in f16 (_f16), at
@@ -79,8 +82,8 @@ for so in "$payload"/models/*.so; do
   base=${m%%.*} # M.tf32, M.f16, M.bf16: M's inputs
   case ${m#"$base"} in
     "") tolerance=(--rtol=1e-3 --atol=1e-4) ;;
-    .tf32 | .f16) tolerance=(--rtol=2e-2 --atol=2e-2) ;;
-    *) tolerance=(--rtol=5e-2 --atol=5e-2) ;;
+    .tf32) tolerance=(--rtol=2e-2 --atol=2e-2) ;;
+    *) tolerance=(--rtol=5e-2 --atol=0.1) ;; # f16, bf16
   esac
   # weights and expected outputs of the variant's own where it has them
   own=$base
