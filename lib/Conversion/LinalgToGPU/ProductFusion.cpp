@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -191,7 +192,8 @@ static bool overwrites(Operation *op, Value root) {
 /// where `reader` (the product, `consumer` or after it) reads it; records it
 /// and its own inputs' in `fused`. The buffer is the function's own, or an
 /// argument that an op after `reader` overwrites (bufferization reuses
-/// buffers: the values computed where they are read are never seen).
+/// buffers: the values computed where they are read are never seen; the
+/// function's arguments, like its buffers, are assumed not to alias).
 /// `output` (the product's output, which its blocks write while others
 /// read) is never a source. Returns whether it is.
 static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value output,
@@ -199,7 +201,10 @@ static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value
                        DenseMap<Value, dlc::FusedBuffer> &fused) {
   auto rootType = dyn_cast<MemRefType>(root.getType());
   bool own = root.getDefiningOp<memref::AllocOp>();
-  if (!(own || isa<BlockArgument>(root)) || !rootType || !rootType.hasStaticShape() ||
+  auto arg = dyn_cast<BlockArgument>(root);
+  bool parameter = arg && arg.getOwner()->isEntryBlock() &&
+                   isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  if (!(own || parameter) || !rootType || !rootType.hasStaticShape() ||
       root == rootOf(output))
     return false;
   // Every operand of the consumer on the buffer a reshape of it, which
@@ -215,7 +220,8 @@ static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value
   for (Operation *access : accessesOf(root, block)) {
     if (access == consumer)
       continue;
-    if (access && reader->isBeforeInBlock(access) && overwrites(access, root)) {
+    if (access && !taken.contains(access) && reader->isBeforeInBlock(access) &&
+        overwrites(access, root)) {
       overwritten = true; // reused for other values
       continue;
     }

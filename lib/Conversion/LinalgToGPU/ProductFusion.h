@@ -30,13 +30,13 @@ void forEachAccess(mlir::Value buffer, llvm::function_ref<void(mlir::Operation *
 bool usedBetween(mlir::Value buffer, mlir::Operation *first, mlir::Operation *last,
                  mlir::Operation *except);
 
-/// How a buffer of the function that only a product reads (directly or
-/// through its producers) is computed where it is read instead: by
-/// `gather`, an op of one iteration per element yielding an element of its
-/// input or that element widened (an im2col, a transpose, an arith.extf);
-/// or as a padding, `fill` writing one value
-/// everywhere and `paste` then copying a buffer into the window at
-/// `offsets`.
+/// How a buffer that only a product reads (directly or through its
+/// producers; the function's own, or an argument overwritten after the
+/// product) is computed where it is read instead: by `gather`, an op of one
+/// iteration per element yielding an element of its input or that element
+/// widened (an im2col, a transpose, an arith.extf); or as a padding, `fill`
+/// writing one value everywhere and `paste` then copying a buffer into the
+/// window at `offsets`.
 struct FusedBuffer {
   mlir::linalg::LinalgOp gather, fill, paste;
   llvm::SmallVector<int64_t> offsets;
