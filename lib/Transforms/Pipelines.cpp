@@ -213,7 +213,8 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
     }
     if (key == "mixed") {
       if (value != "f16" && value != "bf16")
-        return llvm::createStringError("mixed=" + value.str() + ": expected mixed=f16 or mixed=bf16");
+        return llvm::createStringError("mixed=" + value.str() +
+                                       ": expected mixed=f16 or mixed=bf16");
       spec.mixed = value.str();
       continue;
     }
@@ -295,8 +296,8 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
   } else if (base.consume_front("tuned:")) {
     if (!spec->disabled.empty() || !spec->required.empty() || !spec->classes.empty() ||
         !spec->mixed.empty())
-      return llvm::createStringError("disable=, require=, classes= and mixed= do not apply to tuned: "
-                                     "it replays the sequence dlc-tune recorded");
+      return llvm::createStringError("disable=, require=, classes= and mixed= do not apply to "
+                                     "tuned: it replays the sequence dlc-tune recorded");
     if (base.empty() || base.find_first_of(" ,;{}\"") != llvm::StringRef::npos)
       return llvm::createStringError("tuned:" + base.str() + ": expected the path of a tuning "
                                      "database, without spaces, commas, braces or quotes");

@@ -518,7 +518,8 @@ int64_t TiledKernels::build() {
       rewriter, loc, index(llvm::divideCeil(cols, tile.bn)),
       index(llvm::divideCeil(rows, tile.bm)), index(batch * cut.splits), index(kThreads), one,
       one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/ValueRange{}, TypeRange{tileType(lhs, tile.bm), tileType(rhs, tile.bn)});
+      /*asyncDependencies=*/ValueRange{},
+      TypeRange{tileType(lhs, tile.bm), tileType(rhs, tile.bn)});
   startKernel(kernel, "");
   Value z = kernel.getBlockIds().z;
   Value slice = split ? divide(z, batch) : Value();
