@@ -143,10 +143,17 @@ void runner::fillRandomWeights(const Model &m, uint64_t seed) {
   for (int64_t i = 0; i < m.numWeights; ++i) {
     const WeightEntry &w = m.weights[i];
     SplitMix64 rng(seed + i);
-    auto *f = static_cast<float *>(w.data);
-    // A constant's name ends in its element type (__constant_64x3x7x7xf32).
-    if (std::string(w.name).find("f32") != std::string::npos)
-      for (int64_t k = 0; k < w.bytes / 4; ++k)
-        f[k] = static_cast<float>(0.05 * (2 * rng.unit() - 1));
+    // A constant's name ends in its element type (__constant_64x3x7x7xf32,
+    // ...xf16_3, ...xbf16); integers stay zero.
+    std::string name = w.name;
+    const char *type = name.find("xbf16") != std::string::npos ? "bf16"
+                       : name.find("xf16") != std::string::npos ? "f16"
+                       : name.find("f32") != std::string::npos  ? "f32"
+                                                                : nullptr;
+    if (!type)
+      continue;
+    const DType &t = dtypeNamed(type);
+    for (int64_t k = 0; k < w.bytes / t.bytes; ++k)
+      setElement(t, static_cast<char *>(w.data), k, 0.05 * (2 * rng.unit() - 1));
   }
 }

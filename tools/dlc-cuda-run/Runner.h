@@ -59,6 +59,9 @@ std::string formatShape(const std::vector<int64_t> &shape);
 
 /// Element `i` of device-format `data` as a double.
 double element(const DType &t, const char *data, int64_t i);
+/// Sets it to `v`, rounded to the type (f16 and bf16 to nearest even;
+/// booleans nonzero as 1).
+void setElement(const DType &t, char *data, int64_t i, double v);
 
 /// A .npy file's data in `buffer`'s device format, checked against its type
 /// and shape.

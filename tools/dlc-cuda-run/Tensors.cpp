@@ -231,6 +231,19 @@ static uint16_t floatToHalf(float f) {
   return sign | static_cast<uint16_t>((rounded - 0x38000000u) >> 13);
 }
 
+void runner::setElement(const DType &t, char *data, int64_t i, double v) {
+  char *p = data + i * t.bytes;
+  auto store = [&](auto x) { std::memcpy(p, &x, sizeof(x)); };
+  if (t.name == "f32") store(static_cast<float>(v));
+  else if (t.name == "f64") store(v);
+  else if (t.name == "bf16") store(floatToBF16(static_cast<float>(v)));
+  else if (t.name == "f16") store(floatToHalf(static_cast<float>(v)));
+  else if (t.name == "i64") store(static_cast<int64_t>(v));
+  else if (t.name == "i32") store(static_cast<int32_t>(v));
+  else if (t.name == "i8") store(static_cast<int8_t>(v));
+  else store(static_cast<uint8_t>(v != 0)); // i1
+}
+
 std::vector<char> runner::randomInput(const Buffer &b, uint64_t seed) {
   const DType &t = *b.dtype;
   int64_t count = b.count();
@@ -238,17 +251,10 @@ std::vector<char> runner::randomInput(const Buffer &b, uint64_t seed) {
   std::vector<char> data(count * t.bytes);
   for (int64_t i = 0; i < count; ++i) {
     double u = rng.unit();
-    char *p = data.data() + i * t.bytes;
-    auto store = [&](auto v) { std::memcpy(p, &v, sizeof(v)); };
-    double v = t.isFloat ? 2 * u - 1 : std::floor(b.lo + u * static_cast<double>(b.hi - b.lo));
-    if (t.name == "f32") store(static_cast<float>(v));
-    else if (t.name == "f64") store(v);
-    else if (t.name == "bf16") store(floatToBF16(static_cast<float>(v)));
-    else if (t.name == "f16") store(floatToHalf(static_cast<float>(v)));
-    else if (t.name == "i64") store(static_cast<int64_t>(v));
-    else if (t.name == "i32") store(static_cast<int32_t>(v));
-    else if (t.name == "i8") store(static_cast<int8_t>(v));
-    else store(static_cast<uint8_t>(u < 0.5 ? 0 : 1));
+    double v = t.isFloat                 ? 2 * u - 1
+               : t.name == "i1"          ? (u < 0.5 ? 0 : 1)
+                                         : std::floor(b.lo + u * static_cast<double>(b.hi - b.lo));
+    setElement(t, data.data(), i, v);
   }
   return data;
 }
