@@ -194,7 +194,7 @@ struct AutoPipelinePass : dlc::impl::AutoPipelinePassBase<AutoPipelinePass> {
       off.push_back(lookupPass(n)->tvmName.str());
     for (const std::string &n : require)
       on.push_back(lookupPass(n)->tvmName.str());
-    if (!mixed.empty() && mixed != "f16" && mixed != "bf16") {
+    if (!mixed.empty() && !isMixedPrecisionType(mixed)) {
       getOperation().emitError() << "graph-auto-pipeline: mixed=" << mixed
                                  << ": expected f16 or bf16";
       return signalPassFailure();

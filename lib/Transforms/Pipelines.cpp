@@ -48,6 +48,8 @@ void dlc::registerPasses() {
 
 llvm::StringRef dlc::defaultPipelineSpec() { return "O3"; }
 
+bool dlc::isMixedPrecisionType(llvm::StringRef type) { return type == "f16" || type == "bf16"; }
+
 std::vector<std::string> dlc::withMixedPrecision(std::vector<std::string> passes,
                                                  llvm::StringRef type) {
   auto fuse = llvm::find_if(passes, [](llvm::StringRef p) { return p.starts_with("FuseOps"); });
@@ -121,7 +123,8 @@ static bool passEnabled(llvm::StringRef name, int level, const PipelineSpec &spe
   return level >= lookupPass(name)->optLevel;
 }
 
-/// The passes of optimization level `level`, as `list:` items.
+/// The passes of optimization level `level`, as `list:` items (with
+/// `mixed=`'s).
 static llvm::Expected<std::vector<std::string>> levelPasses(int level,
                                                             const PipelineSpec &spec) {
   // Names must exist and be part of the sequence: anything else would
@@ -158,6 +161,8 @@ static llvm::Expected<std::vector<std::string>> levelPasses(int level,
       if (passEnabled(name, level, spec))
         passes.push_back(name.str());
   }
+  if (!spec.mixed.empty())
+    return withMixedPrecision(std::move(passes), spec.mixed);
   return passes;
 }
 
@@ -173,12 +178,8 @@ llvm::Expected<std::vector<std::string>> dlc::pipelinePasses(llvm::StringRef tex
   if (!spec)
     return spec.takeError();
   llvm::StringRef base = spec->base;
-  if (int level = levelOf(base); level >= 0) {
-    llvm::Expected<std::vector<std::string>> passes = levelPasses(level, *spec);
-    if (passes && !spec->mixed.empty())
-      *passes = withMixedPrecision(std::move(*passes), spec->mixed);
-    return passes;
-  }
+  if (int level = levelOf(base); level >= 0)
+    return levelPasses(level, *spec);
   if (!spec->mixed.empty())
     return llvm::createStringError("mixed= applies to O0..O4 and auto, not to '" + base.str() +
                                    "'");
@@ -212,7 +213,7 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
       continue;
     }
     if (key == "mixed") {
-      if (value != "f16" && value != "bf16")
+      if (!isMixedPrecisionType(value))
         return llvm::createStringError("mixed=" + value.str() +
                                        ": expected mixed=f16 or mixed=bf16");
       spec.mixed = value.str();
@@ -260,8 +261,6 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
     llvm::Expected<std::vector<std::string>> passes = levelPasses(level, *spec);
     if (!passes)
       return passes.takeError();
-    if (!spec->mixed.empty())
-      *passes = withMixedPrecision(std::move(*passes), spec->mixed);
     parts = listElements(llvm::join(*passes, ","));
   } else if (base == "auto") {
     std::vector<std::string> options;

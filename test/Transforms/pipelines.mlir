@@ -24,6 +24,7 @@
 // RUN: dlc-opt %s --dlc-pipeline="auto;mixed=bf16;explain" 2>&1 | FileCheck %s --check-prefix=MIXED-AUTO
 // RUN: not dlc-opt %s --dlc-pipeline="O3;mixed=f8" 2>&1 | FileCheck %s --check-prefix=MIXED-TYPE
 // RUN: not dlc-opt %s --dlc-pipeline="list:FuseOps;mixed=f16" 2>&1 | FileCheck %s --check-prefix=MIXED-LIST
+// RUN: not dlc-opt %s --pass-pipeline="builtin.module(graph-auto-pipeline{mixed=f8})" 2>&1 | FileCheck %s --check-prefix=MIXED-PASS
 
 // conv + batch norm + relu: the batch norm's scale ends up in the weights and
 // its shift is one add.
@@ -108,6 +109,7 @@
 // MIXED-AUTO: auto: list:{{.*}}ToMixedPrecision{type=bf16 keep-orig-output-dtype=true},FoldConstant,FuseOps{fuse-opt-level=3}
 // MIXED-AUTO: graph.conv2d {{.*}} -> tensor<1x2x2x2xbf16>
 // MIXED-TYPE: dlc-opt: error: mixed=f8: expected mixed=f16 or mixed=bf16
+// MIXED-PASS: error: graph-auto-pipeline: mixed=f8: expected f16 or bf16
 // MIXED-LIST: dlc-opt: error: disable=, require= and mixed= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FuseOps'
 func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %w = graph.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>

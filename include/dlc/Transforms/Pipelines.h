@@ -45,6 +45,9 @@ struct OrderStep {
 /// The order the O-levels and the auto pipeline run passes in.
 llvm::ArrayRef<OrderStep> passOrder();
 
+/// Whether `type` is one `mixed=` takes: f16 or bf16.
+bool isMixedPrecisionType(llvm::StringRef type);
+
 /// `passes` (`list:` items) with the graph computed in `type` (f16, bf16)
 /// where it is safe: ToMixedPrecision (function results kept in their
 /// types) and a FoldConstant converting the weights, before FuseOps (at

@@ -149,11 +149,16 @@ static Value yieldedEverywhere(linalg::LinalgOp op) {
              : Value();
 }
 
+/// The arith.extf whose result `op` (of one output) yields, if any.
+static arith::ExtFOp widening(linalg::LinalgOp op) {
+  return op.getBlock()->getTerminator()->getOperand(0).getDefiningOp<arith::ExtFOp>();
+}
+
 /// The block argument of `op` (elementwise, of one input) that its output's
 /// element is, or is widened from (arith.extf); null if neither.
 static BlockArgument gatheredArgument(linalg::LinalgOp op) {
   Value yielded = op.getBlock()->getTerminator()->getOperand(0);
-  if (auto widen = yielded.getDefiningOp<arith::ExtFOp>())
+  if (arith::ExtFOp widen = widening(op))
     yielded = widen.getIn();
   auto arg = dyn_cast<BlockArgument>(yielded);
   return arg && arg.getOwner() == op.getBlock() && arg.getArgNumber() == 0 ? arg
@@ -542,8 +547,7 @@ Type dlc::narrowType(const ProductFusion &fusion, Value buffer) {
     return {};
   FusedBuffer fused = it->second;
   if (fused.gather) {
-    Value yielded = fused.gather.getBlock()->getTerminator()->getOperand(0);
-    if (auto widen = yielded.getDefiningOp<arith::ExtFOp>()) {
+    if (arith::ExtFOp widen = widening(fused.gather)) {
       Type from = widen.getIn().getType();
       return from.isF16() || from.isBF16() ? from : Type();
     }

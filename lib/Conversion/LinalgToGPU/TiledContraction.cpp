@@ -224,9 +224,11 @@ private:
   /// Where the element r of a thread's share of a step is in the tile:
   /// (reduction step, row or column).
   std::pair<Value, Value> stagedPosition(OpOperand &input, int64_t extent, int64_t r);
-  /// Where pair p of a thread's share of a step is in a narrow tile: (pair
-  /// of reduction steps, row or column).
-  std::pair<Value, Value> stagedPair(OpOperand &input, int64_t extent, int64_t p);
+  /// Where item p of a thread's share of a step is, of `perLine` items per
+  /// row or column (elements, or a narrow tile's pairs): (its index along
+  /// the reduction, row or column).
+  std::pair<Value, Value> stagedItem(OpOperand &input, int64_t extent, int64_t perLine,
+                                     int64_t p);
   /// The indices in the narrow tile of `input` of the word holding pair
   /// `pair` of row or column `at`.
   SmallVector<Value, 2> wordIndices(OpOperand &input, Value at, Value pair) {
@@ -327,20 +329,18 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
 std::pair<Value, Value> TiledKernels::stagedPosition(OpOperand &input, int64_t extent,
                                                      int64_t r) {
   if (narrow) {
-    auto [pair, at] = stagedPair(input, extent, r / 2);
+    auto [pair, at] = stagedItem(input, extent, kTileK / 2, r / 2);
     return {add(times(pair, 2), index(r % 2)), at};
   }
-  bool alongK = innermostDim(op, input) == shape.k;
-  Value e = add(thread, index(r * kThreads));
-  return {alongK ? remainder(e, kTileK) : divide(e, extent),
-          alongK ? divide(e, kTileK) : remainder(e, extent)};
+  return stagedItem(input, extent, kTileK, r);
 }
 
-std::pair<Value, Value> TiledKernels::stagedPair(OpOperand &input, int64_t extent, int64_t p) {
+std::pair<Value, Value> TiledKernels::stagedItem(OpOperand &input, int64_t extent,
+                                                 int64_t perLine, int64_t p) {
   bool alongK = innermostDim(op, input) == shape.k;
   Value e = add(thread, index(p * kThreads));
-  return {alongK ? remainder(e, kTileK / 2) : divide(e, extent),
-          alongK ? divide(e, kTileK / 2) : remainder(e, extent)};
+  return {alongK ? remainder(e, perLine) : divide(e, extent),
+          alongK ? divide(e, perLine) : remainder(e, extent)};
 }
 
 // Past the reduction's end (the step after the last), it loads the last
@@ -365,12 +365,12 @@ void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
                              ArrayRef<Staged> staged, Value stepStart) {
   bool ragged = depth % kTileK != 0;
   SmallVector<Value> values;
+  // (narrow: the paddings' values are the narrow type's too)
+  auto typed = [&](Value v) -> Value {
+    return narrow ? arith::TruncFOp::create(rewriter, loc, narrow, v) : v;
+  };
   for (auto [r, s] : llvm::enumerate(staged)) {
     auto [kk, rr] = stagedPosition(input, extent, r);
-    // (narrow: the paddings' values are the narrow type's too)
-    auto typed = [&](Value v) -> Value {
-      return narrow ? arith::TruncFOp::create(rewriter, loc, narrow, v) : v;
-    };
     Value v = s.value;
     for (auto [condition, otherwise] : s.guards)
       v = arith::SelectOp::create(rewriter, loc, condition, v, typed(otherwise));
@@ -397,7 +397,7 @@ void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
                                   arith::BitcastOp::create(rewriter, loc, i16, half));
   };
   for (int64_t p = 0; p < int64_t(values.size()) / 2; ++p) {
-    auto [pair, rr] = stagedPair(input, extent, p);
+    auto [pair, rr] = stagedItem(input, extent, kTileK / 2, p);
     Value high = arith::ShLIOp::create(rewriter, loc, bits(values[2 * p + 1]),
                                        arith::ConstantIntOp::create(rewriter, loc, i32, 16));
     Value word = arith::OrIOp::create(rewriter, loc, bits(values[2 * p]), high);
