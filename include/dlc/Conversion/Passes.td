@@ -89,6 +89,26 @@ def CPUApproximateMathPass
                            "mlir::vector::VectorDialect"];
 }
 
+def CPUTransposeProductOperandsPass
+    : Pass<"dlc-cpu-transpose-product-operands", "mlir::func::FuncOp"> {
+  let summary = "Copy a matrix product's B read as [.., n, k] to [.., k, n] first";
+  let description = [{
+    A product `C[.., m, n] += A[.., m, k] * B[.., n, k]` on tensors
+    (`graph.batch_matmul`, which multiplies by its second operand
+    transposed, as attention's Q x K' does; a dense layer whose weight is
+    computed) reads B across its rows. The register-tiled product kernel
+    loads rows of B along n as vectors, so it does not take such a product,
+    and the generic loop nest LLVM vectorizes instead gathers B with a
+    stride of k. This pass copies B transposed (`linalg.transpose` into
+    `[.., k, n]`) before the product and makes the product read the copy:
+    n k moves for m n k multiply-adds. Products with fewer than 4 rows (m)
+    are left alone, as are constant dense weights, which
+    `dlc-cpu-transpose-dense-weights` transposes at compile time. Counters
+    (`--dlc-pass-stats`): `transposed`.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+}
+
 def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
   let summary = "Compute each reduction op with its initial value and elementwise epilogue tile by tile";
   let description = [{

@@ -121,6 +121,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
     return;
   buildGraphToKernelsPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
+  pm.addNestedPass<func::FuncOp>(createCPUTransposeProductOperandsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Tile-and-fuse and the product kernels agree on the register tile.

@@ -3,19 +3,27 @@
 
 using namespace mlir;
 
-std::optional<dlc::cpu::ProductDims> dlc::cpu::matchProduct(linalg::LinalgOp op) {
+bool dlc::cpu::isF32Contraction(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
       !linalg::isaContractionOpInterface(op) ||
       llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
-    return std::nullopt;
-  for (Value v : op->getOperands()) {
+    return false;
+  return llvm::all_of(op->getOperands(), [](Value v) {
     auto type = dyn_cast<ShapedType>(v.getType());
     auto memref = dyn_cast<MemRefType>(v.getType());
-    if (!type || !type.getElementType().isF32() || type.getRank() < 2 ||
-        (memref && !memref.areTrailingDimsContiguous(1)))
-      return std::nullopt;
-  }
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    return type && type.getElementType().isF32() && type.getRank() >= 2 &&
+           (!memref || memref.areTrailingDimsContiguous(1));
+  });
+}
+
+std::optional<dlc::cpu::ProductDims> dlc::cpu::matchProduct(linalg::LinalgOp op) {
+  if (!isF32Contraction(op))
+    return std::nullopt;
+  return productDims(op.getIndexingMapsArray(), op.getIteratorTypesArray());
+}
+
+std::optional<dlc::cpu::ProductDims>
+dlc::cpu::productDims(ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iterators) {
   auto last = [&](unsigned operand, unsigned fromEnd) -> std::optional<unsigned> {
     AffineMap map = maps[operand];
     if (map.getNumResults() <= fromEnd)
@@ -26,8 +34,8 @@ std::optional<dlc::cpu::ProductDims> dlc::cpu::matchProduct(linalg::LinalgOp op)
   std::optional<unsigned> am = last(0, 1), ak = last(0, 0), bk = last(1, 1), bn = last(1, 0),
                           cm = last(2, 1), cn = last(2, 0);
   if (!am || !ak || !bk || !bn || !cm || !cn || *am != *cm || *bn != *cn || *ak != *bk ||
-      op.getIteratorTypesArray()[*ak] != utils::IteratorType::reduction ||
-      maps[1].isFunctionOfDim(*am) || maps[0].isFunctionOfDim(*bn))
+      iterators[*ak] != utils::IteratorType::reduction || maps[1].isFunctionOfDim(*am) ||
+      maps[0].isFunctionOfDim(*bn))
     return std::nullopt;
   return ProductDims{*am, *bn, *ak};
 }

@@ -18,10 +18,19 @@ struct ProductDims {
   unsigned m, n, k;
 };
 
+/// Whether `op` is an f32 contraction of two inputs over one reduction loop
+/// with static loop ranges, on tensors or on buffers with contiguous rows.
+bool isF32Contraction(mlir::linalg::LinalgOp op);
+
 /// The loop roles if `op` is an f32 matrix product with static loop ranges
 /// (on tensors, or on buffers whose rows are contiguous along n) whose other
 /// parallel loops index C only; nothing otherwise.
 std::optional<ProductDims> matchProduct(mlir::linalg::LinalgOp op);
+
+/// The loop roles if the indexing maps (A, B, C) and iterators are those of
+/// a matrix product, whatever the operands' types.
+std::optional<ProductDims> productDims(llvm::ArrayRef<mlir::AffineMap> maps,
+                                       llvm::ArrayRef<mlir::utils::IteratorType> iterators);
 
 /// A register tile of `mr` rows by `nr` columns: rows of two vectors, the
 /// accumulator taking half the vector registers (16 of 32 with AVX-512,

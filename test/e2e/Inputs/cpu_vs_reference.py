@@ -160,6 +160,19 @@ for i in range(10):  # dense, matmul, batch_matmul
   return %0 : {t([3, m, n])}
 }}"""))
 
+# Products whose second operand is read as [.., n, k] with enough rows that
+# the CPU copies it transposed first (dlc-cpu-transpose-product-operands):
+# attention's scores and a dense layer with a computed weight, sizes that
+# are not multiples of a register tile.
+cases.append(("batch_matmul_scores", f"""func.func @main(%q: {t([2, 19, 8])}, %k: {t([2, 13, 8])}) -> {t([2, 19, 13])} {{
+  %0 = graph.batch_matmul %q, %k {{transpose_a = false, transpose_b = true}} : ({t([2, 19, 8])}, {t([2, 13, 8])}) -> {t([2, 19, 13])}
+  return %0 : {t([2, 19, 13])}
+}}"""))
+cases.append(("dense_computed_weight", f"""func.func @main(%x: {t([9, 35])}, %w: {t([37, 35])}, %b: {t([37])}) -> {t([9, 37])} {{
+  %0 = graph.dense %x, %w, %b : ({t([9, 35])}, {t([37, 35])}, {t([37])}) -> {t([9, 37])}
+  return %0 : {t([9, 37])}
+}}"""))
+
 for i, (axes, keep) in enumerate([([1], False), ([0, 2], True), ([], False), ([-1], True)]):
     shape = [3, 4, 5]
     norm = [a % 3 for a in axes] or [0, 1, 2]
