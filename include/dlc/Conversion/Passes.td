@@ -109,6 +109,24 @@ def CPUTransposeProductOperandsPass
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
 }
 
+def CPUResultsInPlacePass : Pass<"dlc-cpu-results-in-place", "mlir::func::FuncOp"> {
+  let summary = "Compute a function's results in its out-parameters instead of copying them there";
+  let description = [{
+    After bufferization and `buffer-results-to-out-params`, a function ends
+    with `memref.copy %buffer, %out` for each result. Where `%buffer` is a
+    `memref.alloc` at the top of the function with `%out`'s type, and
+    `%out` is used by nothing else, the function computes in `%out`: the
+    allocation becomes the out-parameter and the copy is erased. Every
+    kernel then writes its result where its caller wants it, and the model
+    function its outputs where the user wants them, instead of copying each
+    whole result once more (MobileNetV2: 33 copies of up to 1.8 MB per
+    inference). Out-parameters are assumed not to alias the inputs, as
+    `dlc-cpu-noalias-args` declares. Counters (`--dlc-pass-stats`):
+    `in-place`.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
   let summary = "Compute each reduction op with its initial value and elementwise epilogue tile by tile";
   let description = [{

@@ -137,6 +137,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
     return;
 
   buildBufferizationPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createCPUResultsInPlacePass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createCPUTileBuffersPass());
   bufferization::buildBufferDeallocationPipeline(pm);
