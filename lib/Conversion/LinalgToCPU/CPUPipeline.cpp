@@ -106,10 +106,12 @@ void dlc::buildBufferizationPipeline(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // Results become caller-provided buffers.
+  // Results become caller-provided buffers, copied into at the end (the
+  // pass's hoist-static-allocs does nothing here: memref.alloc is not an
+  // AllocationOpInterface in dlc's registry; the CPU computes in them with
+  // dlc-cpu-results-in-place, the GPU's product fusion reads the copies).
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.modifyPublicFunctions = true;
-  outParams.hoistStaticAllocs = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -6,8 +6,7 @@
 // computes in the out-parameter instead: the allocation and the copy of the
 // whole result go away. (MLIR's buffer-results-to-out-params does this for
 // allocations returned directly, but only for allocation ops it knows
-// through an interface, and not for buffers returned by calls; it also
-// fails on a buffer returned twice.)
+// through an interface, and not for buffers returned by calls.)
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Conversion/Passes.h"
@@ -24,13 +23,12 @@ namespace dlc {
 using namespace mlir;
 
 namespace {
-/// The out-parameter that `copy` fills if it is one of the copies that end
-/// `func` (only copies follow it, then the return) and the out-parameter
-/// is used by nothing else.
-BlockArgument filledOutParameter(func::FuncOp func, memref::CopyOp copy) {
+/// The out-parameter that `copy` (in the function's body) fills if it is
+/// one of the copies that end the function (only copies follow it, then
+/// the return) and the out-parameter is used by nothing else.
+BlockArgument filledOutParameter(memref::CopyOp copy) {
   auto out = dyn_cast<BlockArgument>(copy.getTarget());
-  if (!out || out.getOwner() != &func.front() || !out.hasOneUse() ||
-      copy->getBlock() != &func.front())
+  if (!out || !out.hasOneUse())
     return {};
   for (Operation *op = copy->getNextNode(); op; op = op->getNextNode())
     if (!isa<memref::CopyOp, func::ReturnOp>(op))
@@ -45,10 +43,10 @@ struct CPUResultsInPlacePass : dlc::impl::CPUResultsInPlacePassBase<CPUResultsIn
       return;
     int64_t inPlace = 0;
     for (auto copy : llvm::make_early_inc_range(func.front().getOps<memref::CopyOp>())) {
-      BlockArgument out = filledOutParameter(func, copy);
+      BlockArgument out = filledOutParameter(copy);
       auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
-      if (!out || !alloc || alloc->getBlock() != &func.front() ||
-          alloc.getType() != out.getType() || !alloc.getType().getLayout().isIdentity())
+      if (!out || !alloc || alloc.getType() != out.getType() ||
+          !alloc.getType().getLayout().isIdentity())
         continue;
       copy.erase();
       alloc.getResult().replaceAllUsesWith(out);

@@ -35,9 +35,10 @@ AffineMap swapLastTwo(AffineMap map) {
   return AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, map.getContext());
 }
 
-/// B's indexing map after the transposing copy if `op` is a product that
-/// reads B as [.., n, k] and has at least kMinRows rows; nothing otherwise.
-std::optional<AffineMap> transposedOperandMap(linalg::GenericOp op) {
+/// The indexing maps of `op` reading B through the transposing copy if `op`
+/// is a product that reads B as [.., n, k] and has at least kMinRows rows;
+/// nothing otherwise.
+std::optional<SmallVector<AffineMap>> transposedOperandMaps(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || !isF32Contraction(op) || matchProduct(op))
     return std::nullopt;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -45,7 +46,7 @@ std::optional<AffineMap> transposedOperandMap(linalg::GenericOp op) {
   std::optional<ProductDims> d = productDims(maps, op.getIteratorTypesArray());
   if (!d || op.getStaticLoopRanges()[d->m] < kMinRows)
     return std::nullopt;
-  return maps[1];
+  return maps;
 }
 
 struct CPUTransposeProductOperandsPass
@@ -53,22 +54,19 @@ struct CPUTransposeProductOperandsPass
   void runOnOperation() override {
     int64_t transposed = 0;
     getOperation().walk([&](linalg::GenericOp op) {
-      std::optional<AffineMap> map = transposedOperandMap(op);
-      if (!map)
+      std::optional<SmallVector<AffineMap>> maps = transposedOperandMaps(op);
+      if (!maps)
         return;
       OpBuilder b(op);
-      Value operand = op.getDpsInputs()[1];
-      auto type = cast<RankedTensorType>(operand.getType());
+      OpOperand *operand = op.getDpsInputOperand(1);
+      auto type = cast<RankedTensorType>(operand->get().getType());
       SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
       std::swap(perm[perm.size() - 2], perm.back());
-      SmallVector<int64_t> shape = applyPermutation(type.getShape(), perm);
-      Value init = tensor::EmptyOp::create(b, op.getLoc(), shape, type.getElementType());
-      Value copy =
-          linalg::TransposeOp::create(b, op.getLoc(), operand, init, perm)->getResult(0);
-      op.setOperand(1, copy);
-      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-      maps[1] = *map;
-      op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
+      Value init = tensor::EmptyOp::create(b, op.getLoc(), applyPermutation(type.getShape(), perm),
+                                           type.getElementType());
+      operand->set(
+          linalg::TransposeOp::create(b, op.getLoc(), operand->get(), init, perm)->getResult(0));
+      op.setIndexingMapsAttr(b.getAffineMapArrayAttr(*maps));
       ++transposed;
     });
     dlc::recordPassStat(getArgument(), "transposed", transposed);
