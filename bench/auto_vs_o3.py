@@ -13,8 +13,10 @@ overlap across rounds; otherwise it is within noise.
     /usr/bin/python3 bench/auto_vs_o3.py build/bin --out bench/auto_vs_o3.json
 """
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -51,6 +53,7 @@ def main():
     ap.add_argument("--out", help="write the results here (JSON)")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="dlc-auto-vs-o3-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)  # models are 100s of MB
     results = {}
     for name in args.models.split(","):
         path = os.path.join(work, f"{name}.mlirbc")

@@ -14,8 +14,10 @@ Usage: python3 bench/compare.py [--runs N] [--rounds R] [--models resnet50,...]
 (Debian's /usr/bin/python3 with python3-torch; `npm install` in bench/ first.)
 """
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -113,6 +115,7 @@ def main():
     ap.add_argument("--models", default="resnet50,mobilenet_v2,bert_encoder")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="dlc-bench-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)  # models are 100s of MB
     results = {}
     for name, model, shape in make_models(args.models.split(",")):
         x = torch.randn(*shape)

@@ -139,6 +139,7 @@ def onnxruntime_call(model, inputs, name, batch):
     """A call of `model` exported to ONNX and run by ONNX Runtime's CUDA
     execution provider, the inputs and outputs bound in device memory."""
     import os
+    import shutil
     import tempfile
     import numpy
     import onnxruntime
@@ -150,6 +151,7 @@ def onnxruntime_call(model, inputs, name, batch):
         except TypeError:  # a PyTorch without the dynamo switch
             torch.onnx.export(model, inputs, path, opset_version=17)
     session = onnxruntime.InferenceSession(path, providers=["CUDAExecutionProvider"])
+    shutil.rmtree(os.path.dirname(path), ignore_errors=True)  # loaded: the file is not needed
     if session.get_providers()[0] != "CUDAExecutionProvider":
         raise RuntimeError(f"no CUDA execution provider (has {session.get_providers()})")
     graph_inputs = session.get_inputs()

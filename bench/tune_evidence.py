@@ -27,9 +27,11 @@ latency ratio to O3, per model (matplotlib, PNG).
 The plot needs Debian's python3-matplotlib (the exports python3-torchvision).
 """
 import argparse
+import atexit
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -234,6 +236,7 @@ def main():
         report(results, args)
         return
     work = tempfile.mkdtemp(prefix="dlc-tune-evidence-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)  # models are 100s of MB
     models = []
     for name in filter(None, args.models.split(",")):
         path = os.path.join(work, f"{name}.mlirbc")
