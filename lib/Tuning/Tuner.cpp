@@ -630,9 +630,12 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   // The choice, among O3 and the confirmed candidates (the measured ones
   // when none was measured again: --confirm=0, or interrupted before): the
   // lowest score; for the latency objective, of the candidates whose
-  // latency intervals overlap the lowest one's (equal within noise), the
-  // fastest to compile.
-  std::vector<const Measured *> pool = {&results.front()};
+  // latency intervals overlap the lowest one's (equal within noise) and
+  // whose median is not slower than O3's, the fastest to compile. (Without
+  // that bound, the passes that do less compile faster and, run slightly
+  // slower, were chosen over O3 whenever noise widened the intervals.)
+  const Measured &o3 = results.front();
+  std::vector<const Measured *> pool = {&o3};
   for (const Measured &m : confirmed)
     pool.push_back(&m);
   if (!attempted)
@@ -645,7 +648,7 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
     for (const Measured *m : pool)
       if (m->record.latencyLow <= lowest->record.latencyHigh &&
           lowest->record.latencyLow <= m->record.latencyHigh &&
-          m->record.compileMs < best->record.compileMs)
+          m->record.score <= o3.record.score && m->record.compileMs < best->record.compileMs)
         best = m;
   summary.best = best->record;
   summary.best.kind = "best";
@@ -676,11 +679,12 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   report << llvm::formatv("  best{0}: {1} (#{2}): latency {3:f3}x O3 [{4:f3}, {5:f3}] over {6} "
                           "rounds{7}, compile {8:f3}x O3\n",
                           options.objective.kind == Objective::Latency
-                              ? " (of the fastest within noise, the fastest to compile)"
+                              ? " (of the fastest within noise and no slower than O3, the "
+                                "fastest to compile)"
                               : "",
                           b.strategy, b.index, b.latencyRatio, b.latencyLow, b.latencyHigh,
                           b.rounds,
-                          best == &results.front() ? " (nothing beat O3)"
+                          best == &o3 ? " (nothing beat O3)"
                           : b.rounds < 6           ? " (too few rounds to tell)"
                           : b.latencyHigh < 1      ? " (faster than O3 with 95% confidence)"
                                                    : " (not faster than O3 beyond noise)",
