@@ -13,10 +13,8 @@ overlap across rounds; otherwise it is within noise.
     /usr/bin/python3 bench/auto_vs_o3.py build/bin --out bench/auto_vs_o3.json
 """
 import argparse
-import atexit
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import tempfile
@@ -52,8 +50,8 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--out", help="write the results here (JSON)")
     args = ap.parse_args()
-    work = tempfile.mkdtemp(prefix="dlc-auto-vs-o3-")
-    atexit.register(shutil.rmtree, work, ignore_errors=True)  # models are 100s of MB
+    scratch = tempfile.TemporaryDirectory(prefix="dlc-auto-vs-o3-")  # models: 100s of MB
+    work = scratch.name
     results = {}
     for name in args.models.split(","):
         path = os.path.join(work, f"{name}.mlirbc")

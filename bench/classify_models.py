@@ -11,10 +11,8 @@ listed with the importer's message.
     /usr/bin/python3 bench/classify_models.py build/bin --out docs/Classification.md
 """
 import argparse
-import atexit
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 
@@ -66,8 +64,8 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--models", help="comma-separated subset of the torchvision names")
     args = ap.parse_args()
-    work = tempfile.mkdtemp(prefix="dlc-classify-")
-    atexit.register(shutil.rmtree, work, ignore_errors=True)  # models are 100s of MB
+    scratch = tempfile.TemporaryDirectory(prefix="dlc-classify-")  # models: 100s of MB
+    work = scratch.name
     rows = []
 
     def row(label, family, expected, path, error=None):

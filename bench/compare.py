@@ -14,10 +14,8 @@ Usage: python3 bench/compare.py [--runs N] [--rounds R] [--models resnet50,...]
 (Debian's /usr/bin/python3 with python3-torch; `npm install` in bench/ first.)
 """
 import argparse
-import atexit
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -114,8 +112,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--models", default="resnet50,mobilenet_v2,bert_encoder")
     args = ap.parse_args()
-    work = tempfile.mkdtemp(prefix="dlc-bench-")
-    atexit.register(shutil.rmtree, work, ignore_errors=True)  # models are 100s of MB
+    scratch = tempfile.TemporaryDirectory(prefix="dlc-bench-")  # models: 100s of MB
+    work = scratch.name
     results = {}
     for name, model, shape in make_models(args.models.split(",")):
         x = torch.randn(*shape)

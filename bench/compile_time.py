@@ -20,7 +20,6 @@ script fetches optional GPU providers from nuget.org, which this machine cannot
 reach; the CPU binaries come with the npm package.)
 """
 import argparse
-import atexit
 import json
 import os
 import shutil
@@ -86,8 +85,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--json", help="write the results here")
     args = ap.parse_args()
-    work = tempfile.mkdtemp(prefix="dlc-compile-time-")
-    atexit.register(shutil.rmtree, work, ignore_errors=True)  # models are 100s of MB
+    scratch = tempfile.TemporaryDirectory(prefix="dlc-compile-time-")  # models: 100s of MB
+    work = scratch.name
     models = []
     for name in filter(None, args.zoo.split(",")):
         path = os.path.join(work, f"{name}.mlirbc")

@@ -139,19 +139,17 @@ def onnxruntime_call(model, inputs, name, batch):
     """A call of `model` exported to ONNX and run by ONNX Runtime's CUDA
     execution provider, the inputs and outputs bound in device memory."""
     import os
-    import shutil
     import tempfile
     import numpy
     import onnxruntime
     import torch
-    path = os.path.join(tempfile.mkdtemp(), f"{name}_b{batch}.onnx")
-    with torch.no_grad():
+    with tempfile.TemporaryDirectory() as work, torch.no_grad():  # loaded, the file goes
+        path = os.path.join(work, f"{name}_b{batch}.onnx")
         try:  # the TorchScript exporter, which needs no onnxscript
             torch.onnx.export(model, inputs, path, opset_version=17, dynamo=False)
         except TypeError:  # a PyTorch without the dynamo switch
             torch.onnx.export(model, inputs, path, opset_version=17)
-    session = onnxruntime.InferenceSession(path, providers=["CUDAExecutionProvider"])
-    shutil.rmtree(os.path.dirname(path), ignore_errors=True)  # loaded: the file is not needed
+        session = onnxruntime.InferenceSession(path, providers=["CUDAExecutionProvider"])
     if session.get_providers()[0] != "CUDAExecutionProvider":
         raise RuntimeError(f"no CUDA execution provider (has {session.get_providers()})")
     graph_inputs = session.get_inputs()

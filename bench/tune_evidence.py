@@ -27,11 +27,9 @@ latency ratio to O3, per model (matplotlib, PNG).
 The plot needs Debian's python3-matplotlib (the exports python3-torchvision).
 """
 import argparse
-import atexit
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import tempfile
@@ -235,8 +233,8 @@ def main():
         results = json.load(open(args.replot))
         report(results, args)
         return
-    work = tempfile.mkdtemp(prefix="dlc-tune-evidence-")
-    atexit.register(shutil.rmtree, work, ignore_errors=True)  # models are 100s of MB
+    scratch = tempfile.TemporaryDirectory(prefix="dlc-tune-evidence-")  # models: 100s of MB
+    work = scratch.name
     models = []
     for name in filter(None, args.models.split(",")):
         path = os.path.join(work, f"{name}.mlirbc")

@@ -632,8 +632,8 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   // lowest score; for the latency objective, of the candidates whose
   // latency intervals overlap the lowest one's (equal within noise) and
   // whose median is not slower than O3's, the fastest to compile. (Without
-  // that bound, the passes that do less compile faster and, run slightly
-  // slower, were chosen over O3 whenever noise widened the intervals.)
+  // that bound, sequences that skip passes, the fastest to compile but
+  // slightly slower to run, won whenever noise widened the intervals.)
   const Measured &o3 = results.front();
   std::vector<const Measured *> pool = {&o3};
   for (const Measured &m : confirmed)
@@ -684,10 +684,10 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
                               : "",
                           b.strategy, b.index, b.latencyRatio, b.latencyLow, b.latencyHigh,
                           b.rounds,
-                          best == &o3 ? " (nothing beat O3)"
-                          : b.rounds < 6           ? " (too few rounds to tell)"
-                          : b.latencyHigh < 1      ? " (faster than O3 with 95% confidence)"
-                                                   : " (not faster than O3 beyond noise)",
+                          best == &o3         ? " (nothing beat O3)"
+                          : b.rounds < 6      ? " (too few rounds to tell)"
+                          : b.latencyHigh < 1 ? " (faster than O3 with 95% confidence)"
+                                              : " (not faster than O3 beyond noise)",
                           b.compileRatio);
   report << "  " << b.spec() << "\n";
   report << "  records appended to " << options.dbPath << "; replay with --pipeline=tuned:"
