@@ -25,54 +25,8 @@ using namespace mlir;
 using namespace dlc;
 
 //===----------------------------------------------------------------------===//
-// Objectives and space sizes
+// Space sizes per class
 //===----------------------------------------------------------------------===//
-
-double Objective::score(double latencyRatio, double compileRatio) const {
-  switch (kind) {
-  case Latency:
-    return latencyRatio;
-  case Compile:
-    return compileRatio;
-  case Mix:
-    return weight * latencyRatio + (1 - weight) * compileRatio;
-  }
-  return latencyRatio;
-}
-
-std::string Objective::str() const {
-  if (kind == Mix)
-    return llvm::formatv("mix:{0}", llvm::format("%g", weight)).str();
-  return kind == Latency ? "latency" : "compile";
-}
-
-llvm::Expected<Objective> dlc::parseObjective(llvm::StringRef text) {
-  Objective o;
-  if (text == "latency")
-    return o;
-  if (text == "compile") {
-    o.kind = Objective::Compile;
-    return o;
-  }
-  double w;
-  llvm::StringRef weight = text;
-  if (weight.consume_front("mix:") && !weight.getAsDouble(w) && w >= 0 && w <= 1) {
-    o.kind = Objective::Mix;
-    o.weight = w;
-    return o;
-  }
-  return llvm::createStringError("bad objective '" + text.str() +
-                                 "': expected latency, compile or mix:W with W in [0, 1] "
-                                 "(the weight of latency)");
-}
-
-SpaceSize dlc::spaceSize(int64_t passes, int64_t maxLength) {
-  SpaceSize s{passes, 0};
-  double term = 1;
-  for (int64_t k = 0; k <= maxLength; ++k, term *= passes)
-    s.sequences += term;
-  return s;
-}
 
 static std::string sci(double x) { return llvm::formatv("{0:e1}", x).str(); }
 
@@ -628,28 +582,17 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   }
   summary.interrupted = interrupted();
   // The choice, among O3 and the confirmed candidates (the measured ones
-  // when none was measured again: --confirm=0, or interrupted before): the
-  // lowest score; for the latency objective, of the candidates whose
-  // latency intervals overlap the lowest one's (equal within noise) and
-  // whose median is not slower than O3's, the fastest to compile. (Without
-  // that bound, sequences that skip passes, the fastest to compile but
-  // slightly slower to run, won whenever noise widened the intervals.)
+  // when none was measured again: --confirm=0, or interrupted before).
   const Measured &o3 = results.front();
   std::vector<const Measured *> pool = {&o3};
   for (const Measured &m : confirmed)
     pool.push_back(&m);
   if (!attempted)
     pool.insert(pool.end(), ranked.begin(), ranked.end());
-  auto byScore = [](const Measured *a, const Measured *b) {
-    return a->record.score < b->record.score;
-  };
-  const Measured *lowest = *llvm::min_element(pool, byScore), *best = lowest;
-  if (options.objective.kind == Objective::Latency)
-    for (const Measured *m : pool)
-      if (m->record.latencyLow <= lowest->record.latencyHigh &&
-          lowest->record.latencyLow <= m->record.latencyHigh &&
-          m->record.score <= o3.record.score && m->record.compileMs < best->record.compileMs)
-        best = m;
+  std::vector<const TuningRecord *> records;
+  for (const Measured *m : pool)
+    records.push_back(&m->record);
+  const Measured *best = pool[chooseBest(records, options.objective)];
   summary.best = best->record;
   summary.best.kind = "best";
   summary.best.confirmed = attempted;

@@ -23,6 +23,7 @@
 #define DLC_TUNING_TUNER_H
 
 #include "dlc/Runtime/Tensor.h"
+#include "dlc/Tuning/Objective.h"
 #include "dlc/Transforms/TuningDatabase.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -34,18 +35,6 @@
 #include <vector>
 
 namespace dlc {
-
-/// What a candidate is scored by (lower is better), from its latency and
-/// compile time over O3's: `latency`, `compile`, or `mix:W`,
-/// W * latency + (1 - W) * compile.
-struct Objective {
-  enum Kind { Latency, Compile, Mix } kind = Latency;
-  double weight = 1; ///< of latency, for Mix
-  double score(double latencyRatio, double compileRatio) const;
-  std::string str() const;
-};
-/// `latency`, `compile` or `mix:W` (W in [0, 1]); errors say what is expected.
-llvm::Expected<Objective> parseObjective(llvm::StringRef text);
 
 /// Success for random, greedy and exhaustive; else what is expected.
 llvm::Error checkStrategy(llvm::StringRef strategy);
@@ -72,14 +61,6 @@ struct TuneOptions {
   std::string dbPath;
   std::string modelPath; ///< for the records
 };
-
-/// Sizes of a search space: passes, and sequences of up to `maxLength`
-/// of them (repeats allowed).
-struct SpaceSize {
-  int64_t passes = 0;
-  double sequences = 0;
-};
-SpaceSize spaceSize(int64_t passes, int64_t maxLength);
 
 /// `dlc-tune --space`: for each class of `rulesPath`, the catalogue's space
 /// and the class-pruned one.
