@@ -247,16 +247,20 @@ dlc::perChannelScale(const Tensor &scale, RankedTensorType target,
 }
 
 std::optional<ArrayRef<char>> dlc::payloadBytes(graph::ConstantOp c) {
-  auto type = c.getType();
+  return payloadBytes(cast<ElementsAttr>(c.getValue()));
+}
+
+std::optional<ArrayRef<char>> dlc::payloadBytes(ElementsAttr value) {
+  auto type = cast<ShapedType>(value.getType());
   if (!type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() % 8 != 0)
     return std::nullopt;
   ArrayRef<char> bytes;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     if (!blob)
       return std::nullopt;
     bytes = blob->getData();
-  } else if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()); dense && !dense.isSplat()) {
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(value); dense && !dense.isSplat()) {
     bytes = dense.getRawData();
   } else {
     return std::nullopt;

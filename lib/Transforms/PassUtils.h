@@ -40,6 +40,8 @@ std::optional<Tensor> constantValue(mlir::Value v);
 /// not i1, and exactly the size its type says (anything else is left to the
 /// interpreter, which reports it).
 std::optional<llvm::ArrayRef<char>> payloadBytes(graph::ConstantOp c);
+/// The same for any constant's elements (an arith.constant's after lowering).
+std::optional<llvm::ArrayRef<char>> payloadBytes(mlir::ElementsAttr value);
 
 /// `v` is a constant whose elements all equal `x`.
 bool isConstantSplat(mlir::Value v, double x);

@@ -134,3 +134,33 @@ func.func @negative_transposed_b(%a: memref<12x64xf32>, %b: memref<32x64xf32>, %
 func.func @bad_width() {
   return
 }
+
+// -----
+
+// B packed into panels of 16 columns (dlc-cpu-pack-weights): each register
+// tile reads one panel's row, 16 consecutive floats, per reduction step,
+// and is vectorized like any other. With 512-bit vectors a register tile
+// (32 columns) would span two panels: left to the loop nest.
+// CHECK-LABEL: func @packed_b
+// CHECK: scf.for %[[N:.*]] = %c0 to %c32 step %c16
+// CHECK: %[[P:.*]] = affine.apply #{{.*}}(%[[N]])
+// CHECK: scf.for %[[K:.*]] = %c0 to %c64 step %c1
+// CHECK: vector.transfer_read %arg1[%[[P]], %[[K]], %{{.*}}]{{.*}} : memref<2x64x16xf32>, vector<16xf32>
+// CHECK-COUNT-6: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: linalg.generic
+// AVX512-LABEL: func @packed_b
+// AVX512: linalg.generic
+// AVX512-NOT: vector.fma
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (n floordiv 16, k, n mod 16)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @packed_b(%a: memref<12x64xf32>, %b: memref<2x64x16xf32>, %c: memref<12x32xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<12x64xf32>, memref<2x64x16xf32>) outs(%c : memref<12x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -109,6 +109,30 @@ def CPUTransposeProductOperandsPass
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
 }
 
+def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
+  let summary = "Store the constant B of matrix products as panels a register tile reads in order";
+  let description = [{
+    Runs on tensors after kernel outlining, before tile-and-fuse. A kernel
+    argument read only as the B ([k, n], indexed (k, n)) of f32 matrix
+    products whose n is a multiple of the register tile's width nr (32
+    columns with 512-bit vectors, 16 with 256-bit ones), and passed a
+    constant by every call, is stored as panels `[n / nr][k][nr]`: the
+    constants are packed at compile time, the argument takes the panels'
+    type and the products read B through `(n floordiv nr, k, n mod nr)`.
+    The register-tiled product kernel then reads each tile's rows of B
+    consecutively instead of n floats apart (a new page at every step for
+    BERT's feed-forward weights). Tiles of such products along n start at
+    multiples of nr. Counters (`--dlc-pass-stats`): `packed` (kernel
+    arguments), `weights` (constants).
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the target's vector registers (256: AVX2, 512: AVX-512; "
+           "anything else is an error)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def CPUResultsInPlacePass : Pass<"dlc-cpu-results-in-place", "mlir::func::FuncOp"> {
   let summary = "Compute a function's results in its out-parameters instead of copying them there";
   let description = [{
@@ -260,8 +284,11 @@ def CPUVectorizeContractionsPass
     with a static shape is vectorized (a partial column tile as whole
     vectors whose loads and stores are masked past its last column), its
     accumulator kept in registers across the reduction loop, and the
-    contraction lowered to broadcast + FMA outer products. Other ops are left alone. Counters
-    (`--dlc-pass-stats`): `scheduled`, `peeled`, `vectorized`.
+    contraction lowered to broadcast + FMA outer products. A product whose B
+    is packed into panels of the register tile's width (dlc-cpu-pack-weights)
+    reads one panel row per step. Other ops are left alone. Counters
+    (`--dlc-pass-stats`): `scheduled`, `peeled`, `vectorized`, `packed`
+    (register tiles reading B's panels).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

@@ -128,6 +128,9 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   pm.addPass(createCSEPass());
   // Tile-and-fuse and the product kernels agree on the register tile.
   int64_t vectorBits = hostVectorBits();
+  CPUPackWeightsPassOptions pack;
+  pack.vectorBits = vectorBits;
+  pm.addPass(createCPUPackWeightsPass(pack));
   CPUTileAndFusePassOptions tileAndFuse;
   tileAndFuse.threads = threads;
   tileAndFuse.vectorBits = vectorBits;

@@ -1,11 +1,40 @@
 //===- CPUSchedules.cpp - shapes of the CPU kernels ------------------------===//
 #include "CPUSchedules.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 using namespace mlir;
+
+std::optional<int64_t> dlc::cpu::panelWidth(AffineMap bMap) {
+  if (bMap.getNumResults() < 3)
+    return std::nullopt;
+  ArrayRef<AffineExpr> r = bMap.getResults().take_back(3);
+  auto panel = dyn_cast<AffineBinaryOpExpr>(r[0]);
+  auto lane = dyn_cast<AffineBinaryOpExpr>(r[2]);
+  if (!panel || !lane || panel.getKind() != AffineExprKind::FloorDiv ||
+      lane.getKind() != AffineExprKind::Mod || !isa<AffineDimExpr>(r[1]) ||
+      !isa<AffineDimExpr>(panel.getLHS()) || panel.getLHS() != lane.getLHS() ||
+      panel.getRHS() != lane.getRHS())
+    return std::nullopt;
+  auto width = dyn_cast<AffineConstantExpr>(panel.getRHS());
+  if (!width || width.getValue() <= 0)
+    return std::nullopt;
+  return width.getValue();
+}
+
+/// A contraction whose B is packed: linalg's ContractionOpInterface takes
+/// projected permutations only, so the maps are checked by productDims and
+/// the body here.
+static bool isPackedContraction(linalg::LinalgOp op) {
+  return dlc::cpu::panelWidth(op.getIndexingMapsArray()[1]) &&
+         linalg::detail::isContractionBody(*op.getBlock(), [](Operation *mul, Operation *add) {
+           return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
+         });
+}
 
 bool dlc::cpu::isF32Contraction(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
-      !linalg::isaContractionOpInterface(op) ||
+      !(linalg::isaContractionOpInterface(op) || isPackedContraction(op)) ||
       llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
     return false;
   return llvm::all_of(op->getOperands(), [](Value v) {
@@ -33,6 +62,11 @@ dlc::cpu::productDims(ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> it
   };
   std::optional<unsigned> am = last(0, 1), ak = last(0, 0), bk = last(1, 1), bn = last(1, 0),
                           cm = last(2, 1), cn = last(2, 0);
+  if (panelWidth(maps[1])) {
+    ArrayRef<AffineExpr> r = maps[1].getResults().take_back(3);
+    bk = cast<AffineDimExpr>(r[1]).getPosition();
+    bn = cast<AffineDimExpr>(cast<AffineBinaryOpExpr>(r[0]).getLHS()).getPosition();
+  }
   if (!am || !ak || !bk || !bn || !cm || !cn || *am != *cm || *bn != *cn || *ak != *bk ||
       iterators[*ak] != utils::IteratorType::reduction || maps[1].isFunctionOfDim(*am) ||
       maps[0].isFunctionOfDim(*bn))

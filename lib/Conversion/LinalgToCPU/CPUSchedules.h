@@ -18,6 +18,11 @@ struct ProductDims {
   unsigned m, n, k;
 };
 
+/// The panel width `w` if `bMap`, the indexing map of a product's B, reads
+/// B packed into panels (dlc-cpu-pack-weights): its results end with
+/// (n floordiv w, k, n mod w) for two loop dims n and k.
+std::optional<int64_t> panelWidth(mlir::AffineMap bMap);
+
 /// Whether `op` is an f32 contraction of two inputs over one reduction loop
 /// with static loop ranges, on tensors or on buffers with contiguous rows.
 bool isF32Contraction(mlir::linalg::LinalgOp op);
@@ -28,7 +33,8 @@ bool isF32Contraction(mlir::linalg::LinalgOp op);
 std::optional<ProductDims> matchProduct(mlir::linalg::LinalgOp op);
 
 /// The loop roles if the indexing maps (A, B, C) and iterators are those of
-/// a matrix product, whatever the operands' types.
+/// a matrix product, whatever the operands' types; B may be packed
+/// (panelWidth).
 std::optional<ProductDims> productDims(llvm::ArrayRef<mlir::AffineMap> maps,
                                        llvm::ArrayRef<mlir::utils::IteratorType> iterators);
 

@@ -159,6 +159,10 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
     work *= r;
   if (count() < threads && work >= kMinSplitWork) {
     steps.assign(ranges.size(), 1);
+    // Panels of a packed B are whole in every tile.
+    if (std::optional<ProductDims> d = matchProduct(anchor))
+      if (std::optional<int64_t> width = panelWidth(anchor.getIndexingMapsArray()[1]))
+        steps[d->n] = *width;
     split();
   }
   if (count() < std::max<int64_t>(threads, 2))

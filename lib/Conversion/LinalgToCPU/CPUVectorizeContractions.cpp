@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -120,6 +121,33 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   return true;
 }
 
+/// Makes a register tile of a product whose B is packed
+/// (dlc-cpu-pack-weights), which reads one row of one panel, read it as a
+/// plain [1, nr] row of B indexed (k, n), so that it vectorizes like any
+/// other tile. False (nothing changed) for any other tile.
+bool readPanelRow(RewriterBase &rewriter, linalg::GenericOp tile, ProductDims d) {
+  std::optional<int64_t> width = panelWidth(tile.getIndexingMapsArray()[1]);
+  OpOperand *b = tile.getDpsInputOperand(1);
+  auto type = dyn_cast<MemRefType>(b->get().getType());
+  if (!width || !type || type.getShape() != ArrayRef<int64_t>{1, 1, *width})
+    return false;
+  rewriter.setInsertionPoint(tile);
+  SmallVector<int64_t> offsets(3, 0), sizes = {1, 1, *width}, strides(3, 1);
+  auto rowType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+      {1, *width}, type, offsets, sizes, strides));
+  Value row = memref::SubViewOp::create(rewriter, tile.getLoc(), rowType, b->get(), offsets,
+                                        sizes, strides);
+  MLIRContext *ctx = tile.getContext();
+  SmallVector<AffineMap> maps = tile.getIndexingMapsArray();
+  maps[1] = AffineMap::get(tile.getNumLoops(), 0,
+                           {getAffineDimExpr(d.k, ctx), getAffineDimExpr(d.n, ctx)}, ctx);
+  rewriter.modifyOpInPlace(tile, [&] {
+    b->set(row);
+    tile.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  return true;
+}
+
 /// Computes a masked contraction of a partial column tile on whole vectors.
 /// Only the tile's n dimension (parallel) is masked, and the tile's stores
 /// are masked too, so the lanes past its last column are never stored:
@@ -160,7 +188,7 @@ struct CPUVectorizeContractionsPass
     IRRewriter rewriter(ctx);
     StringAttr marker = StringAttr::get(ctx, "dlc.register_tile");
     RegisterTile regTile = registerTile(vectorBits);
-    int64_t scheduled = 0, peeled = 0;
+    int64_t scheduled = 0, peeled = 0, panelRows = 0;
     for (auto [op, d] : products) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (ranges[d.n] < regTile.nr)
@@ -178,7 +206,9 @@ struct CPUVectorizeContractionsPass
       if (failed(inner))
         continue;
       ++scheduled;
-      inner->tiledOps.front()->setAttr(marker, UnitAttr::get(ctx));
+      auto regOp = cast<linalg::GenericOp>(inner->tiledOps.front());
+      regOp->setAttr(marker, UnitAttr::get(ctx));
+      panelRows += readPanelRow(rewriter, regOp, d);
       // Peel the partial row and column tiles off the full ones.
       scf::ForOp partial;
       if (scf::ForOp cols = loopFor(inner->loops, reg, d.n))
@@ -188,6 +218,7 @@ struct CPUVectorizeContractionsPass
     }
     dlc::recordPassStat(getArgument(), "scheduled", scheduled);
     dlc::recordPassStat(getArgument(), "peeled", peeled);
+    dlc::recordPassStat(getArgument(), "packed", panelRows);
     if (scheduled == 0)
       return;
     // Static tile shapes: fold the peeled loops' bounds into the subviews.

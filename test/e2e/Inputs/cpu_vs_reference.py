@@ -211,11 +211,42 @@ for i, (n, nb, nc, k, iou, bg, et) in enumerate([(2, 40, 4, 5, 0.5, 0, "f32"), (
   return %0#0, %0#1, %0#2 : {outs}
 }}"""))
 
+# Dense layers with constant weights, which the CPU stores as panels of
+# the register tile's width (dlc-cpu-pack-weights) when n is a multiple of
+# it: batched inputs, a single row split across threads along n (the
+# panels whole in every thread's tile; on 4 threads, 96 columns are not
+# split into 4 x 24, which would cut 32-wide panels), n a multiple of 16
+# only, n of no panel width, and one kernel called with two weights.
+def weight(n, k):
+    return "dense<[" + ", ".join(
+        "[" + ", ".join(f"{rng.uniform(-1, 1):.3f}" for _ in range(k)) + "]" for _ in range(n)) + "]>"
+
+
+for name, x, n, k in [("dense_const_batched", [2, 5, 9], 64, 9), ("dense_const_row", [1, 128], 512, 128),
+                      ("dense_const_row96", [1, 1024], 96, 1024),
+                      ("dense_const_48", [7, 16], 48, 16), ("dense_const_40", [3, 8], 40, 8)]:
+    y = x[:-1] + [n]
+    cases.append((name, f"""func.func @main(%x: {t(x)}, %b: {t([n])}) -> {t(y)} {{
+  %w = graph.constant {weight(n, k)} : {t([n, k])}
+  %0 = graph.dense %x, %w, %b : ({t(x)}, {t([n, k])}, {t([n])}) -> {t(y)}
+  return %0 : {t(y)}
+}}"""))
+cases.append(("dense_const_two_weights", f"""func.func @main(%x: {t([6, 32])}) -> ({t([6, 64])}, {t([6, 64])}) {{
+  %w1 = graph.constant {weight(64, 32)} : {t([64, 32])}
+  %w2 = graph.constant {weight(64, 32)} : {t([64, 32])}
+  %0 = graph.dense %x, %w1 : ({t([6, 32])}, {t([64, 32])}) -> {t([6, 64])}
+  %1 = graph.dense %x, %w2 : ({t([6, 32])}, {t([64, 32])}) -> {t([6, 64])}
+  return %0, %1 : {t([6, 64])}, {t([6, 64])}
+}}"""))
+
 for name, text in cases:
     path = os.path.join(work, f"{name}.mlir")
     with open(path, "w") as f:
         f.write(text + "\n")
     compare(f"generated {name}", path, "main")
+    if name.startswith("dense_const"):
+        for threads in (2, 4):
+            compare(f"generated {name} threads={threads}", path, "main", threads=threads)
 
 # 3. Small zoo models: the default pipeline on one thread (sequential tile
 # loops), and every optimization level on two (OpenMP ones): O0 compiles

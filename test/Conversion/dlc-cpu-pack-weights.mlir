@@ -1,0 +1,155 @@
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=256' | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=256' --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=512' | FileCheck %s --check-prefix=AVX512
+// RUN: not dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=128' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: dlc-cpu-pack-weights: vector-bits must be 256 or 512, got 128
+
+// Over the cases below: two kernel arguments packed, three weights.
+// STATS: dlc-cpu-pack-weights: packed 2, weights 3
+
+// A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
+// of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
+// W[k][16 p + j], W[k][n] = 32 k + n. The kernel takes the panels and its
+// product reads them through (n floordiv 16, k, n mod 16). With 512-bit
+// vectors the panels are 32 wide: [1][2][32], the same order as W.
+// CHECK-DAG: #[[PANELS:.*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 16, d2, d1 mod 16)>
+// CHECK-LABEL: func @main
+// CHECK: %[[W:.*]] = arith.constant dense_resource<packed_weight> : tensor<2x2x16xf32>
+// CHECK: call @kernel(%arg0, %[[W]]) : (tensor<4x2xf32>, tensor<2x2x16xf32>)
+// CHECK: func.func private @kernel(%arg0: tensor<4x2xf32>, %arg1: tensor<2x2x16xf32>)
+// CHECK: linalg.generic {{.*}}#[[PANELS]]{{.*}} ins(%arg0, %arg1 : tensor<4x2xf32>, tensor<2x2x16xf32>)
+// CHECK: packed_weight: "0x40000000000000000000803F0000004000004040000080400000A0400000C0400000E040000000410000104100002041000030410000404100005041000060410000704100000042000004420000084200000C4200001042000014420000184200001C4200002042000024420000284200002C4200003042000034420000384200003C42000080410000884100009041000098410000A0410000A8410000B0410000B8410000C0410000C8410000D0410000D8410000E0410000E8410000F0410000F84100004042000044420000484200004C4200005042000054420000584200005C4200006042000064420000684200006C4200007042000074420000784200007C42"
+// AVX512: arith.constant dense_resource<packed_weight> : tensor<1x2x32xf32>
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @main(%x: tensor<4x2xf32>) -> tensor<4x32xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0]]> : tensor<2x32xf32>
+  %y = call @kernel(%x, %w) : (tensor<4x2xf32>, tensor<2x32xf32>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<2x32xf32>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x2xf32>, tensor<2x32xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// One kernel called with two weights: each packed once, the kernel's
+// argument once.
+// CHECK-LABEL: func @two_calls
+// CHECK: %[[W1:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<2x2x16xf32>
+// CHECK: %[[W2:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<2x2x16xf32>
+// CHECK: call @kernel(%arg0, %[[W1]])
+// CHECK: call @kernel(%arg0, %[[W2]])
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @two_calls(%x: tensor<4x2xf32>) -> (tensor<4x32xf32>, tensor<4x32xf32>) {
+  %w1 = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0]]> : tensor<2x32xf32>
+  %w2 = arith.constant dense<[[100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0, 112.0, 113.0, 114.0, 115.0, 116.0, 117.0, 118.0, 119.0, 120.0, 121.0, 122.0, 123.0, 124.0, 125.0, 126.0, 127.0, 128.0, 129.0, 130.0, 131.0], [132.0, 133.0, 134.0, 135.0, 136.0, 137.0, 138.0, 139.0, 140.0, 141.0, 142.0, 143.0, 144.0, 145.0, 146.0, 147.0, 148.0, 149.0, 150.0, 151.0, 152.0, 153.0, 154.0, 155.0, 156.0, 157.0, 158.0, 159.0, 160.0, 161.0, 162.0, 163.0]]> : tensor<2x32xf32>
+  %y1 = call @kernel(%x, %w1) : (tensor<4x2xf32>, tensor<2x32xf32>) -> tensor<4x32xf32>
+  %y2 = call @kernel(%x, %w2) : (tensor<4x2xf32>, tensor<2x32xf32>) -> tensor<4x32xf32>
+  return %y1, %y2 : tensor<4x32xf32>, tensor<4x32xf32>
+}
+func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<2x32xf32>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x2xf32>, tensor<2x32xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// Left alone: a weight computed at run time by one of the calls.
+// CHECK-LABEL: func @negative_computed
+// CHECK-NOT: packed_weight
+// CHECK: func.func private @kernel(%arg0: tensor<4x2xf32>, %arg1: tensor<2x32xf32>)
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_computed(%x: tensor<4x2xf32>, %v: tensor<2x32xf32>) -> (tensor<4x32xf32>, tensor<4x32xf32>) {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0]]> : tensor<2x32xf32>
+  %y1 = call @kernel(%x, %w) : (tensor<4x2xf32>, tensor<2x32xf32>) -> tensor<4x32xf32>
+  %y2 = call @kernel(%x, %v) : (tensor<4x2xf32>, tensor<2x32xf32>) -> tensor<4x32xf32>
+  return %y1, %y2 : tensor<4x32xf32>, tensor<4x32xf32>
+}
+func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<2x32xf32>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x2xf32>, tensor<2x32xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// Left alone: n = 24 is not a multiple of a panel's width.
+// CHECK-LABEL: func @negative_width
+// CHECK: call @kernel(%arg0, %{{.*}}) : (tensor<4x2xf32>, tensor<2x24xf32>)
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_width(%x: tensor<4x2xf32>) -> tensor<4x24xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0], [24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0]]> : tensor<2x24xf32>
+  %y = call @kernel(%x, %w) : (tensor<4x2xf32>, tensor<2x24xf32>) -> tensor<4x24xf32>
+  return %y : tensor<4x24xf32>
+}
+func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<2x24xf32>) -> tensor<4x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x24xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x24xf32>) -> tensor<4x24xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x2xf32>, tensor<2x24xf32>) outs(%c : tensor<4x24xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x24xf32>
+  return %r : tensor<4x24xf32>
+}
+
+// -----
+
+// Left alone: the kernel also reads the weight otherwise (here it returns it).
+// CHECK-LABEL: func @negative_other_use
+// CHECK-NOT: packed_weight
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_other_use(%x: tensor<4x2xf32>) -> tensor<4x32xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0]]> : tensor<2x32xf32>
+  %y:2 = call @kernel(%x, %w) : (tensor<4x2xf32>, tensor<2x32xf32>) -> (tensor<4x32xf32>, tensor<2x32xf32>)
+  return %y#0 : tensor<4x32xf32>
+}
+func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<2x32xf32>) -> (tensor<4x32xf32>, tensor<2x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x2xf32>, tensor<2x32xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r, %b : tensor<4x32xf32>, tensor<2x32xf32>
+}
