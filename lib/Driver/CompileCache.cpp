@@ -1,5 +1,6 @@
 //===- CompileCache.cpp - compiled code kept across processes --------------===//
 #include "dlc/Driver/CompileCache.h"
+#include "dlc/Support/Version.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -47,7 +48,7 @@ std::string dlc::defaultCacheDir() {
 }
 
 std::string dlc::compilerIdentity() {
-  std::string id = "dlc " DLC_GIT_VERSION " llvm " LLVM_VERSION_STRING;
+  std::string id = std::string("dlc ") + gitVersion() + " llvm " LLVM_VERSION_STRING;
   std::string exe = fs::getMainExecutable(nullptr, nullptr);
   fs::file_status status;
   if (!exe.empty() && !fs::status(exe, status))

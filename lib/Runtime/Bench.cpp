@@ -1,5 +1,6 @@
 //===- Bench.cpp - latency statistics as METHODOLOGY.md defines ------------===//
 #include "dlc/Runtime/Bench.h"
+#include "dlc/Support/Version.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Format.h"
@@ -12,10 +13,6 @@
 #include <cmath>
 #include <ctime>
 #include <sys/resource.h>
-
-#ifndef DLC_GIT_VERSION
-#define DLC_GIT_VERSION "unknown"
-#endif
 
 using namespace dlc;
 
@@ -139,7 +136,7 @@ void LatencyStats::print(llvm::raw_ostream &os, int64_t batch) const {
 
 Provenance dlc::currentProvenance() {
   Provenance p;
-  p.dlcVersion = DLC_GIT_VERSION;
+  p.dlcVersion = gitVersion();
   p.llvmVersion = LLVM_VERSION_STRING;
   if (auto cpuinfo = llvm::MemoryBuffer::getFileAsStream("/proc/cpuinfo")) {
     for (llvm::StringRef line : llvm::split((*cpuinfo)->getBuffer(), '\n'))
