@@ -7,7 +7,7 @@ using namespace dlc;
 
 namespace {
 /// A measured record: its latency over O3's with the interval, and its
-/// compile time.
+/// compile time (`choose` scores it).
 TuningRecord measured(double ratio, double low, double high, double compileMs) {
   TuningRecord r;
   r.latencyRatio = ratio;
@@ -15,7 +15,6 @@ TuningRecord measured(double ratio, double low, double high, double compileMs) {
   r.latencyHigh = high;
   r.compileMs = compileMs;
   r.compileRatio = compileMs / 1000;
-  r.score = ratio;
   return r;
 }
 

@@ -247,7 +247,7 @@ dlc::perChannelScale(const Tensor &scale, RankedTensorType target,
 }
 
 std::optional<ArrayRef<char>> dlc::payloadBytes(graph::ConstantOp c) {
-  return payloadBytes(cast<ElementsAttr>(c.getValue()));
+  return payloadBytes(c.getValue());
 }
 
 std::optional<ArrayRef<char>> dlc::payloadBytes(ElementsAttr value) {

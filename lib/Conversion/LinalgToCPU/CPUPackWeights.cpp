@@ -45,7 +45,7 @@ AsmResourceBlob packedBlob(ArrayRef<char> bytes, int64_t k, int64_t n, int64_t n
   return blob;
 }
 
-/// The products of `kernel` that read argument `arg` as their B, [k, n]
+/// The products that read the kernel argument `arg` as their B, [k, n]
 /// indexed (k, n) with n a multiple of `nr`; nothing when the argument has
 /// any other use.
 using Product = std::pair<linalg::GenericOp, ProductDims>;
@@ -150,10 +150,8 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       for (func::CallOp call : c.calls)
         call->setOperand(c.index, packed[call.getOperand(c.index)]);
       for (auto [op, d] : c.products) {
-        MLIRContext *ctx = op.getContext();
-        AffineExpr n = getAffineDimExpr(d.n, ctx), k = getAffineDimExpr(d.k, ctx);
         SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-        maps[1] = AffineMap::get(op.getNumLoops(), 0, {n.floorDiv(nr), k, n % nr}, ctx);
+        maps[1] = panelMap(op.getNumLoops(), d, nr, op.getContext());
         op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
       }
     }

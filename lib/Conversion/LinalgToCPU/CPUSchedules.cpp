@@ -22,6 +22,11 @@ std::optional<int64_t> dlc::cpu::panelWidth(AffineMap bMap) {
   return width.getValue();
 }
 
+AffineMap dlc::cpu::panelMap(unsigned numLoops, ProductDims d, int64_t width, MLIRContext *ctx) {
+  AffineExpr n = getAffineDimExpr(d.n, ctx), k = getAffineDimExpr(d.k, ctx);
+  return AffineMap::get(numLoops, 0, {n.floorDiv(width), k, n % width}, ctx);
+}
+
 /// A contraction whose B is packed: linalg's ContractionOpInterface takes
 /// projected permutations only, so the maps are checked by productDims and
 /// the body here.

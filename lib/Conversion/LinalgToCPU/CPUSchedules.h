@@ -22,6 +22,10 @@ struct ProductDims {
 /// B packed into panels (dlc-cpu-pack-weights): its results end with
 /// (n floordiv w, k, n mod w) for two loop dims n and k.
 std::optional<int64_t> panelWidth(mlir::AffineMap bMap);
+/// The map through which a product of `numLoops` loops with roles `d` reads
+/// B packed into panels of `width` columns: (n floordiv width, k, n mod width).
+mlir::AffineMap panelMap(unsigned numLoops, ProductDims d, int64_t width,
+                         mlir::MLIRContext *ctx);
 
 /// Whether `op` is an f32 contraction of two inputs over one reduction loop
 /// with static loop ranges, on tensors or on buffers with contiguous rows.
