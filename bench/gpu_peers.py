@@ -165,6 +165,19 @@ def onnxruntime_call(model, inputs, name, batch):
     return lambda: session.run_with_iobinding(binding)
 
 
+def onnxruntime_missing():
+    """Why ONNX Runtime cannot run on the GPU here, or None."""
+    try:
+        import onnxruntime
+    except ImportError as e:
+        return f"ImportError: {e}"
+    available = onnxruntime.get_available_providers()
+    if "CUDAExecutionProvider" in available:
+        return None
+    return (f"no CUDA execution provider in onnxruntime {onnxruntime.__version__} (has "
+            f"{available}; the GPU build is the onnxruntime-gpu package)")
+
+
 def run_peers(args):
     import torch
     out = open(args.out, "a")
@@ -177,9 +190,12 @@ def run_peers(args):
                     "torch.compile default")
         plan += [(m, b, mode) for b in (1, 32) for mode in compiled for m in models]
     gpu = torch.cuda.get_device_name(0)
+    no_onnxruntime = onnxruntime_missing() if not args.eager_only else None
     for name, batch, system in plan:
         torch._dynamo.reset()
         try:
+            if system == "onnxruntime" and no_onnxruntime:  # known before building
+                raise RuntimeError(no_onnxruntime)
             model, inputs = build(name, batch, half=system.endswith(" f16"))
         except Exception as e:  # a missing package or no memory: the next ones still run
             r = {"model": name, "batch": batch, "system": system, "gpu": gpu,
@@ -223,10 +239,14 @@ def run_peers(args):
 
 
 def table(bench_path, peers_path):
-    rows = {}
+    rows, small_tiles, p50 = {}, {}, {}
     for line in open(bench_path):
         j = json.loads(line)
         name = j["model"]
+        p50[name] = j["latency_ms"]["p50"]
+        if name.endswith("_t64"):  # compiled with --gpu-max-tile=64: the large tiles' A/B
+            small_tiles[name.removesuffix("_t64")] = j["latency_ms"]["p50"]
+            continue
         graph = name.endswith("_graph")
         name = name.removesuffix("_graph")
         variant = next((v for v in ("tf32", "f16", "auto") if name.endswith("_" + v)), None)
@@ -258,6 +278,16 @@ def table(bench_path, peers_path):
         cells = [f"{r[s]:.3f}" if s in r else "-" for s in systems]
         cells += [f"{r[a] / r[b]:.2f}" if a in r and b in r else "-" for a, b in ratios]
         print(f"| {model} | {batch} | " + " | ".join(cells) + " |")
+    if not small_tiles:
+        return
+    # the same libraries with tiles of at most 64 x 64 (dlc's before 128 x 128)
+    print("\n| library | p50 ms | p50 ms, tiles up to 64 x 64 | ratio |")
+    print("|---|---|---|---|")
+    for name, small in sorted(small_tiles.items()):
+        large = p50.get(name)
+        cells = [f"{large:.3f}" if large else "-", f"{small:.3f}",
+                 f"{large / small:.2f}" if large else "-"]
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 def main():

@@ -12,24 +12,28 @@
 #                                   their weights (BERT's as zoo recipes: 0.4
 #                                   MB for BERT-base), ResNet-18 at batch 4
 #                                   compiled at O0 and BERT-tiny at batch 32,
-#                                   and the CPU backend's outputs on seeded
-#                                   inputs; M.tf32.so the same compiled with
-#                                   --gpu-tf32; M.f16.so / M.bf16.so (with
-#                                   M.f16.weights, M.f16.expected*.npy)
-#                                   MobileNetV2 in f16 and BERT-tiny in bf16
-#                                   (`--pipeline='O3;mixed=T'`, against the
-#                                   CPU compiling the same)
+#                                   and large_product (test/GPU/Inputs: 128
+#                                   x 128 tiles), and the CPU backend's
+#                                   outputs on seeded inputs; M.tf32.so the
+#                                   same compiled with --gpu-tf32; M.f16.so
+#                                   / M.bf16.so (with M.f16.weights,
+#                                   M.f16.expected*.npy) MobileNetV2 in f16,
+#                                   BERT-tiny in bf16 and large_product in
+#                                   both (`--pipeline='O3;mixed=T'`, against
+#                                   the CPU compiling the same)
 #   bench.tar.xz                    bench/M_bB.so, M_bB_tf32.so and
 #                                   M_bB_f16.so: the four study models at
 #                                   batch 1 and 32, in f32, with --gpu-tf32
 #                                   and in f16 (`O3;mixed=f16`), and
-#                                   M_b1_auto.so with --pipeline=auto;
+#                                   M_b1_auto.so with --pipeline=auto,
+#                                   M_b32*_t64.so with --gpu-max-tile=64;
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
 set -euo pipefail
 build=$(cd "$1" && pwd)/bin
+repo=$(cd "$(dirname "$0")/.." && pwd)
 out=$2
 arch=${3:-sm_90}
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
@@ -49,21 +53,28 @@ tar -C "$scratch" -cJf "$out/node.tar.xz" node
 echo "== zoo models with weights"
 # MODEL[:BATCH[:PIPELINE]]; ResNet-18 at O0 keeps the zoo's parameters
 # (no batch norm folded), so its weights travel as recipes; at batch 4 and
-# BERT-tiny at batch 32, the large products' tiles are checked too
-for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 bert_tiny:32; do
+# BERT-tiny at batch 32, the large products' tiles are checked too;
+# large_product (test/GPU/Inputs, no weights) takes 128 x 128 tiles
+for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 bert_tiny:32 large_product; do
   IFS=: read -r zoo batch pipeline <<< "$spec"
   batch=${batch:-1} pipeline=${pipeline:-default}
   m=$zoo
   [ "$batch" != 1 ] && m=${zoo}_b$batch
   [ "$pipeline" != default ] && m=${m}_$pipeline
-  "$build/dlc-zoo" "$zoo" --batch="$batch" -o "$scratch/$m.mlirbc"
+  weights=(--external-weights="$out/models/$m.weights")
+  tf32_weights=(--external-weights="$scratch/$m.tf32.weights")
+  if [ "$zoo" = large_product ]; then # weights: none
+    "$build/dlc-opt" "$repo/test/GPU/Inputs/$zoo.mlir" --emit-bytecode -o "$scratch/$m.mlirbc"
+    weights=() tf32_weights=()
+  else
+    "$build/dlc-zoo" "$zoo" --batch="$batch" -o "$scratch/$m.mlirbc"
+  fi
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --pipeline="$pipeline" \
-    --emit=shared -o "$out/models/$m.so" --external-weights="$out/models/$m.weights"
+    --emit=shared -o "$out/models/$m.so" "${weights[@]}"
   # the same weights: the tf32 library uses M.weights
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --pipeline="$pipeline" \
-    --gpu-tf32 --emit=shared -o "$out/models/$m.tf32.so" \
-    --external-weights="$scratch/$m.tf32.weights"
-  if ! cmp -s "$out/models/$m.weights" "$scratch/$m.tf32.weights"; then
+    --gpu-tf32 --emit=shared -o "$out/models/$m.tf32.so" "${tf32_weights[@]}"
+  if [ ${#weights[@]} != 0 ] && ! cmp -s "$out/models/$m.weights" "$scratch/$m.tf32.weights"; then
     echo "gpu-prepare: $m's weights differ between its f32 and tf32 libraries" >&2
     exit 1
   fi
@@ -79,11 +90,12 @@ for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 bert_tiny:32; do
 done
 # Mixed precision, MODEL:TYPE: weights of their own (converted, so no zoo
 # recipes), the inputs above, the CPU's outputs for the same pipeline
-for spec in mobilenet_v2:f16 bert_tiny:bf16; do
+for spec in mobilenet_v2:f16 bert_tiny:bf16 large_product:f16 large_product:bf16; do
   IFS=: read -r m type <<< "$spec"
+  weights=(--external-weights="$out/models/$m.$type.weights")
+  [ "$m" = large_product ] && weights=()
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" \
-    --pipeline="O3;mixed=$type" --emit=shared -o "$out/models/$m.$type.so" \
-    --external-weights="$out/models/$m.$type.weights"
+    --pipeline="O3;mixed=$type" --emit=shared -o "$out/models/$m.$type.so" "${weights[@]}"
   rm -f "$out/models/$m.$type.o" "$out/models/$m.$type.h"
   inputs=() expect=()
   for f in $(ls -v "$out/models/$m".in*.npy); do inputs+=(--input="$f"); done
@@ -101,11 +113,17 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
     "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
     variants=(f32 tf32 f16)
     [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
+    # at batch 32, each also with tiles of at most 64 x 64 (_t64): the A/B
+    # of the 128 x 128 tiles
+    [ $b = 32 ] && variants+=(f32:64 tf32:64 f16:64)
     for variant in "${variants[@]}"; do
       name=${m}_b$b flags=()
-      [ $variant = tf32 ] && name=${name}_tf32 flags=(--gpu-tf32)
-      [ $variant = f16 ] && name=${name}_f16 flags=("--pipeline=O3;mixed=f16")
-      [ $variant = auto ] && name=${name}_auto flags=(--pipeline=auto)
+      case $variant in
+        tf32*) name=${name}_tf32 flags=(--gpu-tf32) ;;
+        f16*) name=${name}_f16 flags=("--pipeline=O3;mixed=f16") ;;
+        auto) name=${name}_auto flags=(--pipeline=auto) ;;
+      esac
+      case $variant in *:64) name=${name}_t64 flags+=(--gpu-max-tile=64) ;; esac
       "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
         --emit=shared -o "$scratch/bench/$name.so" --external-weights="$scratch/$m.weights"
       rm -f "$scratch/bench/$name.o" "$scratch/bench/$name.h" "$scratch/$m.weights"

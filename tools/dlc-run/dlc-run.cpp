@@ -49,6 +49,10 @@ static cl::opt<bool>
     gpuTF32("gpu-tf32", cl::desc("cuda: matrix products and convolutions on tensor cores in TF32 "
                                  "(inputs rounded to 10-bit mantissas, f32 accumulation, as "
                                  "PyTorch's convolutions by default; sm_80 and later)"));
+static cl::opt<int64_t>
+    gpuMaxTile("gpu-max-tile", cl::init(128),
+               cl::desc("cuda: the most rows and columns of a matrix product's output tile per "
+                        "block: 128, 64 or 32 (the largest that gives enough blocks is taken)"));
 static cl::opt<std::string>
     cudaPath("cuda-path", cl::desc("cuda: the CUDA toolkit (default: $CUDA_ROOT, $CUDA_HOME, "
                                    "$CUDA_PATH, /usr/local/cuda)"));
@@ -285,6 +289,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
     return fail("--gpu-arch: " + why);
   }
   gpu->tf32 = gpuTF32;
+  gpu->maxTile = gpuMaxTile;
   if (gpuTF32 && !gpu->hasTensorCores()) {
     consumeError(device.takeError());
     return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
@@ -406,8 +411,11 @@ int main(int argc, char **argv) {
   if (!cuda && !compileTo.empty() && !(phase = parsePhase(compileTo)))
     return fail("bad --compile-to '" + compileTo +
                 "' (expected graph, linalg, loops or llvm)");
-  if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32))
-    return fail("--gpu-arch, --gpu-tf32 and --cuda-path apply to --target=cuda");
+  if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
+                gpuMaxTile.getNumOccurrences()))
+    return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile and --cuda-path apply to --target=cuda");
+  if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
+    return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
   if (cuda && !passLedgerPath.empty())
     return fail("--dlc-pass-ledger is not available for --target=cuda yet");
   if (!externalWeights.empty() && !(cuda && !emit.empty()))

@@ -19,6 +19,10 @@ namespace dlc {
 enum class GPUPhase { Graph, Linalg, GPU, NVVM, PTX, LLVM };
 std::optional<GPUPhase> parseGPUPhase(llvm::StringRef name);
 
+/// The sides of the output tiles a tiled matrix product may take on the GPU,
+/// from the largest.
+inline constexpr int64_t kGPUTileSides[] = {128, 64, 32};
+
 /// The NVIDIA GPU compiled for.
 struct GPUTarget {
   /// The compute capability, "sm_80", "sm_90a", ...
@@ -27,6 +31,9 @@ struct GPUTarget {
   std::string toolkit;
   /// Matrix products on tensor cores in TF32 (sm_80 and later).
   bool tf32 = false;
+  /// The most rows and columns of a tiled product's output tile, one of
+  /// kGPUTileSides (dlc-gpu-map-to-threads' max-tile).
+  int64_t maxTile = 128;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

@@ -375,15 +375,18 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     reduction (dense layers), get a warp per output combining with shuffles.
     Matrix products (`out += a * b` in f32 over one reduction dimension, at
     least 16 x 16 outputs: dense layers, attention, convolutions after
-    im2col) get tiled kernels instead: a block of 256 threads per 64 x 64,
-    32 x 64 or 32 x 32 output tile (the largest that gives 128 blocks), each
-    thread accumulating 16, 8 or 4 outputs in registers with fused
+    im2col) get tiled kernels instead: a block of 256 threads per 128 x 128,
+    64 x 64, 32 x 64 or 32 x 32 output tile (the largest, up to `max-tile`
+    rows and columns, that gives 128 blocks; 128 x 128 only for products of
+    at least 128 rows and columns), each thread accumulating 64, 16, 8 or 4
+    outputs in registers with fused
     multiply-adds from tiles of both inputs staged 16 reduction steps at a
     time in shared memory; each thread loads its share of the next step
     while the block multiplies (the loop carries the loaded values).
     Threads' indices are split into loops' in 32-bit arithmetic where the
     sizes allow. When the tiles are still too few to occupy the
-    GPU, the reduction is split in slices summed into a buffer, which a
+    GPU, the reduction is split in slices (of tiles up to 64 x 64) summed
+    into a buffer, which a
     second kernel adds to the output in order (the same result every run).
     With `tf32`, the tiled products run on tensor cores: each warp of the
     block computes 16 rows of its tile with `mma.sync` m16n8k8 on TF32
@@ -420,6 +423,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
            "Matrix products on tensor cores in TF32 (sm_80 and later)">,
     Option<"narrowMMA", "narrow-mma", "bool", /*default=*/"false",
            "Products of f16 or bf16 values on tensor cores, exactly (sm_80 and later)">,
+    Option<"maxTile", "max-tile", "int64_t", /*default=*/"128",
+           "The most rows and columns of a tiled product's output tile: 128, 64 or 32">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",

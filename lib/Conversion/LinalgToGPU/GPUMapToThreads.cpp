@@ -477,6 +477,11 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     func::FuncOp func = getOperation();
     if (func.isExternal() || isScalarHelper(func))
       return;
+    if (!llvm::is_contained(dlc::kGPUTileSides, maxTile)) {
+      func.emitError() << "dlc-gpu-map-to-threads: max-tile=" << int64_t(maxTile)
+                       << " is not a tile side (128, 64 or 32)";
+      return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
     int64_t forwarded = forwardCopies(rewriter, func);
     // Copies and linalg ops as loop nests.
@@ -494,7 +499,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     func.walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
         return;
-      if (!wholeBody && op->getParentOp() == func && dlc::isTiledContraction(op))
+      if (!wholeBody && op->getParentOp() == func && dlc::isTiledContraction(op, maxTile))
         tiled.push_back(op);
       else
         linalgOps.push_back(op);
@@ -583,7 +588,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     for (auto [op, fusion] : llvm::zip(tiled, fusions)) {
       std::string layer = layerName(op.getLoc());
       kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer,
-                                             dlc::TensorCores{narrowMMA, tf32},
+                                             maxTile, dlc::TensorCores{narrowMMA, tf32},
                                              fusion);
     }
     eraseUnusedBuffers(rewriter, func);

@@ -129,6 +129,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   pm.addPass(createConvertMathToFuncs());
   GPUMapToThreadsPassOptions threads;
   threads.tf32 = target.tf32;
+  threads.maxTile = target.maxTile;
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());

@@ -23,16 +23,23 @@ constexpr int64_t kThreads = dlc::kGPUBlockThreads, kThreadGrid = 16,
                   kWarps = kThreads / dlc::kGPUWarpSize;
 /// The fewest rows and columns a tiled product has.
 constexpr int64_t kMinExtent = 16;
-/// From the most outputs per thread to the fewest: the first that gives the
-/// GPU enough blocks is chosen, else the last.
-constexpr TileShape kTileShapes[] = {{64, 64, 4, 4}, {32, 64, 2, 4}, {32, 32, 2, 2}};
+/// From the most outputs per thread to the fewest: the first no larger than
+/// the largest allowed that gives the GPU enough blocks is chosen, else the
+/// last.
+constexpr TileShape kTileShapes[] = {
+    {128, 128, 8, 8}, {64, 64, 4, 4}, {32, 64, 2, 4}, {32, 32, 2, 2}};
+/// The largest tile of a product whose reduction is split: it has few
+/// tiles, and larger ones would need more slices, each a partial result
+/// written and summed again.
+constexpr int64_t kMaxSplitTile = 64;
 /// Reduction elements staged in shared memory per step.
 constexpr int64_t kTileK = 16;
 /// Blocks to occupy a large GPU (an H100 has 132 multiprocessors).
 constexpr int64_t kEnoughBlocks = 128;
 /// The most blocks a grid's y and z dimensions take.
 constexpr int64_t kMaxGridYZ = 65535;
-/// Reductions at least this long split among 64 x 64 tiles.
+/// Reductions at least this long split among the largest tiles of at most
+/// kMaxSplitTile rows.
 constexpr int64_t kLongReduction = 1024;
 /// The fewest reduction steps a block takes when the reduction is split.
 constexpr int64_t kMinStepsPerSplit = 8;
@@ -90,8 +97,9 @@ static std::optional<ContractionShape> contractionShape(linalg::LinalgOp op) {
   return shape;
 }
 
-/// The plan for `shape`, if it is large enough to tile.
-static std::optional<TilePlan> plan(const ContractionShape &shape) {
+/// The plan for `shape` with tiles of at most `maxTile` rows and columns, if
+/// it is large enough to tile.
+static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTile) {
   int64_t rows = shape.count(shape.m), cols = shape.count(shape.n),
           batch = shape.count(shape.batch), depth = shape.ranges[shape.k];
   if (rows < kMinExtent || cols < kMinExtent)
@@ -99,11 +107,22 @@ static std::optional<TilePlan> plan(const ContractionShape &shape) {
   auto blocks = [&](const TileShape &tile) {
     return llvm::divideCeil(rows, tile.bm) * llvm::divideCeil(cols, tile.bn) * batch;
   };
+  // Tiles larger than the split ones only where the product fills them
+  // (128 x 128 over 64 columns would compute half its outputs for nothing).
+  auto allowed = [&](int64_t largest) {
+    return llvm::make_filter_range(kTileShapes, [=](const TileShape &tile) {
+      return tile.bm <= largest && tile.bn <= largest &&
+             (tile.bm <= kMaxSplitTile || (rows >= tile.bm && cols >= tile.bn));
+    });
+  };
   // Too few tiles of every shape: a long reduction is split among the
-  // largest tiles (the most multiply-adds per staged element), a short one
-  // among the smallest.
-  TilePlan plan{depth >= kLongReduction ? kTileShapes[0] : std::end(kTileShapes)[-1], 1, depth};
-  for (const TileShape &tile : kTileShapes)
+  // largest tiles a split takes (the most multiply-adds per staged
+  // element), a short one among the smallest.
+  TilePlan plan{depth >= kLongReduction
+                    ? *allowed(std::min(maxTile, kMaxSplitTile)).begin()
+                    : std::end(kTileShapes)[-1],
+                1, depth};
+  for (const TileShape &tile : allowed(maxTile))
     if (blocks(tile) >= kEnoughBlocks) {
       plan.tile = tile;
       break;
@@ -119,9 +138,9 @@ static std::optional<TilePlan> plan(const ContractionShape &shape) {
   return plan;
 }
 
-bool dlc::isTiledContraction(linalg::LinalgOp op) {
+bool dlc::isTiledContraction(linalg::LinalgOp op, int64_t maxTile) {
   std::optional<ContractionShape> shape = contractionShape(op);
-  return shape && plan(*shape);
+  return shape && plan(*shape, maxTile);
 }
 
 /// The dimension `operand` is contiguous along (its last index's).
@@ -167,10 +186,10 @@ static SmallVector<Staged> unflatten(ArrayRef<Staged> like, ValueRange &flat) {
 /// split reduction, the kernel adding the slices.
 class TiledKernels {
 public:
-  TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
+  TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name, int64_t maxTile,
                const dlc::TensorCores &cores, const dlc::ProductFusion &fusion)
       : rewriter(rewriter), op(op), name(name), fusion(fusion), shape(*contractionShape(op)),
-        cut(*plan(shape)), tile(cut.tile), loc(op.getLoc()), rows(shape.count(shape.m)),
+        cut(*plan(shape, maxTile)), tile(cut.tile), loc(op.getLoc()), rows(shape.count(shape.m)),
         cols(shape.count(shape.n)), batch(shape.count(shape.batch)),
         depth(shape.ranges[shape.k]), at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),
         rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)) {
@@ -660,6 +679,7 @@ void TiledKernels::sumSlices(Value partial) {
 }
 
 int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
-                                    const TensorCores &cores, const ProductFusion &fusion) {
-  return TiledKernels(rewriter, op, name, cores, fusion).build();
+                                    int64_t maxTile, const TensorCores &cores,
+                                    const ProductFusion &fusion) {
+  return TiledKernels(rewriter, op, name, maxTile, cores, fusion).build();
 }
