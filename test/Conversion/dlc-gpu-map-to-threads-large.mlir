@@ -4,8 +4,8 @@
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true}))" | FileCheck %s --check-prefix=NARROW
 // RUN: not dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{max-tile=48}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
-// Products large enough for 128 blocks of 128 x 128 outputs (a dense layer
-// at batch 32: 4096 rows) take those tiles: each thread accumulates 8 x 8
+// Products of columns along one loop large enough for 128 blocks of 128 x
+// 128 outputs (a dense layer at batch 32: 4096 rows) take those tiles: each thread accumulates 8 x 8
 // outputs, 16 rows and columns apart, and stages 8 elements of each input
 // per step of 16 (rows of 129 in shared memory); 1024 fused multiply-adds a
 // step. With max-tile=64 the same product takes 64 x 64 tiles (1024 blocks).
@@ -38,6 +38,28 @@ func.func @large_product(%a: memref<4096x64xf32>, %b: memref<64x2048xf32>,
                          %c: memref<4096x2048xf32>) {
   linalg.matmul ins(%a, %b : memref<4096x64xf32>, memref<64x2048xf32>)
                 outs(%c : memref<4096x2048xf32>)
+  return
+}
+
+// A product whose columns span several loops (a convolution at batch 32,
+// after im2col: image and position) takes 64 x 64 tiles in f32 and TF32,
+// where 128 x 128 measured slower.
+// CHECK-LABEL: func.func @batched_product
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c4{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup({{.*}} : memref<16x65xf32, {{.*}}>, {{.*}} : memref<16x65xf32, {{.*}}>)
+// TF32-LABEL: func.func @batched_product
+// TF32: gpu.launch {{.*}} workgroup({{.*}} : memref<16x72xf32, {{.*}}>, {{.*}} : memref<16x72xf32, {{.*}}>)
+func.func @batched_product(%w: memref<256x576xf32>, %x: memref<32x576x512xf32>,
+                           %y: memref<32x256x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>,
+                                   affine_map<(b, m, n, k) -> (b, k, n)>,
+                                   affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x : memref<256x576xf32>, memref<32x576x512xf32>) outs(%y : memref<32x256x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
   return
 }
 

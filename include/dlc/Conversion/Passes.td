@@ -378,8 +378,9 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     im2col) get tiled kernels instead: a block of 256 threads per 128 x 128,
     64 x 64, 32 x 64 or 32 x 32 output tile (the largest, up to `max-tile`
     rows and columns, that gives 128 blocks; 128 x 128 only for products of
-    at least 128 rows and columns), each thread accumulating 64, 16, 8 or 4
-    outputs in registers with fused
+    at least 128 rows and columns, on f16 or bf16 values or with columns
+    along one loop, where they measured faster), each thread accumulating
+    64, 16, 8 or 4 outputs in registers with fused
     multiply-adds from tiles of both inputs staged 16 reduction steps at a
     time in shared memory; each thread loads its share of the next step
     while the block multiplies (the loop carries the loaded values).
