@@ -239,13 +239,12 @@ def run_peers(args):
 
 
 def table(bench_path, peers_path):
-    rows, small_tiles, p50 = {}, {}, {}
+    rows, p50 = {}, {}
     for line in open(bench_path):
         j = json.loads(line)
         name = j["model"]
         p50[name] = j["latency_ms"]["p50"]
         if name.endswith("_t64"):  # compiled with --gpu-max-tile=64: the large tiles' A/B
-            small_tiles[name.removesuffix("_t64")] = j["latency_ms"]["p50"]
             continue
         graph = name.endswith("_graph")
         name = name.removesuffix("_graph")
@@ -278,13 +277,14 @@ def table(bench_path, peers_path):
         cells = [f"{r[s]:.3f}" if s in r else "-" for s in systems]
         cells += [f"{r[a] / r[b]:.2f}" if a in r and b in r else "-" for a, b in ratios]
         print(f"| {model} | {batch} | " + " | ".join(cells) + " |")
+    small_tiles = sorted(n.removesuffix("_t64") for n in p50 if n.endswith("_t64"))
     if not small_tiles:
         return
     # the same libraries with tiles of at most 64 x 64 (dlc's before 128 x 128)
     print("\n| library | p50 ms | p50 ms, tiles up to 64 x 64 | ratio |")
     print("|---|---|---|---|")
-    for name, small in sorted(small_tiles.items()):
-        large = p50.get(name)
+    for name in small_tiles:
+        large, small = p50.get(name), p50[name + "_t64"]
         cells = [f"{large:.3f}" if large else "-", f"{small:.3f}",
                  f"{large / small:.2f}" if large else "-"]
         print(f"| {name} | " + " | ".join(cells) + " |")

@@ -1,5 +1,6 @@
 //===- GPUMapToThreads.cpp - loop nests as one-thread-per-iteration kernels ===//
 #include "TiledContraction.h"
+#include "dlc/Conversion/GPUPipeline.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 

@@ -10,8 +10,6 @@
 
 #include "ProductFusion.h"
 
-#include "dlc/Conversion/GPUPipeline.h"
-
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -22,10 +20,10 @@ namespace dlc {
 inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 
 /// Whether `op` is a product the tiled kernel computes with tiles of at most
-/// `maxTile` rows and columns (one of kGPUTileSides, GPUPipeline.h): on buffers of static
-/// shapes, f32, `out += a * b` over one reduction dimension, inputs and
-/// output indexed by projected permutations, at least 16 rows and 16
-/// columns (smaller products go to a warp per output).
+/// `maxTile` rows and columns (one of kGPUTileSides, GPUPipeline.h): on
+/// buffers of static shapes, f32, `out += a * b` over one reduction
+/// dimension, inputs and output indexed by projected permutations, at least
+/// 16 rows and 16 columns (smaller products go to a warp per output).
 bool isTiledContraction(mlir::linalg::LinalgOp op, int64_t maxTile);
 
 /// Which products of a tiled kernel run on tensor cores (mma.sync, f32
@@ -40,8 +38,8 @@ struct TensorCores {
 /// Replaces `op` (isTiledContraction with `maxTile`) and the ops of `fusion`
 /// with its tiled gpu.launch, named `name` unless empty, and, when the
 /// product splits its reduction to occupy the GPU, a second one (`name`_sum)
-/// adding the slices' sums in order. The products run on tensor cores as `cores`
-/// allows, else on each thread in f32. Returns the number of kernels.
+/// adding the slices' sums in order. The products run on tensor cores as
+/// `cores` allows, else on each thread in f32. Returns the number of kernels.
 int64_t launchTiledContraction(mlir::IRRewriter &rewriter, mlir::linalg::LinalgOp op,
                                llvm::StringRef name, int64_t maxTile, const TensorCores &cores,
                                const ProductFusion &fusion);
