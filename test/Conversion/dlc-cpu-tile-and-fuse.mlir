@@ -2,11 +2,12 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-tile-and-fuse))" | FileCheck %s --check-prefix=ONE
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-tile-and-fuse{threads=2}))" --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 
-// Over the cases: 4 loop nests; 2 + 1 + 2 + 3 ops fused (the product and
+// Over the cases: 5 loop nests; 2 + 1 + 2 + 3 ops fused (the product and
 // its bias; the shared zero fill copied into the second product; the first
 // product and its fill into the clip; the depthwise convolution, its bias
-// and its padding into the clip); the untouched case.
-// STATS: dlc-cpu-tile-and-fuse: fused 8, fused-pads 1, tiled 4{{$}}
+// and its padding into the clip); the untouched case; a product whose
+// columns no tile divides.
+// STATS: dlc-cpu-tile-and-fuse: fused 8, fused-pads 1, tiled 5{{$}}
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -188,4 +189,27 @@ func.func @depthwise_padded(%x: tensor<1x4x8x8xf32>, %w: tensor<4x3x3xf32>, %bia
   %c1 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%pad1, %w1 : tensor<1x1x10x10xf32>, tensor<1x3x3xf32>) outs(%f1 : tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32>
   return %y, %c1 : tensor<1x4x8x8xf32>, tensor<1x1x8x8xf32>
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// No tile of 16 columns divides 600: the rows are not cut into cache tiles
+// of 48 or 36 (each would read all of B again) but only halved for the two
+// threads (dlc-cpu-vectorize-contractions blocks the columns inside).
+// CHECK-LABEL: func @columns_undivided
+// CHECK: scf.forall ({{.*}}) = (0, 0) to (144, 600) step (72, 600)
+// CHECK: ins(%{{.*}}, %{{.*}} : tensor<72x64xf32>, tensor<64x600xf32>) outs(%{{.*}} : tensor<72x600xf32>)
+func.func @columns_undivided(%x: tensor<144x64xf32>, %w: tensor<64x600xf32>, %init: tensor<144x600xf32>) -> tensor<144x600xf32> {
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<144x64xf32>, tensor<64x600xf32>) outs(%init : tensor<144x600xf32>) {
+  ^bb0(%l: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<144x600xf32>
+  return %p : tensor<144x600xf32>
 }

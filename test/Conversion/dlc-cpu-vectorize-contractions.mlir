@@ -1,5 +1,6 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=256}))" | FileCheck %s
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=512}))" | FileCheck %s --check-prefix=AVX512
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=256}))" --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 
 // A matrix product in register tiles of 6 rows x 16 columns (AVX2): the
 // accumulator is read before the reduction loop, carried through it, and
@@ -157,6 +158,40 @@ func.func @bad_width() {
 func.func @packed_b(%a: memref<12x64xf32>, %b: memref<2x64x16xf32>, %c: memref<12x32xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<12x64xf32>, memref<2x64x16xf32>) outs(%c : memref<12x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// No tile of 16 columns divides 600 (= 2^3 * 3 * 5^2): the columns go in
+// blocks of 256, outermost so that a block of B stays in the cache while
+// all the rows go by, and the last block (88 columns) is peeled off with a
+// static shape: 5 register tiles and one of 8 columns.
+// CHECK-LABEL: func @blocked_columns
+// CHECK: scf.for %[[NB:.*]] = %c0 to %c512 step %c256
+// CHECK: scf.for %[[M:.*]] = %c0 to %c12 step %c6
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c16
+// CHECK: vector<6x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK: scf.for %{{.*}} = %c0 to %c80 step %c16
+// CHECK: vector<6x16xf32>
+// CHECK: vector<6x8xf32>
+// CHECK-NOT: linalg.generic
+// AVX512-LABEL: func @blocked_columns
+// AVX512: scf.for %{{.*}} = %c0 to %c512 step %c256
+// AVX512: vector<8x32xf32>
+// STATS: dlc-cpu-vectorize-contractions: blocked 1,
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @blocked_columns(%a: memref<12x64xf32>, %b: memref<64x600xf32>, %c: memref<12x600xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<12x64xf32>, memref<64x600xf32>) outs(%c : memref<12x600xf32>) {
   ^bb0(%x: f32, %y: f32, %z: f32):
     %m = arith.mulf %x, %y : f32
     %s = arith.addf %z, %m : f32

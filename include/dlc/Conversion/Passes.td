@@ -163,7 +163,9 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     chain's other elementwise producers are fused into that loop, so that a
     tile is filled, accumulated and finished while it is in cache. Matrix
     products get tiles of whole register tiles (`vector-bits` as in
-    dlc-cpu-vectorize-contractions), other anchors whole output rows and
+    dlc-cpu-vectorize-contractions; all the rows, cut only as far as the
+    threads need, where no column tile divides n, so that B is not read
+    again for every few rows), other anchors whole output rows and
     about 4096 outputs per tile. A window op whose input is a `tensor.pad`
     (a padded depthwise convolution or pooling) gets tiles of whole planes,
     and the padding is fused too: each tile pads its own planes, in cache and
@@ -277,7 +279,10 @@ def CPUVectorizeContractionsPass
     B[.., k, n]` with B and C contiguous along n (matmul, batch_matmul and
     the im2col form of NCHW convolutions), is tiled for the cache (tiles
     that divide the loops, up to 8 register tiles of rows, 256 columns and
-    256 reduction steps), then into register tiles with the reduction
+    256 reduction steps; where no such tile divides more than 256 columns,
+    blocks of 256 columns walked outermost, so that a block of B stays in
+    cache while all the rows go by, the last, partial block peeled off),
+    then into register tiles with the reduction
     innermost: 8 rows x 2 vectors with 512-bit vectors (16 of the 32
     registers hold the accumulator), 6 rows x 2 vectors with 256-bit ones
     (12 of 16). Partial row and column tiles are peeled off; every tile
@@ -287,8 +292,9 @@ def CPUVectorizeContractionsPass
     contraction lowered to broadcast + FMA outer products. A product whose B
     is packed into panels of the register tile's width (dlc-cpu-pack-weights)
     reads one panel row per step. Other ops are left alone. Counters
-    (`--dlc-pass-stats`): `scheduled`, `peeled`, `vectorized`, `packed`
-    (register tiles reading B's panels).
+    (`--dlc-pass-stats`): `scheduled`, `blocked` (products whose columns
+    went in blocks with a partial last one), `peeled`, `vectorized`,
+    `packed` (register tiles reading B's panels).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

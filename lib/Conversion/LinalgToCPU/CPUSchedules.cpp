@@ -90,3 +90,9 @@ int64_t dlc::cpu::cacheTile(int64_t range, int64_t step, int64_t limit) {
 int64_t dlc::cpu::cacheTileM(int64_t m, RegisterTile reg) { return cacheTile(m, reg.mr, 8 * reg.mr); }
 int64_t dlc::cpu::cacheTileN(int64_t n, RegisterTile reg) { return cacheTile(n, reg.nr, 256); }
 int64_t dlc::cpu::cacheTileK(int64_t k) { return cacheTile(k, 1, 256); }
+
+int64_t dlc::cpu::cacheBlockN(int64_t n, RegisterTile reg) {
+  constexpr int64_t kBlock = 256;
+  int64_t t = cacheTileN(n, reg);
+  return t == n && n > kBlock ? kBlock : t;
+}

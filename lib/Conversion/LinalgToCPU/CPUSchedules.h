@@ -56,6 +56,13 @@ inline RegisterTile registerTile(int64_t vectorBits) {
 int64_t cacheTileM(int64_t m, RegisterTile reg);
 int64_t cacheTileN(int64_t n, RegisterTile reg);
 int64_t cacheTileK(int64_t k);
+/// The cache block of a product's n loop inside a thread's tile: the tile
+/// of cacheTileN where one divides the loop, else blocks of 256 columns
+/// (a multiple of every register tile's width) whose last, partial block
+/// the caller peels off, so that a block of B stays in the L2 cache.
+int64_t cacheBlockN(int64_t n, RegisterTile reg);
+/// Whether cacheBlockN leaves a partial last block: no column tile divides n.
+inline bool blockedColumns(int64_t n, RegisterTile reg) { return n % cacheBlockN(n, reg) != 0; }
 
 /// The largest multiple of `step` that divides `range` and is at most
 /// `limit`, but not below limit / 4; the whole range if there is none.

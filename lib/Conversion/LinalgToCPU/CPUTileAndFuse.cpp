@@ -98,7 +98,12 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
     for (size_t i = 0; i < ranges.size(); ++i)
       if (iters[i] == utils::IteratorType::parallel)
         tiles[i] = 1;
-    tiles[d->m] = cacheTileM(ranges[d->m], reg);
+    // Where no column tile divides n, the rows stay whole (the split
+    // below cuts them as far as the threads need) and the product's cache
+    // tiles walk blocks of B's columns outermost
+    // (dlc-cpu-vectorize-contractions), so B, often a large im2col buffer,
+    // is read once per tile rather than once for every few rows.
+    tiles[d->m] = blockedColumns(ranges[d->n], reg) ? ranges[d->m] : cacheTileM(ranges[d->m], reg);
     tiles[d->n] = cacheTileN(ranges[d->n], reg);
     steps[d->m] = std::min(reg.mr, ranges[d->m]);
     steps[d->n] = std::min(reg.nr, ranges[d->n]);

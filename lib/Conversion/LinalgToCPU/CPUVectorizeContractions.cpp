@@ -52,11 +52,14 @@ FrozenRewritePatternSet canonicalization(MLIRContext *ctx, RewritePatternSet pat
   return std::move(patterns);
 }
 
-/// Tiles `op` and returns the tiled op and its loops (outermost first).
+/// Tiles `op` and returns the tiled op and its loops (outermost first, in
+/// the order of `interchange` if given, else of the op's loops).
 FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, linalg::GenericOp op,
-                                     ArrayRef<OpFoldResult> sizes) {
+                                     ArrayRef<OpFoldResult> sizes,
+                                     ArrayRef<int64_t> interchange = {}) {
   scf::SCFTilingOptions options;
   options.setTileSizes(sizes);
+  options.setInterchange(interchange);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled =
       scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
@@ -66,14 +69,19 @@ FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, linalg::GenericOp o
 }
 
 /// The scf.for among `loops` that walks loop dimension `dim` of the tiled op,
-/// given that only the loops for non-zero tile sizes were created in order.
+/// given that only the loops for non-zero tile sizes were created, in the
+/// order of `interchange` if given.
 scf::ForOp loopFor(ArrayRef<LoopLikeOpInterface> loops, ArrayRef<OpFoldResult> sizes,
-                   unsigned dim) {
+                   int64_t dim, ArrayRef<int64_t> interchange = {}) {
   unsigned index = 0;
-  for (unsigned i = 0; i < dim; ++i)
-    if (getConstantIntValue(sizes[i]) != 0)
+  for (int64_t i = 0, e = sizes.size(); i < e; ++i) {
+    int64_t d = interchange.empty() ? i : interchange[i];
+    if (d == dim)
+      return dyn_cast<scf::ForOp>(LoopLikeOpInterface(loops[index]).getOperation());
+    if (getConstantIntValue(sizes[d]) != 0)
       ++index;
-  return dyn_cast<scf::ForOp>(LoopLikeOpInterface(loops[index]).getOperation());
+  }
+  return {};
 }
 
 /// Keeps a register tile's accumulator in registers across its reduction
@@ -186,37 +194,65 @@ struct CPUVectorizeContractionsPass
         products.push_back({op, *d});
     });
     IRRewriter rewriter(ctx);
+    StringAttr cacheMarker = StringAttr::get(ctx, "dlc.cache_tile");
     StringAttr marker = StringAttr::get(ctx, "dlc.register_tile");
     RegisterTile regTile = registerTile(vectorBits);
-    int64_t scheduled = 0, peeled = 0, panelRows = 0;
+    int64_t scheduled = 0, blocked = 0, peeled = 0, panelRows = 0;
+    // Cache tiles. Those of m and k divide their loops; n is cut into
+    // blocks whose last, partial one is peeled off, so that every tile has
+    // a static shape once the peeled bounds are folded. Such blocks go
+    // outermost: a block of B stays in cache while all the rows go by.
     for (auto [op, d] : products) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (ranges[d.n] < regTile.nr)
         continue;
-      // Cache tiles divide the loops, so every tile has a static shape.
       SmallVector<OpFoldResult> cache =
           tileSizes(rewriter, op, d, cacheTileM(ranges[d.m], regTile),
-                    cacheTileN(ranges[d.n], regTile), cacheTileK(ranges[d.k]));
-      FailureOr<scf::SCFTilingResult> outer = tile(rewriter, op, cache);
+                    cacheBlockN(ranges[d.n], regTile), cacheTileK(ranges[d.k]));
+      bool blockedCols = blockedColumns(ranges[d.n], regTile);
+      SmallVector<int64_t> order;
+      if (blockedCols) {
+        for (int64_t i = 0, e = ranges.size(); i < e; ++i)
+          if (i != d.m && i != d.n && i != d.k)
+            order.push_back(i);
+        order.append({d.n, d.k, d.m});
+      }
+      FailureOr<scf::SCFTilingResult> outer = tile(rewriter, op, cache, order);
       if (failed(outer))
         continue;
-      auto cacheOp = cast<linalg::GenericOp>(outer->tiledOps.front());
-      SmallVector<OpFoldResult> reg = tileSizes(rewriter, cacheOp, d, regTile.mr, regTile.nr, 1);
+      outer->tiledOps.front()->setAttr(cacheMarker, UnitAttr::get(ctx));
+      scf::ForOp cols, partial;
+      if (blockedCols && (cols = loopFor(outer->loops, cache, d.n, order)))
+        blocked += succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, cols, partial));
+    }
+    if (blocked && failed(applyPatternsGreedily(func, canonicalization(ctx, RewritePatternSet(ctx)))))
+      return signalPassFailure();
+    SmallVector<linalg::GenericOp> cacheTiles;
+    func.walk([&](linalg::GenericOp t) {
+      if (t->removeAttr(cacheMarker))
+        cacheTiles.push_back(t);
+    });
+    // Register tiles, the partial row and column tiles peeled off the full ones.
+    for (linalg::GenericOp cacheOp : cacheTiles) {
+      std::optional<ProductDims> d = matchProduct(cacheOp);
+      if (!d)
+        continue;
+      SmallVector<OpFoldResult> reg = tileSizes(rewriter, cacheOp, *d, regTile.mr, regTile.nr, 1);
       FailureOr<scf::SCFTilingResult> inner = tile(rewriter, cacheOp, reg);
       if (failed(inner))
         continue;
       ++scheduled;
       auto regOp = cast<linalg::GenericOp>(inner->tiledOps.front());
       regOp->setAttr(marker, UnitAttr::get(ctx));
-      panelRows += readPanelRow(rewriter, regOp, d);
-      // Peel the partial row and column tiles off the full ones.
+      panelRows += readPanelRow(rewriter, regOp, *d);
       scf::ForOp partial;
-      if (scf::ForOp cols = loopFor(inner->loops, reg, d.n))
+      if (scf::ForOp cols = loopFor(inner->loops, reg, d->n))
         peeled += succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, cols, partial));
-      if (scf::ForOp rows = loopFor(inner->loops, reg, d.m))
+      if (scf::ForOp rows = loopFor(inner->loops, reg, d->m))
         peeled += succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, rows, partial));
     }
     dlc::recordPassStat(getArgument(), "scheduled", scheduled);
+    dlc::recordPassStat(getArgument(), "blocked", blocked);
     dlc::recordPassStat(getArgument(), "peeled", peeled);
     dlc::recordPassStat(getArgument(), "packed", panelRows);
     if (scheduled == 0)

@@ -239,12 +239,24 @@ cases.append(("dense_const_two_weights", f"""func.func @main(%x: {t([6, 32])}) -
   return %0, %1 : {t([6, 64])}, {t([6, 64])}
 }}"""))
 
+# Products whose n no column tile divides (361, 300 > 256): B's columns
+# in blocks with the last one peeled off, rows whole in a thread's tile
+# (36 and 18 rows, which tiles of 6 rows divide).
+cases.append(("blocked_conv", f"""func.func @main(%x: {t([1, 8, 19, 19])}, %w: {t([18, 8, 3, 3])}) -> {t([1, 18, 19, 19])} {{
+  %0 = graph.conv2d %x, %w {{strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, groups = 1 : i64}} : ({t([1, 8, 19, 19])}, {t([18, 8, 3, 3])}) -> {t([1, 18, 19, 19])}
+  return %0 : {t([1, 18, 19, 19])}
+}}"""))
+cases.append(("blocked_matmul", f"""func.func @main(%a: {t([36, 40])}, %b: {t([40, 300])}) -> {t([36, 300])} {{
+  %0 = graph.matmul %a, %b : ({t([36, 40])}, {t([40, 300])}) -> {t([36, 300])}
+  return %0 : {t([36, 300])}
+}}"""))
+
 for name, text in cases:
     path = os.path.join(work, f"{name}.mlir")
     with open(path, "w") as f:
         f.write(text + "\n")
     compare(f"generated {name}", path, "main")
-    if name.startswith("dense_const"):
+    if name.startswith(("dense_const", "blocked")):
         for threads in (2, 4):
             compare(f"generated {name} threads={threads}", path, "main", threads=threads)
 
