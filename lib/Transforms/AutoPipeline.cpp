@@ -33,6 +33,7 @@ namespace {
 struct ClassView {
   bool inO3 = false;
   llvm::SmallVector<std::string> classesOf; ///< the tags whose CF'22 passes it is in
+  llvm::SmallVector<std::string> measuredOf; ///< the tags dlc measured it faster on
   bool dormant = false, noGain = false;     ///< on every one of the tags
 };
 } // namespace
@@ -40,9 +41,12 @@ struct ClassView {
 static ClassView viewOf(const CatalogueEntry &e, bool inLevels, llvm::ArrayRef<std::string> tags) {
   ClassView v;
   v.inO3 = inLevels && e.optLevel <= 3;
-  for (const std::string &t : tags)
-    if (e.inClass(t))
+  for (const std::string &t : tags) {
+    if (e.inStudyClass(t))
       v.classesOf.push_back(t);
+    else if (e.inClass(t))
+      v.measuredOf.push_back(t);
+  }
   v.dormant = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
     return e.dormantFor(t);
   });
@@ -58,7 +62,7 @@ static std::string outsideClasses(const CatalogueEntry &e, const ClassView &v,
                                   llvm::StringRef classNames) {
   if (classNames.empty() && !v.inO3)
     return "not in O3 (no class detected: O3's choice)";
-  if (!v.inO3 && v.classesOf.empty())
+  if (!v.inO3 && v.classesOf.empty() && v.measuredOf.empty())
     return "not in O3 nor in the passes of " +
            (classNames.empty() ? std::string("any class") : classNames.str());
   if (e.neverChanges())
@@ -86,7 +90,7 @@ PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags) {
     if (why.empty() && v.dormant)
       why = dormantReason(classNames);
     if (why.empty())
-      space.passes.push_back(e.tvmName.str());
+      space.passes.push_back(e.specFor(tags));
     else
       space.excluded.push_back({e.tvmName.str(), why});
   }
@@ -97,8 +101,9 @@ PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags) {
     if (names.empty())
       names.push_back(step.name);
     for (llvm::StringRef name : names)
-      if (llvm::is_contained(space.passes, name) && !llvm::is_contained(ordered, name))
-        ordered.push_back(name.str());
+      for (const std::string &p : space.passes)
+        if (lookupPass(p)->tvmName == name && !llvm::is_contained(ordered, p))
+          ordered.push_back(p);
   }
   space.passes = std::move(ordered);
   return space;
@@ -146,9 +151,13 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
         if (!v.classesOf.empty())
           d.reason += (d.reason.empty() ? "" : "; ") + std::string("class ") +
                       llvm::join(v.classesOf, ", ") + " (CF'22)";
+        for (const std::string &t : v.measuredOf)
+          d.reason += std::string(d.reason.empty() ? "" : "; ") + "class " + t + ", " +
+                      (e.optionsFor(t).empty() ? "" : e.optionsFor(t).str() + ", ") +
+                      "measured faster (dlc)";
       }
       if (d.chosen) {
-        chosen.push_back(name == "FuseOps" ? "FuseOps{fuse-opt-level=3}" : name.str());
+        chosen.push_back(name == "FuseOps" ? "FuseOps{fuse-opt-level=3}" : e.specFor(tags));
         for (llvm::StringRef op : e.createdOps())
           present.insert(op);
       }

@@ -14,6 +14,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <optional>
+
 using namespace dlc;
 
 static constexpr llvm::StringLiteral kSimplifyExprOps =
@@ -65,7 +67,11 @@ static const CatalogueEntry kCatalogue[] = {
      "inlines graph.fused regions"},
     {"CombineParallelConv2D", "graph-combine-parallel-conv2d", 4, false, "RN", "conv2d",
      "concat slice split", "", "RN MN SSD BR",
-     "3 or more conv2d on one input as one conv2d, split after"},
+     "3 or more conv2d on one input as one conv2d, split after", "", false,
+     // SSD's box and class heads read each feature map: combined, they
+     // share one im2col matrix (53 MB for the 38 x 38 map) and one product
+     // (docs/TuningEvidence.md).
+     "SSD{min-num-branches=2}"},
     {"CombineParallelDense", "graph-combine-parallel-dense", 4, false, "RN", "dense",
      "concat batch_matmul slice split reshape expand_dims dense", "", "RN MN SSD",
      "3 or more dense on one input as one batch_matmul"},
@@ -126,8 +132,33 @@ static llvm::SmallVector<llvm::StringRef> words(llvm::StringRef list) {
   return out;
 }
 
-bool CatalogueEntry::inClass(llvm::StringRef tag) const { return hasWord(classes, tag); }
-bool CatalogueEntry::dormantFor(llvm::StringRef tag) const { return hasWord(dormantOn, tag); }
+/// The word of `measuredOn` for class `tag`: "TAG" or "TAG{options}".
+static std::optional<llvm::StringRef> measuredWord(llvm::StringRef measuredOn,
+                                                   llvm::StringRef tag) {
+  for (llvm::StringRef w : words(measuredOn))
+    if (w.take_until([](char c) { return c == '{'; }) == tag)
+      return w;
+  return std::nullopt;
+}
+
+bool CatalogueEntry::inStudyClass(llvm::StringRef tag) const { return hasWord(classes, tag); }
+bool CatalogueEntry::inClass(llvm::StringRef tag) const {
+  return inStudyClass(tag) || measuredWord(measuredOn, tag);
+}
+llvm::StringRef CatalogueEntry::optionsFor(llvm::StringRef tag) const {
+  std::optional<llvm::StringRef> w = measuredWord(measuredOn, tag);
+  return w ? w->drop_front(tag.size()) : llvm::StringRef();
+}
+std::string CatalogueEntry::specFor(llvm::ArrayRef<std::string> tags) const {
+  for (const std::string &t : tags)
+    if (!optionsFor(t).empty())
+      return (tvmName + optionsFor(t)).str();
+  return tvmName.str();
+}
+/// Dormancy was measured with the pass's default options.
+bool CatalogueEntry::dormantFor(llvm::StringRef tag) const {
+  return hasWord(dormantOn, tag) && optionsFor(tag).empty();
+}
 bool CatalogueEntry::noGainFor(llvm::StringRef tag) const { return hasWord(noGainOn, tag); }
 llvm::SmallVector<llvm::StringRef> CatalogueEntry::anchorOps() const {
   return neverChanges() ? llvm::SmallVector<llvm::StringRef>() : words(anchors);
@@ -142,7 +173,7 @@ static llvm::StringRef canonicalName(llvm::StringRef name) {
 }
 
 const CatalogueEntry *dlc::lookupPass(llvm::StringRef name) {
-  name = canonicalName(name);
+  name = canonicalName(name.take_until([](char c) { return c == '{'; }));
   for (const CatalogueEntry &e : kCatalogue)
     if (e.tvmName == name || e.flag == name)
       return &e;
@@ -164,6 +195,8 @@ void dlc::printPassCatalogue(llvm::raw_ostream &os) {
       os << "; dormant on: " << e.dormantOn;
     if (!e.noGainOn.empty())
       os << "; no gain measured on: " << e.noGainOn;
+    if (!e.measuredOn.empty())
+      os << "; measured faster on: " << e.measuredOn;
     if (e.last)
       os << "; runs last";
     os << "\n";
@@ -191,6 +224,7 @@ llvm::json::Value dlc::passCatalogueToJSON() {
         {"requires", e.requires.str()},
         {"dormant_on", list(e.dormantOn)},
         {"no_gain_on", list(e.noGainOn)},
+        {"measured_faster_on", list(e.measuredOn)},
         {"runs_last", e.last},
         {"summary", e.summary.str()}});
   return passes;

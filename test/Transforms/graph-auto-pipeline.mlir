@@ -30,6 +30,17 @@ BERT: run  FastMath: class BR (CF'22)
 BERT: graph-auto-pipeline: passes-chosen {{[0-9]+}}
 BERT: graph-fast-math: erf 0, exp 0, gelu 2, softmax 2
 
+# On SSD-ResNet50, CombineParallelConv2D runs with two branches, as dlc
+# measured faster on SSD (the box and class heads of each feature map share
+# one im2col matrix and product; the backbone's first 1 x 1 convolutions
+# and their shortcut too): 8 pairs combined.
+RUN: dlc-zoo ssd_resnet50 -o ssd.mlirbc
+RUN: dlc-opt ssd.mlirbc --dlc-pipeline=auto --dlc-explain --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=SSD
+SSD: auto: resnet + ssd (confidence
+SSD: run  CombineParallelConv2D: class RN (CF'22); class SSD, {min-num-branches=2}, measured faster (dlc)
+SSD: auto: list:{{.*}},CombineParallelConv2D{min-num-branches=2},FoldConstant,{{.*}},FuseOps{fuse-opt-level=3}
+SSD: graph-combine-parallel-conv2d: branches 16, combined 8
+
 # The user disables and requires passes; the reasons say so.
 RUN: dlc-opt bert.mlirbc --dlc-pipeline='auto;disable=FastMath;require=FoldExplicitPadding;explain' -o /dev/null 2>&1 | FileCheck %s --check-prefix=USER
 USER: run  FoldExplicitPadding: required by the user

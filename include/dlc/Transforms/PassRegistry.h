@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <string>
 
 namespace dlc {
 
@@ -47,8 +48,20 @@ struct CatalogueEntry {
   /// TVM's build runs it after the graph passes whatever they are
   /// (relay.build fuses last): pass-order search ends every sequence with it.
   bool last = false;
+  /// dlc's additions to the CF'22 classes: classes (space-separated) on
+  /// whose models dlc measured the pass faster on the CPU with the options
+  /// in braces after the class ("SSD{min-num-branches=2}"). The auto
+  /// pipeline and the search run it there, with those options.
+  llvm::StringRef measuredOn = "";
 
+  /// In the CF'22 passes of class `tag`, or measured faster on it.
   bool inClass(llvm::StringRef tag) const;
+  bool inStudyClass(llvm::StringRef tag) const;
+  /// The options dlc measured on class `tag` ("" for none, or not measured).
+  llvm::StringRef optionsFor(llvm::StringRef tag) const;
+  /// The pipeline element for models of classes `tags`: the TVM name, with
+  /// the options of the first of them that has any.
+  std::string specFor(llvm::ArrayRef<std::string> tags) const;
   bool dormantFor(llvm::StringRef tag) const;
   bool noGainFor(llvm::StringRef tag) const;
   llvm::SmallVector<llvm::StringRef> anchorOps() const;
@@ -60,7 +73,8 @@ struct CatalogueEntry {
 /// Every pass of the catalogue.
 llvm::ArrayRef<CatalogueEntry> passCatalogue();
 
-/// The catalogue entry named `name` (TVM name or flag), if any.
+/// The catalogue entry named `name` (TVM name or flag, options in braces
+/// after it ignored), if any.
 const CatalogueEntry *lookupPass(llvm::StringRef name);
 
 /// `dlc-opt --dlc-list-passes`: one line per pass, or JSON.
