@@ -70,7 +70,7 @@ static const CatalogueEntry kCatalogue[] = {
      "3 or more conv2d on one input as one conv2d, split after", "", false,
      // SSD's box and class heads read each feature map: combined, they
      // share one im2col matrix (53 MB for the 38 x 38 map) and one product
-     // (docs/TuningEvidence.md).
+     // (README: auto against O3 in paired rounds).
      "SSD{min-num-branches=2}"},
     {"CombineParallelDense", "graph-combine-parallel-dense", 4, false, "RN", "dense",
      "concat batch_matmul slice split reshape expand_dims dense", "", "RN MN SSD",
