@@ -348,6 +348,23 @@ def CPULocalizeConstantsPass : Pass<"dlc-cpu-localize-constants", "mlir::func::F
   }];
 }
 
+def NameConstantsPass : Pass<"dlc-name-constants", "mlir::ModuleOp"> {
+  let summary = "Name and order bufferization's constant globals by their first use";
+  let description = [{
+    One-shot bufferization turns each constant tensor into a `memref.global`
+    named after its type (`__constant_16xf32`, then `_0`, `_1`, ...) in the
+    order it bufferizes functions, which upstream takes from a hash map of
+    function pointers: two compiles of one model could name (and emit) the
+    same constants differently. This pass renames every `__constant_`
+    global in the order of its first `memref.get_global` in the module
+    (unused ones last, in module order), keeping the type in the name, and
+    moves the globals to the start of the module in that order, so that the
+    lowered IR and the object code are the same on every compile. Counters
+    (`--dlc-pass-stats`): `globals`.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def CPUNoAliasArgsPass : Pass<"dlc-cpu-noalias-args", "mlir::func::FuncOp"> {
   let summary = "Mark the buffer arguments of public functions as not aliasing";
   let description = [{

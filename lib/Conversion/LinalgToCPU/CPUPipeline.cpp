@@ -106,6 +106,7 @@ void dlc::buildBufferizationPipeline(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createNameConstantsPass());
   // Results become caller-provided buffers, copied into at the end (the
   // pass's hoist-static-allocs does nothing here: memref.alloc is not an
   // AllocationOpInterface in dlc's registry; the CPU computes in them with
