@@ -42,9 +42,9 @@ static ClassView viewOf(const CatalogueEntry &e, bool inLevels, llvm::ArrayRef<s
   ClassView v;
   v.inO3 = inLevels && e.optLevel <= 3;
   for (const std::string &t : tags) {
-    if (e.inStudyClass(t))
+    if (e.inClass(t))
       v.classesOf.push_back(t);
-    else if (e.inClass(t))
+    else if (e.measuredFasterOn(t))
       v.measuredOf.push_back(t);
   }
   v.dormant = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
@@ -151,10 +151,11 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
         if (!v.classesOf.empty())
           d.reason += (d.reason.empty() ? "" : "; ") + std::string("class ") +
                       llvm::join(v.classesOf, ", ") + " (CF'22)";
-        for (const std::string &t : v.measuredOf)
+        for (const std::string &t : v.measuredOf) {
+          llvm::StringRef options = e.optionsFor(t);
           d.reason += std::string(d.reason.empty() ? "" : "; ") + "class " + t + ", " +
-                      (e.optionsFor(t).empty() ? "" : e.optionsFor(t).str() + ", ") +
-                      "measured faster (dlc)";
+                      (options.empty() ? "" : options.str() + ", ") + "measured faster (dlc)";
+        }
       }
       if (d.chosen) {
         chosen.push_back(name == "FuseOps" ? "FuseOps{fuse-opt-level=3}" : e.specFor(tags));

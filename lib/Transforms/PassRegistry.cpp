@@ -132,18 +132,23 @@ static llvm::SmallVector<llvm::StringRef> words(llvm::StringRef list) {
   return out;
 }
 
+/// "Name" of "Name{options}".
+static llvm::StringRef withoutOptions(llvm::StringRef spec) {
+  return spec.take_until([](char c) { return c == '{'; });
+}
+
 /// The word of `measuredOn` for class `tag`: "TAG" or "TAG{options}".
 static std::optional<llvm::StringRef> measuredWord(llvm::StringRef measuredOn,
                                                    llvm::StringRef tag) {
   for (llvm::StringRef w : words(measuredOn))
-    if (w.take_until([](char c) { return c == '{'; }) == tag)
+    if (withoutOptions(w) == tag)
       return w;
   return std::nullopt;
 }
 
-bool CatalogueEntry::inStudyClass(llvm::StringRef tag) const { return hasWord(classes, tag); }
-bool CatalogueEntry::inClass(llvm::StringRef tag) const {
-  return inStudyClass(tag) || measuredWord(measuredOn, tag);
+bool CatalogueEntry::inClass(llvm::StringRef tag) const { return hasWord(classes, tag); }
+bool CatalogueEntry::measuredFasterOn(llvm::StringRef tag) const {
+  return measuredWord(measuredOn, tag).has_value();
 }
 llvm::StringRef CatalogueEntry::optionsFor(llvm::StringRef tag) const {
   std::optional<llvm::StringRef> w = measuredWord(measuredOn, tag);
@@ -173,7 +178,7 @@ static llvm::StringRef canonicalName(llvm::StringRef name) {
 }
 
 const CatalogueEntry *dlc::lookupPass(llvm::StringRef name) {
-  name = canonicalName(name.take_until([](char c) { return c == '{'; }));
+  name = canonicalName(withoutOptions(name));
   for (const CatalogueEntry &e : kCatalogue)
     if (e.tvmName == name || e.flag == name)
       return &e;

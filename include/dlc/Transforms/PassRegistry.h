@@ -54,9 +54,9 @@ struct CatalogueEntry {
   /// pipeline and the search run it there, with those options.
   llvm::StringRef measuredOn = "";
 
-  /// In the CF'22 passes of class `tag`, or measured faster on it.
   bool inClass(llvm::StringRef tag) const;
-  bool inStudyClass(llvm::StringRef tag) const;
+  /// In `measuredOn`: dlc measured it faster on models of class `tag`.
+  bool measuredFasterOn(llvm::StringRef tag) const;
   /// The options dlc measured on class `tag` ("" for none, or not measured).
   llvm::StringRef optionsFor(llvm::StringRef tag) const;
   /// The pipeline element for models of classes `tags`: the TVM name, with
