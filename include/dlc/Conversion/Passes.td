@@ -365,6 +365,25 @@ def NameConstantsPass : Pass<"dlc-name-constants", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def FlattenConstantGlobalsPass : Pass<"dlc-flatten-constant-globals", "mlir::ModuleOp"> {
+  let summary = "Store the LLVM dialect's constant arrays flat, one dimension each";
+  let description = [{
+    A multi-dimensional `memref.global` lowers to an `llvm.mlir.global` of
+    nested arrays, which translation to LLVM IR builds as one LLVM constant
+    per innermost row (a 1x1 convolution's 256x64x1x1 weights: 16384
+    one-element arrays, each uniqued by its bytes) that every later LLVM
+    pass and the context's teardown walk again. With the weights in the
+    code (`dlc-run --emit`) that took minutes for ResNet-50. This pass gives
+    every constant global whose type nests arrays of scalars one flat array
+    of the same bytes (`!llvm.array<N x f32>`, its dense or resource value
+    reshaped without a copy of a resource's blob) and takes its users'
+    zero-offset `llvm.getelementptr`s, which point at its start whatever its
+    type, out. A global some other use addresses by a non-zero index keeps
+    its type. Counters (`--dlc-pass-stats`): `flattened`, `kept`.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def CPUNoAliasArgsPass : Pass<"dlc-cpu-noalias-args", "mlir::func::FuncOp"> {
   let summary = "Mark the buffer arguments of public functions as not aliasing";
   let description = [{
