@@ -1,11 +1,11 @@
 //===- Tuner.cpp - one tuning run: the space, candidates, records ----------===//
-#include "Measure.h"
 #include "Session.h"
 
 #include "dlc/Analysis/Classifier.h"
 #include "dlc/Analysis/Fingerprint.h"
 #include "dlc/Driver/CPUCompiler.h"
 #include "dlc/Runtime/Bench.h"
+#include "dlc/Runtime/SideBySide.h"
 #include "dlc/Transforms/AutoPipeline.h"
 #include "dlc/Transforms/Pipelines.h"
 
@@ -469,7 +469,7 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
   if (!probe)
     return probe.takeError();
   // Rounds of at least 100 ms per model.
-  runsPerRound = std::clamp<int64_t>(std::ceil(100 / std::max(probe->p50, 1e-3)), 1, 1000);
+  runsPerRound = dlc::runsPerRound(probe->p50);
   OwningOpRef<ModuleOp> graph = input.clone();
   double passesMs = 0;
   if (llvm::Error e = runPasses(*graph, "O3", passesMs))

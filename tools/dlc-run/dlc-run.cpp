@@ -12,6 +12,7 @@
 #include "dlc/Transforms/Pipelines.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
+#include "dlc/Runtime/SideBySide.h"
 #include "dlc/Runtime/TensorIO.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -114,6 +115,15 @@ static cl::opt<int64_t> warmup("warmup", cl::init(100),
 static cl::opt<int64_t> runs("runs", cl::init(1000), cl::desc("timed runs"));
 /// Bounds --runs and --warmup (their samples are kept in memory).
 static constexpr int64_t kMaxRuns = 10'000'000;
+static cl::opt<std::string> againstFlag(
+    "against",
+    cl::desc("cpu, with --bench: compile the model with this pipeline too, check that its outputs "
+             "agree, and time the two side by side in --rounds rounds that alternate them; "
+             "prints the median of the per-round latency ratios with its 95% interval, and "
+             "the latency statistics come from those rounds (--runs does not apply)"));
+static cl::opt<int64_t> rounds("rounds", cl::init(15),
+                               cl::desc("with --against: rounds, each at least 100 ms of "
+                                        "each pipeline"));
 static cl::opt<std::string> jsonPath("json", cl::desc("write a JSON report here"));
 static cl::opt<std::string> passLedgerPath(
     "dlc-pass-ledger",
@@ -325,6 +335,53 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   return 0;
 }
 
+/// --against: the other pipeline's compile, outputs and the two side by side.
+struct Against {
+  std::string pipeline;
+  CompileTimes times;
+  double maxAbsDifference = 0;
+  LatencyStats stats; ///< the other pipeline's runs in the rounds
+  SideBySide side;    ///< this pipeline's latency over the other's
+  int64_t runsPerRound = 1;
+};
+
+/// Compiles the model with --against's pipeline and times it side by side
+/// with `exe`, after warming both up. `outputs` are `exe`'s.
+static Expected<Against> measureAgainst(mlir::ModuleOp module, StringRef entryName,
+                                        CPUExecutable &exe, ArrayRef<Tensor> inputs,
+                                        ArrayRef<Tensor> outputs, const CacheOptions &cache) {
+  Against a;
+  a.pipeline = againstFlag;
+  auto other = compileForCPU(module, entryName, a.pipeline, threads, &cache, compileThreads);
+  if (!other)
+    return other.takeError();
+  a.times = (*other)->compileTimes();
+  Expected<std::vector<Tensor>> results = (*other)->run(inputs);
+  if (!results)
+    return results.takeError();
+  for (auto [mine, theirs] : llvm::zip_equal(outputs, *results)) {
+    if (mine.shape != theirs.shape)
+      return createStringError("--against " + a.pipeline + ": an output is " + theirs.describe() +
+                               ", not " + mine.describe());
+    for (auto [x, y] : llvm::zip_equal(mine.data, theirs.data))
+      a.maxAbsDifference = std::max(a.maxAbsDifference, std::abs(x - y));
+  }
+  double p50 = 0;
+  for (CPUExecutable *e : {&exe, other->get()}) {
+    Expected<LatencyStats> warm = e->benchmark(inputs, warmup, 1);
+    if (!warm)
+      return warm.takeError();
+    p50 = std::max(p50, warm->p50);
+  }
+  a.runsPerRound = runsPerRound(p50);
+  Expected<SideBySide> side = measureSideBySide(exe, **other, inputs, rounds, a.runsPerRound);
+  if (!side)
+    return side.takeError();
+  a.side = std::move(*side);
+  a.stats = computeStats(a.side.samplesB);
+  return a;
+}
+
 static const char *cacheName(CompileTimes::Cache c) {
   return c == CompileTimes::Cache::Hit ? "hit" : c == CompileTimes::Cache::Miss ? "miss" : "off";
 }
@@ -334,7 +391,8 @@ static const char *cacheName(CompileTimes::Cache c) {
 static Error writeReport(StringRef path, int argc, char **argv,
                          const CompileTimes &times,
                          const std::optional<LatencyStats> &stats, int64_t batch,
-                         const std::vector<Tensor> &outputs) {
+                         const std::vector<Tensor> &outputs,
+                         const std::optional<Against> &against) {
   using json = nlohmann::json;
   Provenance prov = currentProvenance();
   json j;
@@ -388,6 +446,19 @@ static Error writeReport(StringRef path, int argc, char **argv,
     j["batch"] = batch;
     j["throughput_per_s"] = s.p50 > 0 ? batch * 1000.0 / s.p50 : 0.0;
   }
+  if (against) {
+    const Estimate &r = against->side.ratio;
+    j["against"] = {{"pipeline", against->pipeline},
+                    {"compile_ms", {{"graph_passes", against->times.graphPassesMs},
+                                    {"total", against->times.totalMs()}}},
+                    {"max_abs_difference", against->maxAbsDifference},
+                    {"latency_ms", {{"count", against->stats.count},
+                                    {"p50", against->stats.p50},
+                                    {"samples", against->stats.samplesMs}}},
+                    {"ratio", {{"median", r.median}, {"low", r.low}, {"high", r.high},
+                               {"rounds", r.n}, {"runs_per_round", against->runsPerRound}}},
+                    {"verdict", verdict(r).str()}};
+  }
   std::error_code ec;
   raw_fd_ostream os(path, ec);
   if (ec)
@@ -432,6 +503,15 @@ int main(int argc, char **argv) {
   if (warmup < 0 || warmup > kMaxRuns || runs < 1 || runs > kMaxRuns)
     return fail("--warmup must be in [0, " + Twine(kMaxRuns) + "] and --runs in [1, " +
                 Twine(kMaxRuns) + "]");
+  if (!againstFlag.empty() && !(target == "cpu" && bench && compileTo.empty() && emit.empty()))
+    return fail("--against compares two pipelines of a --target=cpu --bench run");
+  if (rounds < 1 || rounds > 10000)
+    return fail("--rounds must be in [1, 10000]");
+  if (!againstFlag.empty() && runs.getNumOccurrences())
+    return fail("--runs does not apply with --against (its rounds decide the runs: --rounds)");
+  if (!againstFlag.empty())
+    if (Error e = pipelineString(againstFlag).takeError())
+      return fail("--against: " + toString(std::move(e)));
   pipeline = pipelineFlag;
   if (!disablePasses.empty())
     pipeline += ";disable=" + join(disablePasses, ",");
@@ -502,6 +582,7 @@ int main(int argc, char **argv) {
 
   std::vector<Tensor> outputs;
   std::optional<LatencyStats> stats;
+  std::optional<Against> against;
   CompileTimes times;
   if (target == "cpu") {
     CacheOptions cache;
@@ -538,7 +619,15 @@ int main(int argc, char **argv) {
     if (!results)
       return fail(toString(results.takeError()));
     outputs = std::move(*results);
-    if (bench) {
+    if (bench && !againstFlag.empty()) {
+      Expected<Against> a =
+          measureAgainst(*module, func->getSymName(), **exe, *inputs, outputs, cache);
+      if (!a)
+        return fail(toString(a.takeError()));
+      against = std::move(*a);
+      stats = computeStats(against->side.samplesA);
+      stats->warmupRuns = warmup; // before the rounds, as the other pipeline's
+    } else if (bench) {
       Expected<LatencyStats> s = (*exe)->benchmark(*inputs, warmup, runs);
       if (!s)
         return fail(toString(s.takeError()));
@@ -566,8 +655,20 @@ int main(int argc, char **argv) {
                       ? 1 : inputs->front().shape[0];
   if (stats)
     stats->print(outs(), batch);
+  if (against) {
+    const Estimate &r = against->side.ratio;
+    outs() << format("against %s: compile %.1f ms (graph passes %.1f ms), p50 %.3f ms; outputs "
+                     "differ by at most %g\n",
+                     against->pipeline.c_str(), against->times.totalMs(),
+                     against->times.graphPassesMs, against->stats.p50,
+                     against->maxAbsDifference)
+           << format("latency / %s's: %.3f [95%%: %.3f, %.3f] over %lld rounds of %lld runs "
+                     "each: %s\n",
+                     against->pipeline.c_str(), r.median, r.low, r.high, (long long)r.n,
+                     (long long)against->runsPerRound, verdict(r).str().c_str());
+  }
   if (!jsonPath.empty())
-    if (Error e = writeReport(jsonPath, argc, argv, times, stats, batch, outputs))
+    if (Error e = writeReport(jsonPath, argc, argv, times, stats, batch, outputs, against))
       return fail(toString(std::move(e)));
 
   bool allMatch = true;

@@ -1,6 +1,8 @@
-//===- Measure.cpp - latency of two executables side by side ---------------===//
-#include "Measure.h"
+//===- SideBySide.cpp - latency of two executables side by side -----------===//
+#include "dlc/Runtime/SideBySide.h"
 
+#include <algorithm>
+#include <cmath>
 
 using namespace dlc;
 
@@ -30,4 +32,14 @@ llvm::Expected<SideBySide> dlc::measureSideBySide(CPUExecutable &a, CPUExecutabl
   }
   result.ratio = medianWithInterval(ratios);
   return result;
+}
+
+int64_t dlc::runsPerRound(double p50Ms) {
+  return std::clamp<int64_t>(std::ceil(100 / std::max(p50Ms, 1e-3)), 1, 1000);
+}
+
+llvm::StringRef dlc::verdict(const Estimate &ratio) {
+  if (ratio.n < 6)
+    return "too few rounds to tell";
+  return ratio.high < 1 ? "faster" : ratio.low > 1 ? "slower" : "within noise";
 }
