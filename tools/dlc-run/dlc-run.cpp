@@ -363,8 +363,12 @@ static Expected<Against> measureAgainst(mlir::ModuleOp module, StringRef entryNa
     if (mine.shape != theirs.shape)
       return createStringError("--against " + a.pipeline + ": an output is " + theirs.describe() +
                                ", not " + mine.describe());
-    for (auto [x, y] : llvm::zip_equal(mine.data, theirs.data))
-      a.maxAbsDifference = std::max(a.maxAbsDifference, std::abs(x - y));
+    for (auto [x, y] : llvm::zip_equal(mine.data, theirs.data)) {
+      // NaN where the other has a number is infinitely far; NaN on both agrees.
+      double d = std::isnan(x) || std::isnan(y) ? (std::isnan(x) == std::isnan(y) ? 0 : INFINITY)
+                                                : std::abs(x - y);
+      a.maxAbsDifference = std::max(a.maxAbsDifference, d);
+    }
   }
   double p50 = 0;
   for (CPUExecutable *e : {&exe, other->get()}) {
