@@ -37,6 +37,7 @@ import re
 import statistics
 import subprocess
 import tempfile
+import textwrap
 
 ZOO = ["resnet50", "mobilenet_v2", "ssd_resnet50", "bert_base"]
 ONNX = ["resnet50", "mobilenet_v2"]
@@ -252,6 +253,8 @@ def main():
     ap.add_argument("--replot", metavar="JSON",
                     help="write the table and plot from an earlier run's figures, measuring nothing")
     args = ap.parse_args()
+    if args.rounds < 1 or args.compiles < 1 or args.budget < 1:
+        ap.error("--rounds, --compiles and --budget must be at least 1")
     if args.replot:
         results = json.load(open(args.replot))
         report(results, args)
@@ -287,11 +290,11 @@ def main():
 
 
 def report(results, args):
-    text = table(results, args) + (
-        "\n\nThe machine's speed drifts between the three side-by-side runs, so "
+    text = table(results, args) + "\n\n" + textwrap.fill(
+        "The machine's speed drifts between the three side-by-side runs, so "
         "only O3's p50 (the median of its three) is shown; a pipeline's latency "
         "is its ratio to O3 in its own run, and tuned's throughput is O3's over "
-        "that ratio.")
+        "that ratio.", 100)
     print(text)
     if args.table:
         with open(args.table, "w") as f:

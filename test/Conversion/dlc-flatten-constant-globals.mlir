@@ -8,11 +8,13 @@
 // CHECK: llvm.mlir.global private constant @weights(dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00]> : tensor<6xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<6 x f32>
 // CHECK: llvm.mlir.global private constant @splat(dense<7> : tensor<24xi8>) {addr_space = 0 : i32} : !llvm.array<24 x i8>
 // CHECK: llvm.mlir.global private constant @blob(dense_resource<blob> : tensor<4xf32>) {addr_space = 0 : i32} : !llvm.array<4 x f32>
-// A global addressed at an index other than zero keeps its type, as do
-// those that are not constant, have no value, or are flat already.
-// CHECK: llvm.mlir.global private constant @indexed(dense<{{.*}}> : tensor<2x2xf32>) {addr_space = 0 : i32} : !llvm.array<2 x array<2 x f32>>
+// A global indexed elsewhere is flattened too: its getelementptrs name
+// the old type, so they compute the same addresses. Those not constant,
+// without a value or flat already keep their types.
+// CHECK: llvm.mlir.global private constant @indexed(dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>) {addr_space = 0 : i32} : !llvm.array<4 x f32>
 // CHECK: llvm.mlir.global private @written(dense<0.000000e+00> : tensor<2x2xf32>) {addr_space = 0 : i32} : !llvm.array<2 x array<2 x f32>>
 // CHECK: llvm.mlir.global private constant @flat(dense<1.000000e+00> : tensor<8xf32>) {addr_space = 0 : i32} : !llvm.array<8 x f32>
+// CHECK: llvm.mlir.global external constant @declared() {addr_space = 0 : i32} : !llvm.array<2 x array<2 x f32>>
 // CHECK-LABEL: llvm.func @use
 // CHECK-NEXT: %[[W:.*]] = llvm.mlir.addressof @weights : !llvm.ptr
 // CHECK-NEXT: llvm.load %[[W]] : !llvm.ptr -> f32
@@ -21,9 +23,8 @@
 // CHECK-NEXT: %[[B:.*]] = llvm.mlir.addressof @blob : !llvm.ptr
 // CHECK-NEXT: llvm.load %[[B]] : !llvm.ptr -> f32
 // CHECK-NEXT: %[[I:.*]] = llvm.mlir.addressof @indexed : !llvm.ptr
-// CHECK-NEXT: llvm.getelementptr %[[I]][0, 0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<2 x array<2 x f32>>
 // CHECK-NEXT: llvm.getelementptr %[[I]][0, 1, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<2 x array<2 x f32>>
-// STATS: dlc-flatten-constant-globals: flattened 3, kept 1
+// STATS: dlc-flatten-constant-globals: flattened 4
 module {
   llvm.mlir.global private constant @weights(dense<[[[1.0, 2.0]], [[3.0, 4.0]], [[5.0, 6.0]]]> : tensor<3x1x2xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<3 x array<1 x array<2 x f32>>>
   llvm.mlir.global private constant @splat(dense<7> : tensor<2x3x4xi8>) {addr_space = 0 : i32} : !llvm.array<2 x array<3 x array<4 x i8>>>
@@ -31,6 +32,7 @@ module {
   llvm.mlir.global private constant @indexed(dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>) {addr_space = 0 : i32} : !llvm.array<2 x array<2 x f32>>
   llvm.mlir.global private @written(dense<0.0> : tensor<2x2xf32>) {addr_space = 0 : i32} : !llvm.array<2 x array<2 x f32>>
   llvm.mlir.global private constant @flat(dense<1.0> : tensor<8xf32>) {addr_space = 0 : i32} : !llvm.array<8 x f32>
+  llvm.mlir.global external constant @declared() {addr_space = 0 : i32} : !llvm.array<2 x array<2 x f32>>
   llvm.func @use() {
     %0 = llvm.mlir.addressof @weights : !llvm.ptr
     %1 = llvm.getelementptr %0[0, 0, 0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<3 x array<1 x array<2 x f32>>>

@@ -117,13 +117,14 @@ static cl::opt<int64_t> runs("runs", cl::init(1000), cl::desc("timed runs"));
 static constexpr int64_t kMaxRuns = 10'000'000;
 static cl::opt<std::string> againstFlag(
     "against",
-    cl::desc("cpu, with --bench: compile the model with this pipeline too, check that its outputs "
-             "agree, and time the two side by side in --rounds rounds that alternate them; "
-             "prints the median of the per-round latency ratios with its 95% interval, and "
-             "the latency statistics come from those rounds (--runs does not apply)"));
+    cl::desc("cpu, with --bench: compile the model with this pipeline too, check that its "
+             "outputs agree within --atol and --rtol (default 1e-3 each here), and time the two "
+             "side by side in --rounds rounds that alternate them; prints the median of the "
+             "per-round latency ratios with its 95% interval, and the latency statistics come "
+             "from those rounds (--runs does not apply)"));
 static cl::opt<int64_t> rounds("rounds", cl::init(15),
                                cl::desc("with --against: rounds, each at least 100 ms of "
-                                        "each pipeline"));
+                                        "each pipeline (at most 1000 runs)"));
 static cl::opt<std::string> jsonPath("json", cl::desc("write a JSON report here"));
 static cl::opt<std::string> passLedgerPath(
     "dlc-pass-ledger",
@@ -343,6 +344,8 @@ struct Against {
   LatencyStats stats; ///< the other pipeline's runs in the rounds
   SideBySide side;    ///< this pipeline's latency over the other's
   int64_t runsPerRound = 1;
+  int64_t warmupRuns = 0; ///< this pipeline's warm-up before the rounds
+  double warmupMs = 0;
 };
 
 /// Compiles the model with --against's pipeline and times it side by side
@@ -359,23 +362,35 @@ static Expected<Against> measureAgainst(mlir::ModuleOp module, StringRef entryNa
   Expected<std::vector<Tensor>> results = (*other)->run(inputs);
   if (!results)
     return results.takeError();
-  for (auto [mine, theirs] : llvm::zip_equal(outputs, *results)) {
-    if (mine.shape != theirs.shape)
-      return createStringError("--against " + a.pipeline + ": an output is " + theirs.describe() +
-                               ", not " + mine.describe());
-    for (auto [x, y] : llvm::zip_equal(mine.data, theirs.data)) {
-      // NaN where the other has a number is infinitely far; NaN on both agrees.
-      double d = std::isnan(x) || std::isnan(y) ? (std::isnan(x) == std::isnan(y) ? 0 : INFINITY)
-                                                : std::abs(x - y);
-      a.maxAbsDifference = std::max(a.maxAbsDifference, d);
+  // dlc-tune's tolerances unless given: FastMath's approximations pass.
+  double atol = absTol.getNumOccurrences() ? absTol : 1e-3;
+  double rtol = relTol.getNumOccurrences() ? relTol : 1e-3;
+  for (auto [i, mine, theirs] : llvm::enumerate(outputs, *results)) {
+    Comparison c = compareTensors(theirs, mine, atol, rtol);
+    if (!c.reason.empty())
+      return createStringError("output " + Twine(i) + " of --against " + a.pipeline +
+                               " differs: " + c.reason);
+    if (!c.match) {
+      std::string message;
+      raw_string_ostream(message) << "output " << i << " of --against " << a.pipeline
+                                  << " differs: " << c.mismatches << " elements outside --atol "
+                                  << format("%g", atol) << " + --rtol " << format("%g", rtol)
+                                  << " (max abs error " << format("%g", c.maxAbsError) << ")";
+      return createStringError(message);
     }
+    a.maxAbsDifference = std::max(a.maxAbsDifference, c.maxAbsError);
   }
-  double p50 = 0;
+  // Rounds of at least 100 ms of the faster one.
+  double p50 = INFINITY;
   for (CPUExecutable *e : {&exe, other->get()}) {
-    Expected<LatencyStats> warm = e->benchmark(inputs, warmup, 1);
+    Expected<LatencyStats> warm = e->benchmark(inputs, warmup, 3);
     if (!warm)
       return warm.takeError();
-    p50 = std::max(p50, warm->p50);
+    p50 = std::min(p50, warm->p50);
+    if (e == &exe) {
+      a.warmupRuns = warm->warmupRuns;
+      a.warmupMs = warm->warmupMs;
+    }
   }
   a.runsPerRound = runsPerRound(p50);
   Expected<SideBySide> side = measureSideBySide(exe, **other, inputs, rounds, a.runsPerRound);
@@ -511,6 +526,8 @@ int main(int argc, char **argv) {
     return fail("--against compares two pipelines of a --target=cpu --bench run");
   if (rounds < 1 || rounds > 10000)
     return fail("--rounds must be in [1, 10000]");
+  if (rounds.getNumOccurrences() && againstFlag.empty())
+    return fail("--rounds applies with --against");
   if (!againstFlag.empty() && runs.getNumOccurrences())
     return fail("--runs does not apply with --against (its rounds decide the runs: --rounds)");
   if (!againstFlag.empty())
@@ -630,7 +647,8 @@ int main(int argc, char **argv) {
         return fail(toString(a.takeError()));
       against = std::move(*a);
       stats = computeStats(against->side.samplesA);
-      stats->warmupRuns = warmup; // before the rounds, as the other pipeline's
+      stats->warmupRuns = against->warmupRuns;
+      stats->warmupMs = against->warmupMs;
     } else if (bench) {
       Expected<LatencyStats> s = (*exe)->benchmark(*inputs, warmup, runs);
       if (!s)

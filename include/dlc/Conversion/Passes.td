@@ -376,10 +376,12 @@ def FlattenConstantGlobalsPass : Pass<"dlc-flatten-constant-globals", "mlir::Mod
     code (`dlc-run --emit`) that took minutes for ResNet-50. This pass gives
     every constant global whose type nests arrays of scalars one flat array
     of the same bytes (`!llvm.array<N x f32>`, its dense or resource value
-    reshaped without a copy of a resource's blob) and takes its users'
-    zero-offset `llvm.getelementptr`s, which point at its start whatever its
-    type, out. A global some other use addresses by a non-zero index keeps
-    its type. Counters (`--dlc-pass-stats`): `flattened`, `kept`.
+    reshaped without a copy of a resource's blob). Each `llvm.getelementptr`
+    names the type it indexes through, so the addresses the code computes
+    stay the same; those of all zeros, which point at the global's start,
+    become its address. Globals inside `gpu.module`s are not touched (the
+    GPU pipeline runs it on the host module, after the kernels became
+    binaries). Counters (`--dlc-pass-stats`): `flattened`.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }

@@ -48,22 +48,11 @@ Attribute flatValue(Attribute value, Type element, int64_t count) {
   return {};
 }
 
-/// The `llvm.getelementptr`s through `global`'s type that point at its
-/// start, or nothing if a user of its address indexes into it.
-std::optional<SmallVector<LLVM::GEPOp>> startPointers(ArrayRef<LLVM::AddressOfOp> addresses,
-                                                      Type type) {
-  SmallVector<LLVM::GEPOp> geps;
-  for (LLVM::AddressOfOp address : addresses)
-    for (Operation *user : address->getUsers()) {
-      auto gep = dyn_cast<LLVM::GEPOp>(user);
-      if (!gep || gep.getElemType() != type)
-        continue; // the address itself, whatever the global's type
-      if (!gep.getDynamicIndices().empty() ||
-          llvm::any_of(gep.getRawConstantIndices(), [](int32_t i) { return i != 0; }))
-        return std::nullopt;
-      geps.push_back(gep);
-    }
-  return geps;
+/// Whether `gep` points at the start of whatever it indexes: all its
+/// indices are constant zeros.
+bool pointsAtStart(LLVM::GEPOp gep) {
+  return gep.getDynamicIndices().empty() &&
+         llvm::all_of(gep.getRawConstantIndices(), [](int32_t i) { return i == 0; });
 }
 
 struct FlattenConstantGlobalsPass
@@ -74,29 +63,29 @@ struct FlattenConstantGlobalsPass
     module.walk([&](LLVM::AddressOfOp address) {
       addresses[address.getGlobalNameAttr().getAttr()].push_back(address);
     });
-    int64_t flattened = 0, kept = 0;
+    int64_t flattened = 0;
     for (auto global : module.getOps<LLVM::GlobalOp>()) {
       std::optional<std::pair<Type, int64_t>> scalars = nestedScalars(global.getGlobalType());
       if (!global.getConstant() || !global.getValueAttr() || !scalars)
         continue;
       auto [element, count] = *scalars;
       Attribute value = flatValue(global.getValueAttr(), element, count);
-      std::optional<SmallVector<LLVM::GEPOp>> geps =
-          startPointers(addresses.lookup(global.getSymNameAttr()), global.getGlobalType());
-      if (!value || !geps) {
-        ++kept;
+      if (!value)
         continue;
-      }
-      for (LLVM::GEPOp gep : *geps) {
-        gep.getResult().replaceAllUsesWith(gep.getBase());
-        gep.erase();
-      }
+      // Every getelementptr names the type it indexes through (opaque
+      // pointers), so those through the old type still compute the same
+      // addresses; the ones that point at the start are the address itself.
+      for (LLVM::AddressOfOp address : addresses.lookup(global.getSymNameAttr()))
+        for (Operation *user : llvm::make_early_inc_range(address->getUsers()))
+          if (auto gep = dyn_cast<LLVM::GEPOp>(user); gep && pointsAtStart(gep)) {
+            gep.getResult().replaceAllUsesWith(gep.getBase());
+            gep.erase();
+          }
       global.setGlobalTypeAttr(TypeAttr::get(LLVM::LLVMArrayType::get(element, count)));
       global.setValueAttr(value);
       ++flattened;
     }
     dlc::recordPassStat(getArgument(), "flattened", flattened);
-    dlc::recordPassStat(getArgument(), "kept", kept);
   }
 };
 } // namespace
