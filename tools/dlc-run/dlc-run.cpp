@@ -341,11 +341,9 @@ struct Against {
   std::string pipeline;
   CompileTimes times;
   double maxAbsDifference = 0;
-  LatencyStats stats; ///< the other pipeline's runs in the rounds
-  SideBySide side;    ///< this pipeline's latency over the other's
+  SideBySide side; ///< this pipeline's latency over the other's
   int64_t runsPerRound = 1;
-  int64_t warmupRuns = 0; ///< this pipeline's warm-up before the rounds
-  double warmupMs = 0;
+  LatencyStats mine, stats; ///< this and the other pipeline's runs in the rounds
 };
 
 /// Compiles the model with --against's pipeline and times it side by side
@@ -381,22 +379,20 @@ static Expected<Against> measureAgainst(mlir::ModuleOp module, StringRef entryNa
     a.maxAbsDifference = std::max(a.maxAbsDifference, c.maxAbsError);
   }
   // Rounds of at least 100 ms of the faster one.
-  double p50 = INFINITY;
-  for (CPUExecutable *e : {&exe, other->get()}) {
-    Expected<LatencyStats> warm = e->benchmark(inputs, warmup, 3);
-    if (!warm)
-      return warm.takeError();
-    p50 = std::min(p50, warm->p50);
-    if (e == &exe) {
-      a.warmupRuns = warm->warmupRuns;
-      a.warmupMs = warm->warmupMs;
-    }
-  }
-  a.runsPerRound = runsPerRound(p50);
+  Expected<LatencyStats> warmMine = exe.benchmark(inputs, warmup, 3);
+  if (!warmMine)
+    return warmMine.takeError();
+  Expected<LatencyStats> warmTheirs = (*other)->benchmark(inputs, warmup, 3);
+  if (!warmTheirs)
+    return warmTheirs.takeError();
+  a.runsPerRound = runsPerRound(std::min(warmMine->p50, warmTheirs->p50));
   Expected<SideBySide> side = measureSideBySide(exe, **other, inputs, rounds, a.runsPerRound);
   if (!side)
     return side.takeError();
   a.side = std::move(*side);
+  a.mine = computeStats(a.side.samplesA);
+  a.mine.warmupRuns = warmMine->warmupRuns;
+  a.mine.warmupMs = warmMine->warmupMs;
   a.stats = computeStats(a.side.samplesB);
   return a;
 }
@@ -646,9 +642,7 @@ int main(int argc, char **argv) {
       if (!a)
         return fail(toString(a.takeError()));
       against = std::move(*a);
-      stats = computeStats(against->side.samplesA);
-      stats->warmupRuns = against->warmupRuns;
-      stats->warmupMs = against->warmupMs;
+      stats = against->mine;
     } else if (bench) {
       Expected<LatencyStats> s = (*exe)->benchmark(*inputs, warmup, runs);
       if (!s)
