@@ -70,7 +70,7 @@ static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times
   auto start = std::chrono::steady_clock::now();
   PassManager pm(module.getContext());
   buildCPULoweringPipeline(pm, phase, threads);
-  if (failed(pm.run(module)))
+  if (failed(runLoweringPipeline(pm, module)))
     return llvm::createStringError("lowering for the CPU failed");
   if (times)
     times->loweringMs = msSince(start);

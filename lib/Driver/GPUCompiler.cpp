@@ -2,6 +2,7 @@
 #include "dlc/Driver/GPUCompiler.h"
 #include "CodeGen.h"
 #include "ModelExports.h"
+#include "dlc/Conversion/CPUPipeline.h"
 #include "dlc/Transforms/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -53,7 +54,7 @@ static llvm::Error lowerForGPU(ModuleOp module, StringRef pipeline, GPUPhase pha
       f->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   PassManager pm(module.getContext());
   buildGPULoweringPipeline(pm, phase, target);
-  if (failed(pm.run(module)))
+  if (failed(runLoweringPipeline(pm, module)))
     return llvm::createStringError("lowering for the GPU (" + target.chip + ") failed");
   return llvm::Error::success();
 }

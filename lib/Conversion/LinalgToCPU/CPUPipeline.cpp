@@ -47,9 +47,12 @@
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/TargetParser/Host.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -118,6 +121,14 @@ void dlc::buildBufferizationPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
+LogicalResult dlc::runLoweringPipeline(PassManager &pm, ModuleOp module) {
+  const char *each = std::getenv("DLC_VERIFY_EACH");
+  pm.enableVerifier(each && StringRef(each) != "0");
+  if (failed(pm.run(module)))
+    return failure();
+  return verify(module);
+}
+
 void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
                                    int64_t threads) {
   if (stopAfter == Phase::Graph)
@@ -165,31 +176,36 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
   if (stopAfter == Phase::Loops)
     return;
 
-  pm.addPass(createConvertVectorToSCFPass(
-      VectorTransferToSCFOptions().enableFullUnroll()));
+  // Passes that rewrite within a function run on each function, in
+  // parallel on the context's threads; those that add or convert symbols
+  // (declarations, signatures, globals) on the module.
+  OpPassManager &vectorToSCF = pm.nest<func::FuncOp>();
+  vectorToSCF.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
   // Thread-split loops become OpenMP; memrefs are lowered before the CFG so
   // that OpenMP's alloca scopes still have structured regions.
-  pm.addNestedPass<func::FuncOp>(createCPULocalizeConstantsPass());
-  pm.addPass(createForallToParallelLoopPass());
+  vectorToSCF.addPass(createCPULocalizeConstantsPass());
+  vectorToSCF.addPass(createForallToParallelLoopPass());
   ConvertSCFToOpenMPPassOptions omp;
   omp.numThreads = threads;
   pm.addPass(createConvertSCFToOpenMPPass(omp));
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  OpPassManager &toLLVM = pm.nest<func::FuncOp>();
+  toLLVM.addPass(createLowerAffinePass());
+  toLLVM.addPass(memref::createExpandStridedMetadataPass());
+  toLLVM.addPass(createLowerAffinePass());
+  toLLVM.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToFuncs()); // integer powers
   // LLVM intrinsics first (math.fma as a libm call keeps loops scalar), the
   // functions LLVM has none for (erf, ...) as libm calls.
-  pm.addPass(createConvertMathToLLVMPass());
+  pm.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
+  OpPassManager &toCF = pm.nest<func::FuncOp>();
+  toCF.addPass(createSCFToControlFlowPass());
+  toCF.addPass(createArithToLLVMConversionPass());
+  toCF.addPass(createConvertIndexToLLVMPass());
+  toCF.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createFlattenConstantGlobalsPass());

@@ -3,6 +3,7 @@
 #include "dlc/Transforms/PassLedger.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -41,32 +42,34 @@ struct NameConstantsPass : dlc::impl::NameConstantsPassBase<NameConstantsPass> {
     for (auto global : module.getOps<memref::GlobalOp>())
       if (constants.count(global.getSymName()))
         byFirstUse.insert({global.getSymName(), global});
-    // Temporary names first, so that no new name collides with an old one.
-    SmallVector<std::pair<memref::GlobalOp, std::string>> renamed;
-    for (auto [i, entry] : llvm::enumerate(byFirstUse)) {
-      memref::GlobalOp global = entry.second;
-      std::string base = baseName(global.getSymName()).str();
-      std::string temporary = "__dlc_renaming_" + std::to_string(i);
-      if (failed(SymbolTable::replaceAllSymbolUses(global, StringAttr::get(&getContext(), temporary),
-                                                   module)))
-        return signalPassFailure();
-      SymbolTable::setSymbolName(global, temporary);
-      renamed.push_back({global, base});
-    }
+    // The new names, then one walk of the module for the references (a
+    // walk per global made the pass quadratic: 0.16 s of ResNet-50's
+    // lowering), then the globals themselves, moved to the front in order.
+    MLIRContext *ctx = &getContext();
     llvm::StringMap<int64_t> seen;
-    Operation *front = &module.getBody()->front();
-    for (auto &[global, base] : renamed) {
+    DenseMap<StringAttr, StringAttr> names;
+    for (memref::GlobalOp global : llvm::make_second_range(byFirstUse)) {
+      StringRef base = baseName(global.getSymName());
       int64_t n = seen[base]++;
-      std::string name = n == 0 ? base : base + "_" + std::to_string(n - 1);
-      if (failed(SymbolTable::replaceAllSymbolUses(global, StringAttr::get(&getContext(), name),
-                                                   module)))
-        return signalPassFailure();
-      SymbolTable::setSymbolName(global, name);
+      names[global.getSymNameAttr()] =
+          StringAttr::get(ctx, n == 0 ? Twine(base) : base + "_" + Twine(n - 1));
+    }
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
+      auto it = names.find(ref.getRootReference());
+      if (it == names.end())
+        return std::nullopt;
+      return SymbolRefAttr::get(it->second, ref.getNestedReferences());
+    });
+    replacer.recursivelyReplaceElementsIn(module);
+    Operation *front = &module.getBody()->front();
+    for (memref::GlobalOp global : llvm::make_second_range(byFirstUse)) {
+      SymbolTable::setSymbolName(global, names.lookup(global.getSymNameAttr()));
       if (global != front)
         global->moveBefore(front);
       front = global->getNextNode();
     }
-    dlc::recordPassStat(getArgument(), "globals", renamed.size());
+    dlc::recordPassStat(getArgument(), "globals", byFirstUse.size());
   }
 };
 } // namespace
