@@ -36,7 +36,7 @@ using namespace dlc::cpu;
 namespace {
 /// `bytes`, f32 [k, n], as panels [n / nr][k][nr] in a new blob.
 AsmResourceBlob packedBlob(ArrayRef<char> bytes, int64_t k, int64_t n, int64_t nr) {
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(bytes.size(), /*align=*/64);
+  AsmResourceBlob blob = dlc::allocateBlob(bytes.size());
   char *out = blob.getMutableData().data();
   const char *in = bytes.data();
   for (int64_t p = 0; p < n / nr; ++p)

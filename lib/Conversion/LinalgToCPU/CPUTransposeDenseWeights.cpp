@@ -51,7 +51,7 @@ std::optional<ArrayRef<char>> f32Payload(graph::ConstantOp c) {
 
 /// `bytes`, f32 [n, k], transposed to [k, n] in a new blob.
 AsmResourceBlob transposedBlob(ArrayRef<char> bytes, int64_t n, int64_t k) {
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(bytes.size(), /*align=*/64);
+  AsmResourceBlob blob = allocateBlob(bytes.size());
   char *out = blob.getMutableData().data();
   const char *in = bytes.data();
   // Blocks of 32 x 32 words: rows and columns both stay in cache.
