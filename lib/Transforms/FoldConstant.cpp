@@ -209,9 +209,18 @@ struct FoldConstantOp : RewritePattern {
       blob = f32Arithmetic(op);
     if (blob) {
       auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      ArrayRef<char> bytes = blob->getData();
+      // Equal elements are a splat, as the interpreter's results are: the
+      // lowering fills splats and copies them into kernels.
+      size_t width = type.getElementTypeBitWidth() / 8;
+      bool splat = !bytes.empty() && width > 0;
+      for (size_t i = width; splat && i < bytes.size(); i += width)
+        splat = std::memcmp(bytes.data(), bytes.data() + i, width) == 0;
       ElementsAttr attr;
-      if (type.getNumElements() <= 16) {
-        attr = DenseElementsAttr::getFromRawBuffer(type, blob->getData());
+      if (splat) {
+        attr = DenseElementsAttr::getFromRawBuffer(type, bytes.take_front(width));
+      } else if (type.getNumElements() <= 16) {
+        attr = DenseElementsAttr::getFromRawBuffer(type, bytes);
       } else {
         std::string name = "folded";
         if (auto loc = dyn_cast<NameLoc>(op->getLoc()))

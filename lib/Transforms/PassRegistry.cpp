@@ -32,14 +32,17 @@ static const CatalogueEntry kCatalogue[] = {
      "folds a per-channel scale after conv2d/dense into its weights",
      // The scale it folds stays a multiply in the convolution's fused
      // epilogue without it, while folding it rewrites every weight (the
-     // FoldConstant after it: 30-290 ms on the zoo's CNNs).
-     "RN MN SSD"},
+     // FoldConstant after it: 30-290 ms on the zoo's CNNs before it
+     // computed in f32, 10-170 ms after). Not MobileNets: there the
+     // multiply after each depthwise convolution measured slower (auto
+     // without it against O3: 1.029 [1.006, 1.053], bench/tune_evidence.py).
+     "RN SSD"},
     {"ForwardFoldScaleAxis", "graph-forward-fold-scale-axis", 3, false, "BR", "conv2d dense",
      "mul", "FoldConstant afterwards", "",
      "folds a per-channel scale before conv2d/dense into its weights",
      // As BackwardFoldScaleAxis (without it, this one folds the same batch
      // norm scales through the ReLUs into the next convolution).
-     "RN MN SSD"},
+     "RN SSD"},
     {"FoldScaleAxis", "graph-fold-scale-axis", 0, false, "", "", "mul constant", "", "",
      "BackwardFoldScaleAxis, ForwardFoldScaleAxis, then FoldConstant"},
     {"FoldExplicitPadding", "graph-fold-explicit-padding", 0, false, "RN SSD", "pad", "", "",
@@ -88,7 +91,12 @@ static const CatalogueEntry kCatalogue[] = {
      "RN MN SSD BR", "dense of a transposed constant weight: the weight transposed now"},
     {"FastMath", "graph-fast-math", 4, false, "MN BR SSD", "exp erf tanh softmax gelu",
      "fast_exp fast_erf fast_tanh fast_softmax mul add", "", "RN MN",
-     "exp, erf, tanh, softmax and gelu by fast approximations"},
+     "exp, erf, tanh, softmax and gelu by fast approximations",
+     // BERT-base, auto with it against O3 with `--against`: 0.998 [0.967,
+     // 1.013] and 1.010 [0.995, 1.019] (41 and 61 rounds), 1.048 [0.998,
+     // 1.121] and 1.037 [1.004, 1.070] (15): the CPU computes the accurate
+     // exp and erf with vectorized polynomials already.
+     "BR"},
     {"MergeComposite", "graph-merge-composite", 0, false, "RN MN SSD",
      "conv2d dense batch_matmul", "composite", "", "RN MN SSD",
      "wraps pattern-table matches into named graph.composite regions"},

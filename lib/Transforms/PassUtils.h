@@ -47,8 +47,9 @@ std::optional<llvm::ArrayRef<char>> payloadBytes(mlir::ElementsAttr value);
 /// A 64-byte aligned, writable blob of `size` bytes for a payload the
 /// compiler computes (folded, transposed, packed weights). Large ones are
 /// marked for the kernel's transparent huge pages (Linux, where enabled),
-/// so that writing them faults once per 2 MiB instead of once per 4 KiB:
-/// the faults were half of the time of scaling ResNet-50's weights.
+/// so that writing them faults once per 2 MiB instead of once per 4 KiB
+/// (the faults were half of the time of scaling ResNet-50's weights); they
+/// reserve up to 2 MiB beyond their size.
 mlir::AsmResourceBlob allocateBlob(size_t size);
 
 /// `v` is a constant whose elements all equal `x`.

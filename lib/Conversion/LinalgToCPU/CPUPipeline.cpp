@@ -123,7 +123,7 @@ void dlc::buildBufferizationPipeline(OpPassManager &pm) {
 
 LogicalResult dlc::runLoweringPipeline(PassManager &pm, ModuleOp module) {
   const char *each = std::getenv("DLC_VERIFY_EACH");
-  pm.enableVerifier(each && StringRef(each) != "0");
+  pm.enableVerifier(each && StringRef(each) != "" && StringRef(each) != "0");
   if (failed(pm.run(module)))
     return failure();
   return verify(module);

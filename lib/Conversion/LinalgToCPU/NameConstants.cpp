@@ -55,11 +55,13 @@ struct NameConstantsPass : dlc::impl::NameConstantsPassBase<NameConstantsPass> {
           StringAttr::get(ctx, n == 0 ? Twine(base) : base + "_" + Twine(n - 1));
     }
     AttrTypeReplacer replacer;
-    replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
+    // Only a reference's root names a global of the module: its nested
+    // references are skipped.
+    replacer.addReplacement([&](SymbolRefAttr ref) {
       auto it = names.find(ref.getRootReference());
-      if (it == names.end())
-        return std::nullopt;
-      return SymbolRefAttr::get(it->second, ref.getNestedReferences());
+      Attribute renamed =
+          it == names.end() ? ref : SymbolRefAttr::get(it->second, ref.getNestedReferences());
+      return std::make_pair(renamed, WalkResult::skip());
     });
     replacer.recursivelyReplaceElementsIn(module);
     Operation *front = &module.getBody()->front();
