@@ -92,21 +92,14 @@ static std::optional<AsmResourceBlob> f32Arithmetic(Operation *op) {
   int64_t rank = outType.getRank();
   SmallVector<int64_t> sizes(outType.getShape());
   SmallVector<const char *, 2> data;
-  SmallVector<SmallVector<int64_t>, 2> strides;
+  SmallVector<Shape, 2> strides;
   for (Value v : op->getOperands()) {
     auto type = cast<RankedTensorType>(v.getType());
     std::optional<ArrayRef<char>> bytes = payloadBytes(v.getDefiningOp<ConstantOp>());
     if (!bytes || !type.getElementType().isF32() || type.getRank() > rank)
       return std::nullopt;
-    SmallVector<int64_t> s(rank, 0);
-    int64_t stride = 1;
-    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-      if (type.getDimSize(d) != 1)
-        s[d + rank - type.getRank()] = stride;
-      stride *= type.getDimSize(d);
-    }
     data.push_back(bytes->data());
-    strides.push_back(std::move(s));
+    strides.push_back(broadcastStrides(type.getShape(), outType.getShape()));
   }
   // Dimensions merged where every operand walks them as one (contiguous,
   // or broadcast in both): a weight times a per-channel scale is
@@ -116,7 +109,7 @@ static std::optional<AsmResourceBlob> f32Arithmetic(Operation *op) {
       continue;
     sizes[d] *= sizes[d + 1];
     sizes.erase(sizes.begin() + d + 1);
-    for (SmallVector<int64_t> &s : strides) {
+    for (Shape &s : strides) {
       s[d] = s[d + 1];
       s.erase(s.begin() + d + 1);
     }
