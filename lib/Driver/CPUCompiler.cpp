@@ -1,5 +1,6 @@
 //===- CPUCompiler.cpp - compile a model for the host CPU and run it -----===//
 #include "dlc/Driver/CPUCompiler.h"
+#include "dlc/Driver/TemporaryPayloads.h"
 #include "CodeGen.h"
 #include "dlc/Analysis/Fingerprint.h"
 #include "dlc/Conversion/Passes.h"
@@ -102,6 +103,7 @@ static std::optional<ArrayRef<char>> rawBytes(ElementsAttr attr) {
 
 llvm::Error dlc::printLowered(ModuleOp module, StringRef pipeline, Phase phase,
                               llvm::raw_ostream &os, int64_t threads) {
+  TemporaryPayloads payloads(module.getContext()); // the weights written into the copy
   OwningOpRef<ModuleOp> copy = module.clone();
   if (llvm::Error e = lower(*copy, pipeline, phase, nullptr, threads))
     return e;
@@ -168,6 +170,7 @@ llvm::Expected<std::unique_ptr<CPUExecutable>>
 dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t threads,
                    const CacheOptions *cache, unsigned compileThreads, PassLedger *ledger) {
   CompileTimes times;
+  TemporaryPayloads payloads(module.getContext()); // the weights written into the copy
   OwningOpRef<ModuleOp> copy = module.clone();
   llvm::Expected<func::FuncOp> entryFunc = entryOf(*copy, entry);
   if (!entryFunc)
@@ -273,6 +276,7 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
 llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
                          StringRef objectPath, StringRef headerPath,
                          StringRef sharedPath, int64_t threads) {
+  TemporaryPayloads payloads(module.getContext()); // the weights written into the copy
   OwningOpRef<ModuleOp> copy = module.clone();
   llvm::Expected<func::FuncOp> entryFunc = entryOf(*copy, entry);
   if (!entryFunc)

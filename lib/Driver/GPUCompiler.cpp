@@ -1,5 +1,6 @@
 //===- GPUCompiler.cpp - compile a model for NVIDIA GPUs -------------------===//
 #include "dlc/Driver/GPUCompiler.h"
+#include "dlc/Driver/TemporaryPayloads.h"
 #include "CodeGen.h"
 #include "ModelExports.h"
 #include "dlc/Conversion/CPUPipeline.h"
@@ -61,6 +62,7 @@ static llvm::Error lowerForGPU(ModuleOp module, StringRef pipeline, GPUPhase pha
 
 llvm::Error dlc::printLoweredForGPU(ModuleOp module, StringRef pipeline, GPUPhase phase,
                                     const GPUTarget &target, llvm::raw_ostream &os) {
+  TemporaryPayloads payloads(module.getContext()); // the weights written into the copy
   OwningOpRef<ModuleOp> copy = module.clone();
   if (llvm::Error e = lowerForGPU(*copy, pipeline, phase, target))
     return e;
@@ -99,6 +101,7 @@ static llvm::Expected<std::string> findCUDARuntimeArchive() {
 llvm::Expected<uint64_t> dlc::emitForGPU(ModuleOp module, StringRef entry, StringRef pipeline,
                             const GPUTarget &target, StringRef objectPath, StringRef headerPath,
                             StringRef sharedPath, StringRef weightsPath, bool weightRecipes) {
+  TemporaryPayloads payloads(module.getContext()); // the weights written into the copy
   OwningOpRef<ModuleOp> copy = module.clone();
   auto entryFunc = copy->lookupSymbol<func::FuncOp>(entry);
   if (!entryFunc)

@@ -2,6 +2,7 @@
 #include "Session.h"
 
 #include "dlc/Analysis/Fingerprint.h"
+#include "dlc/Driver/TemporaryPayloads.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -93,6 +94,8 @@ void dlc::searchExhaustive(Session &s) {
         std::vector<std::string> sequence = state.sequence;
         sequence.push_back(pass);
         double ms = 0;
+        // The weights the pass wrote, kept only with a graph followed further.
+        TemporaryPayloads payloads(s.model().getContext());
         llvm::Expected<OwningOpRef<ModuleOp>> child = s.apply(*state.graph, pass, ms);
         if (!child) {
           s.recordFailure(s.complete(sequence), "exhaustive", llvm::toString(child.takeError()));
@@ -105,8 +108,10 @@ void dlc::searchExhaustive(Session &s) {
         }
         if (!s.evaluatePrefix(sequence, **child, state.ms + ms, "exhaustive"))
           return;
-        if (depth < s.opts().maxLength)
+        if (depth < s.opts().maxLength) {
           next.push_back({std::move(sequence), std::move(*child), state.ms + ms});
+          payloads.keep();
+        }
       }
     frontier = std::move(next);
   }

@@ -4,6 +4,7 @@
 #include "dlc/Analysis/Classifier.h"
 #include "dlc/Analysis/Fingerprint.h"
 #include "dlc/Driver/CPUCompiler.h"
+#include "dlc/Driver/TemporaryPayloads.h"
 #include "dlc/Runtime/Bench.h"
 #include "dlc/Runtime/SideBySide.h"
 #include "dlc/Transforms/AutoPipeline.h"
@@ -277,6 +278,7 @@ const Measured *Session::evaluate(llvm::ArrayRef<std::string> sequence,
   if (exhausted())
     return nullptr;
   std::vector<std::string> full = complete(sequence);
+  TemporaryPayloads payloads(input.getContext()); // the weights the passes wrote
   OwningOpRef<ModuleOp> graph = input.clone();
   double ms = 0;
   if (llvm::Error e = runPasses(*graph, "list:" + llvm::join(full, ","), ms))
@@ -290,6 +292,7 @@ const Measured *Session::evaluatePrefix(llvm::ArrayRef<std::string> sequence, Mo
     return nullptr;
   std::vector<std::string> full(sequence.begin(), sequence.end());
   full.insert(full.end(), lastPasses.begin(), lastPasses.end());
+  TemporaryPayloads payloads(input.getContext()); // the weights the last passes wrote
   OwningOpRef<ModuleOp> graph = prefix.clone();
   double ms = 0;
   if (!lastPasses.empty())
@@ -353,6 +356,7 @@ llvm::Error Session::probeDormant(llvm::raw_ostream &report) {
   // it, in the class order after the others, nor after all of them: it is
   // dropped from the space, as is a pass that fails on the model.
   std::string inputPrint = moduleFingerprint(input, true);
+  TemporaryPayloads payloads(input.getContext()); // the weights the probes wrote
   OwningOpRef<ModuleOp> chain = input.clone();
   std::string chainPrint = inputPrint;
   llvm::StringSet<> active, failing;
@@ -470,6 +474,7 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
     return probe.takeError();
   // Rounds of at least 100 ms per model.
   runsPerRound = dlc::runsPerRound(probe->p50);
+  TemporaryPayloads payloads(input.getContext()); // the weights O3's passes wrote
   OwningOpRef<ModuleOp> graph = input.clone();
   double passesMs = 0;
   if (llvm::Error e = runPasses(*graph, "O3", passesMs))
@@ -548,6 +553,7 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
     Measured again{newRecord("confirm", m->record.strategy, m->record.sequence),
                    m->fingerprint};
     again.record.index = m->record.index;
+    TemporaryPayloads payloads(input.getContext()); // the weights the passes wrote
     OwningOpRef<ModuleOp> graph = input.clone();
     double ms = 0;
     if (llvm::Error e = runPasses(*graph, m->record.spec(), ms)) {

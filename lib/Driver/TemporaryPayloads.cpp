@@ -1,0 +1,35 @@
+//===- TemporaryPayloads.cpp - free the weights a compile wrote ------------===//
+#include "dlc/Driver/TemporaryPayloads.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+using namespace dlc;
+
+TemporaryPayloads::TemporaryPayloads(MLIRContext *context)
+    : manager(DenseResourceElementsHandle::getManagerInterface(context).getBlobManager()) {
+  manager.getBlobMap([&](const llvm::StringMap<DialectResourceBlobManager::BlobEntry> &blobs) {
+    for (const auto &entry : blobs)
+      earlier.insert(entry.getKey());
+  });
+}
+
+TemporaryPayloads::~TemporaryPayloads() {
+  if (kept)
+    return;
+  std::vector<std::string> created;
+  manager.getBlobMap([&](const llvm::StringMap<DialectResourceBlobManager::BlobEntry> &blobs) {
+    for (const auto &entry : blobs)
+      if (!earlier.contains(entry.getKey()) && entry.getValue().getBlob() &&
+          !entry.getValue().getBlob()->getData().empty())
+        created.push_back(entry.getKey().str());
+  });
+  // Looked up again outside getBlobMap, which holds the map's lock.
+  for (const std::string &name : created)
+    if (DialectResourceBlobManager::BlobEntry *entry = manager.lookup(name))
+      entry->setBlob(AsmResourceBlob());
+}
