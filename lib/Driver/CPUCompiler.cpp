@@ -11,6 +11,7 @@
 #include "dlc/Transforms/Pipelines.h"
 #include "dlc/Transforms/TargetDescription.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
@@ -59,9 +60,10 @@ static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
   return llvm::Error::success();
 }
 
-/// Runs the CPU lowering to `phase` on `module`.
-static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times,
-                               int64_t threads) {
+/// Runs on `module` the part of the CPU lowering `build` adds; its time adds
+/// to the lowering's.
+static llvm::Error runLowering(ModuleOp module, llvm::function_ref<void(OpPassManager &)> build,
+                               CompileTimes *times) {
   // Partitions (PartitionGraph) of targets another backend compiles.
   for (auto func : module.getOps<func::FuncOp>())
     if (auto backend = func->getAttrOfType<StringAttr>(kBackendAttr); backend && backend != "cpu")
@@ -70,12 +72,19 @@ static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times
                                      "'; the CPU backend compiles only 'cpu' partitions");
   auto start = std::chrono::steady_clock::now();
   PassManager pm(module.getContext());
-  buildCPULoweringPipeline(pm, phase, threads);
+  build(pm);
   if (failed(runLoweringPipeline(pm, module)))
     return llvm::createStringError("lowering for the CPU failed");
   if (times)
-    times->loweringMs = msSince(start);
+    times->loweringMs += msSince(start);
   return llvm::Error::success();
+}
+
+/// Runs the CPU lowering to `phase` on `module`.
+static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times,
+                               int64_t threads) {
+  return runLowering(
+      module, [&](OpPassManager &pm) { buildCPULoweringPipeline(pm, phase, threads); }, times);
 }
 
 /// Runs the graph pipeline, then the CPU lowering to `phase`, on `module`.
@@ -179,19 +188,25 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
   FunctionType signature = func.getFunctionType();
   if (llvm::Error e = runGraphPipeline(*copy, pipeline, &times, ledger))
     return e;
-  // Large weights become extra arguments fed from host buffers: embedded in
-  // LLVM IR they would make code generation slow and memory-hungry.
+  PassCounts before = passStats();
+  if (llvm::Error e = runLowering(*copy, buildCPUKernelsPipeline, &times))
+    return e;
+  // Large weights (packed ones too) become extra arguments fed from host
+  // buffers: embedded in LLVM IR they would make code generation slow and
+  // memory-hungry.
   func = copy->lookupSymbol<func::FuncOp>(entry);
-  SmallVector<graph::ConstantOp> weights;
-  func.walk([&](graph::ConstantOp c) {
-    if (c.getType().getNumElements() >= kHoistElements && c->getParentOp() == func &&
-        rawBytes(c.getValue()))
+  SmallVector<arith::ConstantOp> weights;
+  func.walk([&](arith::ConstantOp c) {
+    auto value = dyn_cast<ElementsAttr>(c.getValue());
+    if (value && value.getNumElements() >= kHoistElements && c->getParentOp() == func &&
+        rawBytes(value))
       weights.push_back(c);
   });
   // The payloads stay alive in the context (attributes outlive their ops).
   SmallVector<CPUExecutable::Weight> hoisted;
-  for (graph::ConstantOp c : weights) {
-    hoisted.push_back({*rawBytes(c.getValue()), SmallVector<int64_t>(c.getType().getShape())});
+  for (arith::ConstantOp c : weights) {
+    auto value = cast<ElementsAttr>(c.getValue());
+    hoisted.push_back({*rawBytes(value), SmallVector<int64_t>(value.getShapedType().getShape())});
     BlockArgument arg = func.getBody().addArgument(c.getType(), c.getLoc());
     c.replaceAllUsesWith(arg);
     c.erase();
@@ -199,8 +214,8 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
   func.setType(FunctionType::get(copy->getContext(), func.getBody().getArgumentTypes(),
                                  func.getFunctionType().getResults()));
 
-  // The machine code depends on the graph as it is now (large weights are
-  // arguments: models that differ only in them share code), the host, the
+  // The machine code depends on the kernels as they are now (large weights
+  // are arguments: models that differ only in them share code), the host, the
   // compiler and the thread count: the model's entry, keyed by those, lists
   // its objects, each an entry keyed by its own IR.
   std::optional<CompileCache> store;
@@ -218,8 +233,9 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
     times.cacheMs += msSince(start);
   }
   if (!objects) {
-    PassCounts before = passStats();
-    if (llvm::Error e = runLowering(*copy, Phase::LLVM, &times, threads))
+    if (llvm::Error e = runLowering(
+            *copy, [&](OpPassManager &pm) { buildCPUCodePipeline(pm, Phase::LLVM, threads); },
+            &times))
       return e;
     PassCounts after = passStats();
     auto delta = [&](StringRef counter) {

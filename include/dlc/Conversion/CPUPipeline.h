@@ -36,6 +36,13 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm);
 /// threads (the code then needs libomp at run time).
 void buildCPULoweringPipeline(mlir::OpPassManager &pm, Phase stopAfter = Phase::LLVM,
                               int64_t threads = 1);
+/// The two parts of the CPU lowering, which buildCPULoweringPipeline adds in
+/// turn: the kernels (graph to linalg, one function per kernel, the constant
+/// B operands of matrix products packed into panels), then their code
+/// (tiling, threads, bufferization, vectorization, LLVM). Between the two,
+/// the JIT turns the large constants, packed ones included, into arguments.
+void buildCPUKernelsPipeline(mlir::OpPassManager &pm);
+void buildCPUCodePipeline(mlir::OpPassManager &pm, Phase stopAfter, int64_t threads);
 
 /// Runs a lowering pipeline (CPU or GPU) on `module`, verifying the IR once
 /// at the end rather than after every pass: between the passes of the CPU

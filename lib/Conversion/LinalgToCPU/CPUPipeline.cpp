@@ -133,16 +133,24 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
                                    int64_t threads) {
   if (stopAfter == Phase::Graph)
     return;
+  buildCPUKernelsPipeline(pm);
+  buildCPUCodePipeline(pm, stopAfter, threads);
+}
+
+void dlc::buildCPUKernelsPipeline(OpPassManager &pm) {
   buildGraphToKernelsPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
   pm.addNestedPass<func::FuncOp>(createCPUTransposeProductOperandsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Tile-and-fuse and the product kernels agree on the register tile.
-  int64_t vectorBits = hostVectorBits();
   CPUPackWeightsPassOptions pack;
-  pack.vectorBits = vectorBits;
+  pack.vectorBits = hostVectorBits();
   pm.addPass(createCPUPackWeightsPass(pack));
+}
+
+void dlc::buildCPUCodePipeline(OpPassManager &pm, Phase stopAfter, int64_t threads) {
+  int64_t vectorBits = hostVectorBits();
   CPUTileAndFusePassOptions tileAndFuse;
   tileAndFuse.threads = threads;
   tileAndFuse.vectorBits = vectorBits;
