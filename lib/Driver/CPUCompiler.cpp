@@ -43,9 +43,6 @@ static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
     ledger->attach(graph);
   if (llvm::Error e = buildPipeline(pipeline, graph))
     return e;
-  // The CPU's weight layout, decided while the weights are still constants
-  // (large ones become arguments before lowering).
-  graph.addNestedPass<func::FuncOp>(createCPUTransposeDenseWeightsPass());
   if (failed(graph.run(module)))
     return llvm::createStringError("the graph pipeline '" + pipeline.str() +
                                    "' failed");

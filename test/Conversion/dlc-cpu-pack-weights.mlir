@@ -5,8 +5,9 @@
 
 // BAD: dlc-cpu-pack-weights: vector-bits must be 256 or 512, got 128
 
-// Over the cases below: two kernel arguments packed, three weights.
-// STATS: dlc-cpu-pack-weights: packed 2, weights 3
+// Over the cases below: three kernel arguments packed and one transposed,
+// five weights written.
+// STATS: dlc-cpu-pack-weights: packed 3, transposed 1, weights 5
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -152,4 +153,100 @@ func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<2x32xf32>) -> (tensor<
     linalg.yield %s : f32
   } -> tensor<4x32xf32>
   return %r, %b : tensor<4x32xf32>, tensor<2x32xf32>
+}
+
+// -----
+
+// A dense layer's weight W [n, k] = [32, 2], read (n, k), W[n][k] = 32 k + n
+// (the first case's W transposed): packed from that layout into the same
+// panels as the first case.
+// CHECK-LABEL: func @dense_weight
+// CHECK: %[[W:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<2x2x16xf32>
+// CHECK: call @kernel(%arg0, %[[W]]) : (tensor<4x2xf32>, tensor<2x2x16xf32>)
+// CHECK: linalg.generic {{.*}}#[[PANELS]]{{.*}} ins(%arg0, %arg1 : tensor<4x2xf32>, tensor<2x2x16xf32>)
+// CHECK: packed_weight{{.*}}: "0x40000000000000000000803F0000004000004040000080400000A0400000C0400000E040000000410000104100002041000030410000404100005041000060410000704100000042000004420000084200000C4200001042000014420000184200001C4200002042000024420000284200002C4200003042000034420000384200003C42000080410000884100009041000098410000A0410000A8410000B0410000B8410000C0410000C8410000D0410000D8410000E0410000E8410000F0410000F84100004042000044420000484200004C4200005042000054420000584200005C4200006042000064420000684200006C4200007042000074420000784200007C42"
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (n, k)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @dense_weight(%x: tensor<4x2xf32>) -> tensor<4x32xf32> {
+  %w = arith.constant dense<[[0.0, 32.0], [1.0, 33.0], [2.0, 34.0], [3.0, 35.0], [4.0, 36.0], [5.0, 37.0], [6.0, 38.0], [7.0, 39.0], [8.0, 40.0], [9.0, 41.0], [10.0, 42.0], [11.0, 43.0], [12.0, 44.0], [13.0, 45.0], [14.0, 46.0], [15.0, 47.0], [16.0, 48.0], [17.0, 49.0], [18.0, 50.0], [19.0, 51.0], [20.0, 52.0], [21.0, 53.0], [22.0, 54.0], [23.0, 55.0], [24.0, 56.0], [25.0, 57.0], [26.0, 58.0], [27.0, 59.0], [28.0, 60.0], [29.0, 61.0], [30.0, 62.0], [31.0, 63.0]]> : tensor<32x2xf32>
+  %y = call @kernel(%x, %w) : (tensor<4x2xf32>, tensor<32x2xf32>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<32x2xf32>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x2xf32>, tensor<32x2xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// A dense layer's weight whose n = 3 is no multiple of a panel's width:
+// stored transposed, [k, n] = [2, 3], and read (k, n).
+// CHECK-DAG: #[[KN:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-LABEL: func @dense_weight_transposed
+// CHECK: %[[W:.*]] = arith.constant dense_resource<transposed_weight> : tensor<2x3xf32>
+// CHECK: call @kernel(%arg0, %[[W]]) : (tensor<4x2xf32>, tensor<2x3xf32>)
+// CHECK: linalg.generic {{.*}}#[[KN]]{{.*}} ins(%arg0, %arg1 : tensor<4x2xf32>, tensor<2x3xf32>)
+// CHECK: transposed_weight: "0x400000000000803F000040400000A04000000040000080400000C040"
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (n, k)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @dense_weight_transposed(%x: tensor<4x2xf32>) -> tensor<4x3xf32> {
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %y = call @kernel(%x, %w) : (tensor<4x2xf32>, tensor<3x2xf32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<3x2xf32>) -> tensor<4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x3xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x2xf32>, tensor<3x2xf32>) outs(%c : tensor<4x3xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
+
+// -----
+
+// Left alone: two products read the argument, one as [k, n] and one as
+// [n, k] (square, so both are products).
+// CHECK-LABEL: func @negative_mixed
+// CHECK-NOT: _weight
+#A = affine_map<(m, n, k) -> (m, k)>
+#KN = affine_map<(m, n, k) -> (k, n)>
+#NK = affine_map<(m, n, k) -> (n, k)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_mixed(%x: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0], [48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0], [64.0, 65.0, 66.0, 67.0, 68.0, 69.0, 70.0, 71.0, 72.0, 73.0, 74.0, 75.0, 76.0, 77.0, 78.0, 79.0], [80.0, 81.0, 82.0, 83.0, 84.0, 85.0, 86.0, 87.0, 88.0, 89.0, 90.0, 91.0, 92.0, 93.0, 94.0, 95.0], [96.0, 97.0, 98.0, 99.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0], [112.0, 113.0, 114.0, 115.0, 116.0, 117.0, 118.0, 119.0, 120.0, 121.0, 122.0, 123.0, 124.0, 125.0, 126.0, 127.0], [128.0, 129.0, 130.0, 131.0, 132.0, 133.0, 134.0, 135.0, 136.0, 137.0, 138.0, 139.0, 140.0, 141.0, 142.0, 143.0], [144.0, 145.0, 146.0, 147.0, 148.0, 149.0, 150.0, 151.0, 152.0, 153.0, 154.0, 155.0, 156.0, 157.0, 158.0, 159.0], [160.0, 161.0, 162.0, 163.0, 164.0, 165.0, 166.0, 167.0, 168.0, 169.0, 170.0, 171.0, 172.0, 173.0, 174.0, 175.0], [176.0, 177.0, 178.0, 179.0, 180.0, 181.0, 182.0, 183.0, 184.0, 185.0, 186.0, 187.0, 188.0, 189.0, 190.0, 191.0], [192.0, 193.0, 194.0, 195.0, 196.0, 197.0, 198.0, 199.0, 200.0, 201.0, 202.0, 203.0, 204.0, 205.0, 206.0, 207.0], [208.0, 209.0, 210.0, 211.0, 212.0, 213.0, 214.0, 215.0, 216.0, 217.0, 218.0, 219.0, 220.0, 221.0, 222.0, 223.0], [224.0, 225.0, 226.0, 227.0, 228.0, 229.0, 230.0, 231.0, 232.0, 233.0, 234.0, 235.0, 236.0, 237.0, 238.0, 239.0], [240.0, 241.0, 242.0, 243.0, 244.0, 245.0, 246.0, 247.0, 248.0, 249.0, 250.0, 251.0, 252.0, 253.0, 254.0, 255.0]]> : tensor<16x16xf32>
+  %y:2 = call @kernel(%x, %w) : (tensor<4x16xf32>, tensor<16x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>)
+  return %y#0, %y#1 : tensor<4x16xf32>, tensor<4x16xf32>
+}
+func.func private @kernel(%a: tensor<4x16xf32>, %b: tensor<16x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r1 = linalg.generic {indexing_maps = [#A, #KN, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x16xf32>, tensor<16x16xf32>) outs(%c : tensor<4x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  %r2 = linalg.generic {indexing_maps = [#A, #NK, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x16xf32>, tensor<16x16xf32>) outs(%c : tensor<4x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %r1, %r2 : tensor<4x16xf32>, tensor<4x16xf32>
 }

@@ -102,8 +102,8 @@ def CPUTransposeProductOperandsPass
     stride of k. This pass copies B transposed (`linalg.transpose` into
     `[.., k, n]`) before the product and makes the product read the copy:
     n k moves for m n k multiply-adds. Products with fewer than 4 rows (m)
-    are left alone, as are constant dense weights, which
-    `dlc-cpu-transpose-dense-weights` transposes at compile time. Counters
+    are left alone, as are constant weights, which `dlc-cpu-pack-weights`
+    (run before) stores as the kernel reads them. Counters
     (`--dlc-pass-stats`): `transposed`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
@@ -113,17 +113,21 @@ def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
   let summary = "Store the constant B of matrix products as panels a register tile reads in order";
   let description = [{
     Runs on tensors after kernel outlining, before tile-and-fuse. A kernel
-    argument read only as the B ([k, n], indexed (k, n)) of f32 matrix
-    products whose n is a multiple of the register tile's width nr (32
-    columns with 512-bit vectors, 16 with 256-bit ones), and passed a
-    constant by every call, is stored as panels `[n / nr][k][nr]`: the
-    constants are packed at compile time, the argument takes the panels'
-    type and the products read B through `(n floordiv nr, k, n mod nr)`.
-    The register-tiled product kernel then reads each tile's rows of B
-    consecutively instead of n floats apart (a new page at every step for
-    BERT's feed-forward weights). Tiles of such products along n start at
-    multiples of nr. Counters (`--dlc-pass-stats`): `packed` (kernel
-    arguments), `weights` (constants).
+    argument read only as the B of f32 matrix products, all reading it as
+    [k, n] indexed (k, n) or all as [n, k] indexed (n, k) (a dense layer's
+    weight, [out, in]), and passed a constant by every call, is rewritten at
+    compile time. When n is a multiple of the register tile's width nr (32
+    columns with 512-bit vectors, 16 with 256-bit ones) it is stored as
+    panels `[n / nr][k][nr]`, packed from either layout: the argument takes
+    the panels' type and the products read B through
+    `(n floordiv nr, k, n mod nr)`. The register-tiled product kernel then
+    reads each tile's rows of B consecutively instead of n floats apart (a
+    new page at every step for BERT's feed-forward weights). Tiles of such
+    products along n start at multiples of nr. Otherwise an [n, k] B is
+    stored transposed, [k, n], which the kernel loads along its rows instead
+    of gathering (like TVM's AlterOpLayout for x86 dense). Counters
+    (`--dlc-pass-stats`): `packed` and `transposed` (kernel arguments),
+    `weights` (constants written).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
@@ -303,22 +307,6 @@ def CPUVectorizeContractionsPass
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
                            "mlir::affine::AffineDialect", "mlir::memref::MemRefDialect"];
-}
-
-def CPUTransposeDenseWeightsPass
-    : Pass<"dlc-cpu-transpose-dense-weights", "mlir::func::FuncOp"> {
-  let summary = "Store constant dense weights as [in, out] for the CPU's matrix products";
-  let description = [{
-    `graph.dense` multiplies by its weight transposed (`W` is [out, in]), so
-    its matrix product walks `W` across rows, which the vectorized
-    matrix-product schedule cannot load as vectors (for a batch-1 classifier
-    head this is a gather). Like TVM's AlterOpLayout for x86 dense, every f32
-    dense whose weight is a constant becomes `graph.matmul` with the weight
-    transposed at compile time (plus `graph.add` of the bias); the original
-    weight is dropped when nothing else uses it. Dense ops with computed
-    weights stay. Counters (`--dlc-pass-stats`): `transposed`.
-  }];
-  let dependentDialects = ["dlc::graph::GraphDialect"];
 }
 
 def CPUCopiesToLinalgPass : Pass<"dlc-cpu-copies-to-linalg", "mlir::func::FuncOp"> {

@@ -7,7 +7,10 @@
 // consecutive. Constant weights are packed here, at compile time, on
 // tensors before the product is tiled: the kernel's argument becomes the
 // panels and its product reads B through (n floordiv nr, k, n mod nr),
-// which CPUSchedules' productDims recognizes.
+// which CPUSchedules' productDims recognizes. A dense layer's weight W
+// [n, k], read across its rows, is packed from that layout directly; when
+// n is no multiple of nr it is stored transposed, [k, n], which the kernel
+// reads along its rows (a batch-1 classifier head would otherwise gather).
 //
 //===----------------------------------------------------------------------===//
 #include "../../Transforms/PassUtils.h"
@@ -22,6 +25,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <cstring>
 
@@ -34,39 +38,97 @@ using namespace mlir;
 using namespace dlc::cpu;
 
 namespace {
-/// `bytes`, f32 [k, n], as panels [n / nr][k][nr] in a new blob.
-AsmResourceBlob packedBlob(ArrayRef<char> bytes, int64_t k, int64_t n, int64_t nr) {
+/// How the products read a kernel argument, their B: [k, n] indexed (k, n),
+/// or [n, k] indexed (n, k) (a dense layer's weight, [out, in]).
+enum class Held { KN, NK };
+
+/// What a constant B becomes: panels, from either layout, or (an [n, k] B
+/// whose n is no multiple of the panel width) [k, n].
+enum class Form { PanelsFromKN, PanelsFromNK, TransposedNK };
+
+/// `bytes`, f32 `held` [k, n] or [n, k], as panels [n / nr][k][nr] in a new
+/// blob.
+AsmResourceBlob packedBlob(ArrayRef<char> bytes, Held held, int64_t k, int64_t n, int64_t nr) {
   AsmResourceBlob blob = dlc::allocateBlob(bytes.size());
   char *out = blob.getMutableData().data();
   const char *in = bytes.data();
-  for (int64_t p = 0; p < n / nr; ++p)
-    for (int64_t i = 0; i < k; ++i)
-      std::memcpy(out + ((p * k + i) * nr) * 4, in + (i * n + p * nr) * 4, nr * 4);
+  for (int64_t p = 0; p < n / nr; ++p) {
+    if (held == Held::KN) {
+      for (int64_t i = 0; i < k; ++i)
+        std::memcpy(out + ((p * k + i) * nr) * 4, in + (i * n + p * nr) * 4, nr * 4);
+      continue;
+    }
+    // Row by row of W [n, k]: the panel being written (k nr floats) stays
+    // in cache.
+    for (int64_t j = 0; j < nr; ++j) {
+      const char *row = in + (p * nr + j) * k * 4;
+      for (int64_t i = 0; i < k; ++i)
+        std::memcpy(out + ((p * k + i) * nr + j) * 4, row + i * 4, 4);
+    }
+  }
   return blob;
 }
 
-/// The products that read the kernel argument `arg` as their B, [k, n]
-/// indexed (k, n) with n a multiple of `nr`; nothing when the argument has
-/// any other use.
+/// `bytes`, f32 [n, k], as [k, n] in a new blob.
+AsmResourceBlob transposedBlob(ArrayRef<char> bytes, int64_t n, int64_t k) {
+  AsmResourceBlob blob = dlc::allocateBlob(bytes.size());
+  char *out = blob.getMutableData().data();
+  const char *in = bytes.data();
+  // Blocks of 32 x 32 words: rows and columns both stay in cache.
+  constexpr int64_t kBlock = 32;
+  for (int64_t i0 = 0; i0 < n; i0 += kBlock)
+    for (int64_t j0 = 0; j0 < k; j0 += kBlock)
+      for (int64_t i = i0; i < std::min(n, i0 + kBlock); ++i)
+        for (int64_t j = j0; j < std::min(k, j0 + kBlock); ++j)
+          std::memcpy(out + (j * n + i) * 4, in + (i * k + j) * 4, 4);
+  return blob;
+}
+
+/// The products that read the kernel argument `arg` as their B, with their
+/// loop roles, and how they read it; nothing when the argument has any
+/// other use or the products disagree.
 using Product = std::pair<linalg::GenericOp, ProductDims>;
-std::optional<SmallVector<Product>> productsReading(BlockArgument arg, int64_t nr) {
+struct Reading {
+  Held held;
+  SmallVector<Product> products;
+};
+std::optional<Reading> productsReading(BlockArgument arg) {
   auto type = dyn_cast<RankedTensorType>(arg.getType());
   if (!type || type.getRank() != 2 || !type.hasStaticShape() || !type.getElementType().isF32() ||
-      type.getDimSize(1) % nr != 0 || arg.use_empty())
+      arg.use_empty())
     return std::nullopt;
+  std::optional<Held> held;
   SmallVector<Product> products;
   for (OpOperand &use : arg.getUses()) {
     auto op = dyn_cast<linalg::GenericOp>(use.getOwner());
-    std::optional<ProductDims> d = op ? matchProduct(op) : std::nullopt;
-    if (!d || use.getOperandNumber() != 1)
+    if (!op || use.getOperandNumber() != 1 || !op.hasPureTensorSemantics() ||
+        !isF32Contraction(op))
       return std::nullopt;
-    AffineMap b = op.getMatchingIndexingMap(&use);
-    if (b.getNumResults() != 2 || b.getResult(0) != getAffineDimExpr(d->k, op.getContext()) ||
-        b.getResult(1) != getAffineDimExpr(d->n, op.getContext()))
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    AffineMap b = maps[1];
+    if (b.getNumResults() != 2)
       return std::nullopt;
+    // A product reading B [n, k] is one reading B [k, n] with B's map
+    // swapped.
+    Held h = Held::KN;
+    std::optional<ProductDims> d = matchProduct(op);
+    if (!d) {
+      h = Held::NK;
+      maps[1] = AffineMap::get(b.getNumDims(), 0, {b.getResult(1), b.getResult(0)},
+                               op.getContext());
+      d = productDims(maps, op.getIteratorTypesArray());
+    }
+    if (!d || (held && *held != h))
+      return std::nullopt;
+    AffineExpr k = getAffineDimExpr(d->k, op.getContext()),
+               n = getAffineDimExpr(d->n, op.getContext());
+    if (b != AffineMap::get(b.getNumDims(), 0, h == Held::KN ? ArrayRef{k, n} : ArrayRef{n, k},
+                            op.getContext()))
+      return std::nullopt;
+    held = h;
     products.push_back({op, *d});
   }
-  return products;
+  return Reading{*held, std::move(products)};
 }
 
 /// The f32 payload of the constant passed as `v`, if it is one.
@@ -87,10 +149,11 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       return signalPassFailure();
     }
     int64_t nr = registerTile(vectorBits).nr;
-    // Kernels and the arguments to pack: every call passes a constant.
+    // Kernels and the arguments to rewrite: every call passes a constant.
     struct Candidate {
       func::FuncOp kernel;
       unsigned index;
+      Form form;
       SmallVector<Product> products;
       SmallVector<func::CallOp> calls;
     };
@@ -111,54 +174,103 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       if (!onlyCalls || calls.empty())
         continue;
       for (BlockArgument arg : kernel.getArguments()) {
-        std::optional<SmallVector<Product>> products = productsReading(arg, nr);
-        if (products && llvm::all_of(calls, [&](func::CallOp call) {
+        std::optional<Reading> reading = productsReading(arg);
+        if (!reading || !llvm::all_of(calls, [&](func::CallOp call) {
               return constantPayload(call.getOperand(arg.getArgNumber())).has_value();
             }))
-          candidates.push_back({kernel, arg.getArgNumber(), std::move(*products), calls});
+          continue;
+        ArrayRef<int64_t> shape = cast<RankedTensorType>(arg.getType()).getShape();
+        int64_t n = reading->held == Held::KN ? shape[1] : shape[0];
+        std::optional<Form> form;
+        if (n % nr == 0)
+          form = reading->held == Held::KN ? Form::PanelsFromKN : Form::PanelsFromNK;
+        else if (reading->held == Held::NK)
+          form = Form::TransposedNK;
+        if (form)
+          candidates.push_back({kernel, arg.getArgNumber(), *form, std::move(reading->products),
+                                calls});
       }
     }
-    // The weights to pack, each once, packed on the context's threads
+    // The constants to write, each once per form, on the context's threads
     // (memory-bound: BERT-base has 340 MB of them).
-    llvm::MapVector<Value, std::optional<AsmResourceBlob>> weights;
+    using Key = std::pair<Value, unsigned>;
+    llvm::MapVector<Key, std::optional<AsmResourceBlob>> weights;
     for (Candidate &c : candidates)
       for (func::CallOp call : c.calls)
-        weights.insert({call.getOperand(c.index), std::nullopt});
+        weights.try_emplace(Key{call.getOperand(c.index), static_cast<unsigned>(c.form)});
     auto entries = weights.takeVector();
     mlir::parallelFor(&getContext(), 0, entries.size(), [&](size_t i) {
-      auto type = cast<RankedTensorType>(entries[i].first.getType());
-      entries[i].second = packedBlob(*constantPayload(entries[i].first), type.getDimSize(0),
-                                     type.getDimSize(1), nr);
+      auto [weight, form] = entries[i].first;
+      ArrayRef<int64_t> shape = cast<RankedTensorType>(weight.getType()).getShape();
+      ArrayRef<char> bytes = *constantPayload(weight);
+      switch (static_cast<Form>(form)) {
+      case Form::PanelsFromKN:
+        entries[i].second = packedBlob(bytes, Held::KN, shape[0], shape[1], nr);
+        break;
+      case Form::PanelsFromNK:
+        entries[i].second = packedBlob(bytes, Held::NK, shape[1], shape[0], nr);
+        break;
+      case Form::TransposedNK:
+        entries[i].second = transposedBlob(bytes, shape[0], shape[1]);
+        break;
+      }
     });
     OpBuilder b(&getContext());
-    DenseMap<Value, Value> packed;
-    for (auto &[weight, blob] : entries) {
+    DenseMap<Key, Value> written;
+    for (auto &[key, blob] : entries) {
+      auto [weight, form] = key;
       auto type = cast<RankedTensorType>(weight.getType());
-      auto packedType = RankedTensorType::get(
-          {type.getDimSize(1) / nr, type.getDimSize(0), nr}, type.getElementType());
+      int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+      RankedTensorType newType;
+      StringRef name = "packed_weight";
+      switch (static_cast<Form>(form)) {
+      case Form::PanelsFromKN:
+        newType = RankedTensorType::get({cols / nr, rows, nr}, type.getElementType());
+        break;
+      case Form::PanelsFromNK:
+        newType = RankedTensorType::get({rows / nr, cols, nr}, type.getElementType());
+        break;
+      case Form::TransposedNK:
+        newType = RankedTensorType::get({cols, rows}, type.getElementType());
+        name = "transposed_weight";
+        break;
+      }
       b.setInsertionPoint(weight.getDefiningOp());
-      auto attr = DenseResourceElementsAttr::get(packedType, "packed_weight", std::move(*blob));
-      packed[weight] = arith::ConstantOp::create(b, weight.getLoc(), attr);
+      auto attr = DenseResourceElementsAttr::get(newType, name, std::move(*blob));
+      written[key] = arith::ConstantOp::create(b, weight.getLoc(), attr);
     }
+    int64_t packed = 0, transposed = 0;
     for (Candidate &c : candidates) {
+      auto keyOf = [&](func::CallOp call) {
+        return Key{call.getOperand(c.index), static_cast<unsigned>(c.form)};
+      };
       BlockArgument arg = c.kernel.getArgument(c.index);
-      Type packedType = packed[c.calls.front().getOperand(c.index)].getType();
-      arg.setType(packedType);
+      arg.setType(written[keyOf(c.calls.front())].getType());
       SmallVector<Type> inputs = llvm::to_vector(c.kernel.getBody().getArgumentTypes());
       c.kernel.setFunctionType(
           FunctionType::get(&getContext(), inputs, c.kernel.getResultTypes()));
       for (func::CallOp call : c.calls)
-        call->setOperand(c.index, packed[call.getOperand(c.index)]);
+        call->setOperand(c.index, written[keyOf(call)]);
+      bool panels = c.form != Form::TransposedNK;
       for (auto [op, d] : c.products) {
         SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-        maps[1] = panelMap(op.getNumLoops(), d, nr, op.getContext());
+        MLIRContext *ctx = op.getContext();
+        maps[1] = panels ? panelMap(op.getNumLoops(), d, nr, ctx)
+                         : AffineMap::get(op.getNumLoops(), 0,
+                                          {getAffineDimExpr(d.k, ctx), getAffineDimExpr(d.n, ctx)},
+                                          ctx);
         op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
       }
+      ++(panels ? packed : transposed);
     }
-    for (auto &[weight, blob] : entries)
+    llvm::SetVector<Value> originals;
+    for (auto &[key, blob] : entries)
+      originals.insert(key.first);
+    for (Value weight : originals)
       if (weight.use_empty())
         weight.getDefiningOp()->erase();
-    dlc::recordPassStat(getArgument(), "packed", candidates.size());
+    dlc::recordPassStat(getArgument(), "packed", packed);
+    dlc::recordPassStat(getArgument(), "transposed", transposed);
     dlc::recordPassStat(getArgument(), "weights", entries.size());
   }
 };

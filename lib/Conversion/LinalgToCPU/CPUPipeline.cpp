@@ -140,13 +140,15 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
 void dlc::buildCPUKernelsPipeline(OpPassManager &pm) {
   buildGraphToKernelsPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
-  pm.addNestedPass<func::FuncOp>(createCPUTransposeProductOperandsPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  // Tile-and-fuse and the product kernels agree on the register tile.
+  // Constant B operands first (at compile time; tile-and-fuse and the
+  // product kernels agree on the register tile), then the computed ones
+  // read across their rows (at run time).
   CPUPackWeightsPassOptions pack;
   pack.vectorBits = hostVectorBits();
   pm.addPass(createCPUPackWeightsPass(pack));
+  pm.addNestedPass<func::FuncOp>(createCPUTransposeProductOperandsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void dlc::buildCPUCodePipeline(OpPassManager &pm, Phase stopAfter, int64_t threads) {
