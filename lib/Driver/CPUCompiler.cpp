@@ -199,11 +199,19 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
         rawBytes(value))
       weights.push_back(c);
   });
-  // The payloads stay alive in the context (attributes outlive their ops).
+  // The payloads stay alive in the context (attributes outlive their ops);
+  // those this compile wrote (packed, folded) go to the executable instead
+  // of being copied, unless another constant holds them too.
+  llvm::DenseMap<Attribute, int64_t> holders;
+  copy->walk([&](arith::ConstantOp c) { ++holders[c.getValue()]; });
   SmallVector<CPUExecutable::Weight> hoisted;
   for (arith::ConstantOp c : weights) {
     auto value = cast<ElementsAttr>(c.getValue());
-    hoisted.push_back({*rawBytes(value), SmallVector<int64_t>(value.getShapedType().getShape())});
+    CPUExecutable::Weight &w = hoisted.emplace_back();
+    w.bytes = *rawBytes(value);
+    w.shape.assign(value.getShapedType().getShape().begin(), value.getShapedType().getShape().end());
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(value); resource && holders[value] == 1)
+      w.owned = payloads.take(resource);
     BlockArgument arg = func.getBody().addArgument(c.getType(), c.getLoc());
     c.replaceAllUsesWith(arg);
     c.erase();

@@ -33,3 +33,12 @@ TemporaryPayloads::~TemporaryPayloads() {
     if (DialectResourceBlobManager::BlobEntry *entry = manager.lookup(name))
       entry->setBlob(AsmResourceBlob());
 }
+
+std::optional<AsmResourceBlob> TemporaryPayloads::take(DenseResourceElementsAttr attr) {
+  DialectResourceBlobManager::BlobEntry *entry = attr.getRawHandle().getResource();
+  if (!entry || earlier.contains(entry->getKey()) || !entry->getBlob())
+    return std::nullopt;
+  AsmResourceBlob blob = std::move(*entry->getBlob());
+  entry->setBlob(AsmResourceBlob());
+  return blob;
+}

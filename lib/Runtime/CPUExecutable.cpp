@@ -50,10 +50,20 @@ struct Buffer {
                                    llvm::Twine(formatBytes(bytes)),
                                /*gen_crash_diag=*/false);
   }
-  ~Buffer() { std::free(data); }
+  /// Keeps `owned` and reads its bytes where they are.
+  explicit Buffer(AsmResourceBlob &&owned)
+      : data(const_cast<char *>(owned.getData().data())), blob(std::move(owned)) {}
+  ~Buffer() {
+    if (!blob)
+      std::free(data);
+  }
   Buffer(const Buffer &) = delete;
-  Buffer(Buffer &&o) noexcept : data(o.data) { o.data = nullptr; }
+  Buffer(Buffer &&o) noexcept : data(o.data), blob(std::move(o.blob)) {
+    o.data = nullptr;
+    o.blob.reset();
+  }
   char *data;
+  std::optional<AsmResourceBlob> blob;
 };
 
 /// A memref descriptor {allocated, aligned, offset, sizes[], strides[]}.
@@ -121,7 +131,7 @@ CPUExecutable::~CPUExecutable() = default;
 
 llvm::Expected<std::unique_ptr<CPUExecutable>>
 CPUExecutable::load(ArrayRef<std::string> objects, StringRef symbol, FunctionType signature,
-                    ArrayRef<Weight> weights, const CompileTimes &times) {
+                    MutableArrayRef<Weight> weights, const CompileTimes &times) {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
@@ -133,14 +143,18 @@ CPUExecutable::load(ArrayRef<std::string> objects, StringRef symbol, FunctionTyp
   exe->signature = signature;
   exe->symbol = symbol.str();
   exe->times = times;
-  for (const Weight &w : weights) {
-    exe->weights.emplace_back(w.bytes.size());
+  for (Weight &w : weights) {
+    if (w.owned)
+      exe->weights.emplace_back(std::move(*w.owned));
+    else
+      exe->weights.emplace_back(w.bytes.size());
     exe->weightShapes.push_back(w.shape);
   }
-  // Copied on all cores: the copy is memory-bound (page faults on fresh
-  // pages) and BERT-base's 420 MB took 0.26 s on one.
+  // The others copied on all cores: the copy is memory-bound (page faults on
+  // fresh pages) and BERT-base's 420 MB took 0.26 s on one.
   llvm::parallelFor(0, weights.size(), [&](size_t i) {
-    std::memcpy(exe->weights[i].data, weights[i].bytes.data(), weights[i].bytes.size());
+    if (!exe->weights[i].blob)
+      std::memcpy(exe->weights[i].data, weights[i].bytes.data(), weights[i].bytes.size());
   });
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = loadObjects(objects);
   if (!jit)

@@ -10,9 +10,12 @@
 #ifndef DLC_DRIVER_TEMPORARYPAYLOADS_H
 #define DLC_DRIVER_TEMPORARYPAYLOADS_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <optional>
 
 namespace dlc {
 
@@ -29,6 +32,10 @@ public:
 
   /// Frees nothing when it ends: the IR made under it lives on.
   void keep() { kept = true; }
+
+  /// The payload of `attr`, moved out to outlive the scope, if it was
+  /// created under it; the attribute reads as empty after.
+  std::optional<mlir::AsmResourceBlob> take(mlir::DenseResourceElementsAttr attr);
 
 private:
   mlir::DialectResourceBlobManager &manager;

@@ -12,10 +12,12 @@
 #include "dlc/Runtime/Bench.h"
 #include "dlc/Runtime/Tensor.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace llvm::orc {
@@ -44,10 +46,13 @@ class CPUExecutable {
 public:
   ~CPUExecutable();
 
-  /// A large constant fed to the compiled code as an argument.
+  /// A large constant fed to the compiled code as an argument: its bytes
+  /// are copied, unless the executable is given their blob to keep (a
+  /// payload the compile wrote, such as packed weights).
   struct Weight {
-    llvm::ArrayRef<char> bytes; ///< native element encoding, copied
+    llvm::ArrayRef<char> bytes; ///< native element encoding
     llvm::SmallVector<int64_t> shape;
+    std::optional<mlir::AsmResourceBlob> owned; ///< holds `bytes` when set
   };
 
   /// Loads `objects` (relocatable, for this host, with the packed entry
@@ -56,7 +61,7 @@ public:
   /// `weights` are appended to the inputs on every call.
   static llvm::Expected<std::unique_ptr<CPUExecutable>>
   load(llvm::ArrayRef<std::string> objects, llvm::StringRef symbol,
-       mlir::FunctionType signature, llvm::ArrayRef<Weight> weights,
+       mlir::FunctionType signature, llvm::MutableArrayRef<Weight> weights,
        const CompileTimes &times);
 
   /// Runs on `inputs` (checked against the entry's signature).
