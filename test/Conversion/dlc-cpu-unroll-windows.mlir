@@ -23,7 +23,7 @@
 // CHECK: return
 // A window over max-window is left to dlc-cpu-loop-order.
 // LARGE: linalg.generic
-// STATS: dlc-cpu-unroll-windows: unrolled 3, vectorized 5{{$}}
+// STATS: dlc-cpu-unroll-windows: unrolled 3, vectorized 6{{$}}
 #in = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 #w = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
@@ -59,14 +59,18 @@ func.func @reduction(%x: memref<4x3xf32>, %y: memref<4xf32>) {
 
 // Rows of 7 (a 7x7 plane, stride 1): one vector of 8 per row, whose reads
 // and writes past the buffer's row are masked (not in bounds), so there is
-// no scalar remainder.
+// no scalar remainder. Reads that end within the row (the window's first
+// two columns of a row of 9) need no mask.
 // CHECK-LABEL: func @short_rows
 // CHECK: scf.for
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NOT: scf.for
-// CHECK: vector.transfer_read %arg0{{.*}}, %{{.*}} : memref<9x9xf32>, vector<8xf32>
-// CHECK-NOT: in_bounds
+// CHECK: vector.transfer_read %arg0[%{{.*}}, %[[C]]], %{{.*}} {in_bounds = [true]} : memref<9x9xf32>, vector<8xf32>
+// CHECK: vector.transfer_read %arg2[%{{.*}}, %[[C]]], %{{.*}} : memref<7x7xf32>, vector<8xf32>
+// CHECK: %[[C2:.*]] = affine.apply #{{.*}}(%[[C]])
+// CHECK: vector.transfer_read %arg0[%{{.*}}, %[[C2]]], %{{.*}} : memref<9x9xf32>, vector<8xf32>
 // CHECK: vector.transfer_write %{{.*}}, %arg2{{.*}} : vector<8xf32>, memref<7x7xf32>
+// CHECK-NOT: scf.for
 #in1 = affine_map<(d0, d1, d2, d3) -> (d0 + d2, d1 + d3)>
 #w1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #out1 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
@@ -127,8 +131,9 @@ func.func @im2col(%x: memref<2x9x9xf32>, %cols: memref<2x3x3x4x4xf32>) {
 
 // Elementwise ops get vectorized rows too: a ReLU6 on rows of 7 (masked
 // past the row, instead of LLVM vectorizing across rows with gathers and
-// scatters), and a bias broadcast on rows of 16 (two whole vectors, no
-// mask).
+// scatters), a bias broadcast on rows of 16 (two whole vectors, no mask),
+// and a ReLU6 on rows of 20: two whole vectors, then the last 4 elements as
+// one masked vector (a masked store in every iteration would be slow).
 // CHECK-LABEL: func @elementwise
 // CHECK: vector.transfer_read %arg0{{.*}}, %{{.*}} : memref<4x7xf32>, vector<8xf32>
 // CHECK: arith.maximumf {{.*}} : vector<8xf32>
@@ -136,10 +141,17 @@ func.func @im2col(%x: memref<2x9x9xf32>, %cols: memref<2x3x3x4x4xf32>) {
 // CHECK: vector.transfer_write {{.*}} : vector<8xf32>, memref<4x7xf32>
 // CHECK: vector.broadcast %{{.*}} : f32 to vector<8xf32>
 // CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<8xf32>, memref<4x16xf32>
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c16{{.*}} step %c8{{.*}} {
+// CHECK: vector.transfer_read %arg4{{.*}} {in_bounds = [true]} : memref<4x20xf32>, vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<8xf32>, memref<4x20xf32>
+// CHECK: scf.for %{{.*}} = %c16{{.*}} to %c20{{.*}} step %c8{{.*}} {
+// CHECK: vector.transfer_read %arg4{{.*}}, %{{.*}} : memref<4x20xf32>, vector<8xf32>
+// CHECK: vector.transfer_write %{{.*}}, %arg5{{.*}} : vector<8xf32>, memref<4x20xf32>
 // CHECK-NOT: memref.store
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d0)>
-func.func @elementwise(%x: memref<4x7xf32>, %y: memref<4x7xf32>, %b: memref<4xf32>, %z: memref<4x16xf32>) {
+func.func @elementwise(%x: memref<4x7xf32>, %y: memref<4x7xf32>, %b: memref<4xf32>, %z: memref<4x16xf32>,
+                       %u: memref<4x20xf32>, %v: memref<4x20xf32>) {
   %zero = arith.constant 0.0 : f32
   %six = arith.constant 6.0 : f32
   linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
@@ -153,6 +165,13 @@ func.func @elementwise(%x: memref<4x7xf32>, %y: memref<4x7xf32>, %b: memref<4xf3
       ins(%b : memref<4xf32>) outs(%z : memref<4x16xf32>) {
   ^bb0(%a: f32, %o: f32):
     linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%u : memref<4x20xf32>) outs(%v : memref<4x20xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %lo = arith.maximumf %a, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
   }
   return
 }

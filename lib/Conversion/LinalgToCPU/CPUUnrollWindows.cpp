@@ -228,21 +228,15 @@ struct RowVectorizer {
     return success();
   }
 
-  LogicalResult run(RewriterBase &rewriter) {
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    if (!lb || !ub || !step || *lb != 0 || *step != 1 || loop.getNumResults() || *ub < 2 ||
-        failed(analyze(*ub)))
-      return failure();
-    int64_t vl = std::min<int64_t>(lanes, std::max<int64_t>(4, llvm::PowerOf2Ceil(*ub)));
+  /// Vectorized copy of the row loop's body for iterations [start, end), `vl`
+  /// lanes per iteration.
+  void emitLoop(RewriterBase &rewriter, int64_t start, int64_t end, int64_t vl) {
     Location loc = loop.getLoc();
     Type f32 = rewriter.getF32Type();
     auto vecType = VectorType::get({vl}, f32);
-    rewriter.setInsertionPoint(loop);
     Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-    auto vecLoop = scf::ForOp::create(rewriter, loc, loop.getLowerBound(), loop.getUpperBound(),
-                                      arith::ConstantIndexOp::create(rewriter, loc, vl));
+    auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+    auto vecLoop = scf::ForOp::create(rewriter, loc, index(start), index(end), index(vl));
     rewriter.setInsertionPointToStart(vecLoop.getBody());
     IRMapping scalars;
     scalars.map(loop.getInductionVar(), vecLoop.getInductionVar());
@@ -257,12 +251,13 @@ struct RowVectorizer {
     };
     // Whether every read or write of `vl * s` elements at `index` stays
     // within the row of `type`: the index is the induction variable plus a
-    // constant, and whole vectors cover the loop.
+    // constant, and the last iteration's vector ends within the row.
+    int64_t last = start + (end - start - 1) / vl * vl;
     auto inBounds = [&](Value index, MemRefType type, int64_t s) {
       std::optional<int64_t> offset = constantOffset(index, loop.getInductionVar());
       int64_t row = type.getShape().back();
-      return SmallVector<bool>{*ub % vl == 0 && offset && !ShapedType::isDynamic(row) &&
-                               s * (*ub - vl) + *offset + s * vl <= row};
+      return SmallVector<bool>{offset && !ShapedType::isDynamic(row) &&
+                               s * last + *offset + s * vl <= row};
     };
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (auto load = dyn_cast<memref::LoadOp>(op); load && varying.contains(load.getResult())) {
@@ -313,6 +308,25 @@ struct RowVectorizer {
         continue;
       }
       rewriter.clone(op, scalars);
+    }
+  }
+
+  LogicalResult run(RewriterBase &rewriter) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lb || !ub || !step || *lb != 0 || *step != 1 || loop.getNumResults() || *ub < 2 ||
+        failed(analyze(*ub)))
+      return failure();
+    int64_t vl = std::min<int64_t>(lanes, std::max<int64_t>(4, llvm::PowerOf2Ceil(*ub)));
+    // Whole vectors first, then the rest of the row as one masked vector:
+    // a masked store in every iteration is slow (microcoded on AMD cores).
+    int64_t whole = *ub / vl * vl;
+    for (auto [start, end] : {std::pair<int64_t, int64_t>(0, whole), {whole, *ub}}) {
+      if (start == end)
+        continue;
+      rewriter.setInsertionPoint(loop);
+      emitLoop(rewriter, start, end, vl);
     }
     rewriter.eraseOp(loop);
     return success();
