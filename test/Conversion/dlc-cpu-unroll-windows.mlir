@@ -23,7 +23,7 @@
 // CHECK: return
 // A window over max-window is left to dlc-cpu-loop-order.
 // LARGE: linalg.generic
-// STATS: dlc-cpu-unroll-windows: unrolled 3, vectorized 6{{$}}
+// STATS: dlc-cpu-unroll-windows: fills-folded 1, unrolled 4, vectorized 7{{$}}
 #in = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 #w = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
@@ -172,6 +172,42 @@ func.func @elementwise(%x: memref<4x7xf32>, %y: memref<4x7xf32>, %b: memref<4xf3
     %lo = arith.maximumf %a, %zero : f32
     %hi = arith.minimumf %lo, %six : f32
     linalg.yield %hi : f32
+  }
+  return
+}
+
+// -----
+
+// A window op whose output a fill wrote right before (a convolution's
+// zero): the first read of each output element takes the fill's value and
+// the fill goes, so the buffer is written once and never read.
+// CHECK-LABEL: func @fill_then_window
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: vector.transfer_read %arg2
+// CHECK: vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK-COUNT-9: vector.fma {{.*}} : vector<8xf32>
+// CHECK-NEXT: vector.transfer_write %{{.*}}, %arg2{{.*}} {in_bounds = [true]} : vector<8xf32>, memref<8x8xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK: return
+#fill_in = affine_map<(d0, d1) -> ()>
+#fill_out = affine_map<(d0, d1) -> (d0, d1)>
+#in4 = affine_map<(d0, d1, d2, d3) -> (d0 + d2, d1 + d3)>
+#w4 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#out4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @fill_then_window(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %y: memref<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#fill_in, #fill_out], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%y : memref<8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#in4, #w4, #out4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %k : memref<10x10xf32>, memref<3x3xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
   }
   return
 }

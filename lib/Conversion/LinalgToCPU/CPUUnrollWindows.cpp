@@ -350,40 +350,87 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
-    int64_t unrolled = 0, vectorized = 0;
-    for (linalg::GenericOp op : ops) {
+    int64_t unrolled = 0, vectorized = 0, fillsFolded = 0;
+    // A window op's first read of each output element takes the value a
+    // fill right before it wrote (a convolution's zero): the fill's pass
+    // over the buffer goes.
+    DenseMap<Operation *, linalg::GenericOp> fillBefore;
+    for (linalg::GenericOp op : ops)
+      if (auto fill = dyn_cast_or_null<linalg::GenericOp>(op->getPrevNode());
+          fill && op.getNumReductionLoops() > 0 && linalg::isaFillOpInterface(fill) &&
+          fill.getDpsInitOperand(0)->get() == op.getDpsInitOperand(0)->get() &&
+          !llvm::is_contained(op.getDpsInputs(), op.getDpsInitOperand(0)->get()) &&
+          !windowOrder(op, maxWindow).empty())
+        fillBefore[op] = fill;
+    DenseSet<Operation *> deferred;
+    for (auto [op, fill] : fillBefore)
+      deferred.insert(fill);
+    // Loops with the window unrolled; the row loop (null if none) to vectorize.
+    auto lower = [&](linalg::GenericOp op) -> FailureOr<scf::ForOp> {
       SmallVector<unsigned> order = windowOrder(op, maxWindow);
       if (order.empty())
-        continue;
+        return scf::ForOp();
       int64_t numReductions = op.getNumReductionLoops();
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::GenericOp> ordered = linalg::interchangeGenericOp(rewriter, op, order);
       if (failed(ordered))
-        continue;
+        return scf::ForOp();
       FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToLoops(rewriter, *ordered);
       if (failed(loops))
-        continue;
+        return scf::ForOp();
       rewriter.eraseOp(*ordered);
       // Innermost first, so that each unrolled body is straight-line code.
       for (Operation *loop : llvm::reverse(ArrayRef(*loops).take_back(numReductions)))
         if (auto f = dyn_cast<scf::ForOp>(loop); f && failed(loopUnrollFull(f)))
-          return signalPassFailure();
-      if (loops->size() > static_cast<size_t>(numReductions)) {
-        // Identical indices become identical values, then loads and stores
-        // of the output element pair up.
-        Operation *row = (*loops)[loops->size() - numReductions - 1];
-        if (failed(applyOpPatternsGreedily(collectOps(row), frozenCleanup)))
-          return signalPassFailure();
-        DominanceInfo dominance;
-        eliminateCommonSubExpressions(rewriter, dominance, row);
-        forwardStores(row->getRegion(0).front());
-        if (auto rowLoop = dyn_cast<scf::ForOp>(row))
-          vectorized += succeeded(RowVectorizer{rowLoop, vectorBits / 32}.run(rewriter));
-      }
+          return failure();
       unrolled += numReductions > 0;
+      if (loops->size() <= static_cast<size_t>(numReductions))
+        return scf::ForOp();
+      // Identical indices become identical values, then loads and stores
+      // of the output element pair up.
+      Operation *row = (*loops)[loops->size() - numReductions - 1];
+      if (failed(applyOpPatternsGreedily(collectOps(row), frozenCleanup)))
+        return failure();
+      DominanceInfo dominance;
+      eliminateCommonSubExpressions(rewriter, dominance, row);
+      forwardStores(row->getRegion(0).front());
+      return dyn_cast<scf::ForOp>(row);
+    };
+    auto vectorize = [&](scf::ForOp row) {
+      if (row)
+        vectorized += succeeded(RowVectorizer{row, vectorBits / 32}.run(rewriter));
+    };
+    for (linalg::GenericOp op : ops) {
+      if (deferred.contains(op))
+        continue;
+      Value output = op.getDpsInitOperand(0)->get();
+      linalg::GenericOp fill = fillBefore.lookup(op);
+      FailureOr<scf::ForOp> row = lower(op);
+      if (failed(row))
+        return signalPassFailure();
+      if (fill && *row) {
+        // The row's straight-line body reads each output element once,
+        // before its stores (forwardStores).
+        auto loads = llvm::filter_to_vector(row->getBody()->getOps<memref::LoadOp>(),
+                                            [&](memref::LoadOp l) { return l.getMemref() == output; });
+        if (loads.size() == 1) {
+          rewriter.replaceOp(loads.front(), *linalg::isaFillOpInterface(fill));
+          rewriter.eraseOp(fill);
+          fill = {};
+          ++fillsFolded;
+        }
+      }
+      vectorize(*row);
+      if (!fill)
+        continue;
+      FailureOr<scf::ForOp> fillRow = lower(fill);
+      if (failed(fillRow))
+        return signalPassFailure();
+      vectorize(*fillRow);
     }
     dlc::recordPassStat(getArgument(), "unrolled", unrolled);
     dlc::recordPassStat(getArgument(), "vectorized", vectorized);
+    dlc::recordPassStat(getArgument(), "fills-folded", fillsFolded);
   }
 };
 } // namespace
