@@ -23,7 +23,7 @@
 // CHECK: return
 // A window over max-window is left to dlc-cpu-loop-order.
 // LARGE: linalg.generic
-// STATS: dlc-cpu-unroll-windows: fills-folded 1, unrolled 4, vectorized 7{{$}}
+// STATS: dlc-cpu-unroll-windows: epilogues-fused 1, fills-folded 2, unrolled 6, vectorized 10{{$}}
 #in = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 #w = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
@@ -209,5 +209,98 @@ func.func @fill_then_window(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %y: memr
     %s = arith.addf %c, %m : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// Its elementwise epilogue (a bias and a ReLU6) joins the window's row
+// loop: the FMAs' sum goes straight through the bias and the clamp to the
+// epilogue's output, and the window's own buffer goes.
+// The subview between the two ops moves before the window. The window reads
+// a local buffer (a padded copy), which the epilogue's output cannot share.
+// CHECK-LABEL: func @window_epilogue
+// CHECK-NOT: memref.alloc() : memref<8x8xf32>
+// CHECK: memref.subview
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-COUNT-9: vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: arith.maximumf {{.*}} : vector<8xf32>
+// CHECK: arith.minimumf {{.*}} : vector<8xf32>
+// CHECK-NEXT: vector.transfer_write %{{.*}}, %arg3{{.*}} {in_bounds = [true]} : vector<8xf32>, memref<8x8xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.dealloc {{.*}} : memref<8x8xf32>
+// CHECK: return
+#fill_in = affine_map<(d0, d1) -> ()>
+#fill_out = affine_map<(d0, d1) -> (d0, d1)>
+#in4 = affine_map<(d0, d1, d2, d3) -> (d0 + d2, d1 + d3)>
+#w4 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#out4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (0)>
+func.func @window_epilogue(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %b: memref<2xf32>, %y: memref<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %p = memref.alloc() : memref<10x10xf32>
+  memref.copy %x, %p : memref<10x10xf32> to memref<10x10xf32>
+  %acc = memref.alloc() : memref<8x8xf32>
+  linalg.generic {indexing_maps = [#fill_in, #fill_out], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%acc : memref<8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#in4, #w4, #out4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%p, %k : memref<10x10xf32>, memref<3x3xf32>) outs(%acc : memref<8x8xf32>) {
+  ^bb0(%a: f32, %w: f32, %c: f32):
+    %m = arith.mulf %a, %w : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  }
+  %bv = memref.subview %b[1] [1] [1] : memref<2xf32> to memref<1xf32, strided<[1], offset: 1>>
+  linalg.generic {indexing_maps = [#fill_out, #bias, #fill_out], iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %bv : memref<8x8xf32>, memref<1xf32, strided<[1], offset: 1>>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %lo = arith.maximumf %s, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  }
+  memref.dealloc %acc : memref<8x8xf32>
+  memref.dealloc %p : memref<10x10xf32>
+  return
+}
+
+// -----
+
+// The same window whose epilogue writes over the window's own input (a
+// view of it): fused, it would overwrite inputs that later windows read, so
+// the epilogue stays a loop of its own after the window's.
+// CHECK-LABEL: func @window_epilogue_in_place
+// CHECK: vector.transfer_write %{{.*}}, %alloc
+// CHECK: vector.transfer_read %alloc
+// CHECK: vector.transfer_write %{{.*}}, %subview
+#in5 = affine_map<(d0, d1, d2, d3) -> (d0 + d2, d1 + d3)>
+#w5 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#out5 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+#id5 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @window_epilogue_in_place(%x: memref<10x10xf32>, %k: memref<3x3xf32>) {
+  %acc = memref.alloc() : memref<8x8xf32>
+  linalg.generic {indexing_maps = [#in5, #w5, #out5], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %k : memref<10x10xf32>, memref<3x3xf32>) outs(%acc : memref<8x8xf32>) {
+  ^bb0(%a: f32, %w: f32, %c: f32):
+    %m = arith.mulf %a, %w : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  }
+  %y = memref.subview %x[1, 1] [8, 8] [1, 1] : memref<10x10xf32> to memref<8x8xf32, strided<[10, 1], offset: 11>>
+  linalg.generic {indexing_maps = [#id5, #id5], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<8x8xf32>) outs(%y : memref<8x8xf32, strided<[10, 1], offset: 11>>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %a : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %acc : memref<8x8xf32>
   return
 }

@@ -132,6 +132,96 @@ static std::optional<int64_t> linearCoefficient(AffineMap map, unsigned pos) {
   return *one - *zero;
 }
 
+/// The elementwise op that reads `window`'s output next (its bias and
+/// activation), if its body can run in the window's row loop: all its loops
+/// parallel, the output (a local buffer) read element by element (identity
+/// maps) and only there, the ops between the two free of memory effects, a
+/// body of the arithmetic RowVectorizer handles, and an output that is not
+/// the window's input.
+static linalg::GenericOp epilogueOf(linalg::GenericOp window) {
+  Value acc = window.getDpsInitOperand(0)->get();
+  Operation *op = window->getNextNode();
+  while (op && !isa<linalg::GenericOp>(op) && isMemoryEffectFree(op))
+    op = op->getNextNode();
+  auto e = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!e || !e.hasPureBufferSemantics() || e.getNumReductionLoops() != 0 ||
+      e.getNumDpsInits() != 1 || e.getDpsInitOperand(0)->get() == acc ||
+      !e.getMatchingIndexingMap(e.getDpsInitOperand(0)).isIdentity() ||
+      !e.getMatchingBlockArgument(e.getDpsInitOperand(0)).use_empty())
+    return {};
+  int64_t reads = 0;
+  for (OpOperand *in : e.getDpsInputOperands())
+    if (in->get() == acc) {
+      if (!e.getMatchingIndexingMap(in).isIdentity())
+        return {};
+      ++reads;
+    }
+  bool arithmetic = llvm::all_of(e.getBody()->without_terminator(), [](Operation &b) {
+    return isa<arith::MulFOp, arith::AddFOp, arith::SubFOp, arith::DivFOp, arith::MaximumFOp,
+               arith::MinimumFOp, arith::NegFOp, arith::ConstantOp>(b);
+  });
+  // Read nowhere else (a fill right before the window may write it).
+  bool onlyThere = llvm::all_of(acc.getUsers(), [&](Operation *user) {
+    auto fill = dyn_cast<linalg::GenericOp>(user);
+    return user == window || user == e || isa<memref::DeallocOp>(user) ||
+           (fill && user == window->getPrevNode() && linalg::isaFillOpInterface(fill));
+  });
+  // The window reads its inputs around each element after the epilogue
+  // wrote the ones before: none of them may be a view of the epilogue's
+  // buffer (distinct buffers do not alias, as in forwardStores).
+  auto root = [](Value v) {
+    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+      v = view.getViewSource();
+    return v;
+  };
+  Value out = root(e.getDpsInitOperand(0)->get());
+  bool apart = llvm::none_of(window.getDpsInputs(), [&](Value in) { return root(in) == out; });
+  return reads == 1 && arithmetic && onlyThere && apart && acc.getDefiningOp<memref::AllocOp>()
+             ? e
+             : nullptr;
+}
+
+/// Computes `epilogue`'s body in `row`, the row loop of its window op whose
+/// loops `ivs` index the output (outermost first), on the value the row
+/// stores to the output, and stores its result instead: the window's output
+/// is then never written.
+static LogicalResult fuseEpilogue(RewriterBase &rewriter, linalg::GenericOp epilogue,
+                                  scf::ForOp row, Value acc, ValueRange ivs) {
+  auto stores = llvm::filter_to_vector(row.getBody()->getOps<memref::StoreOp>(),
+                                       [&](memref::StoreOp s) { return s.getMemref() == acc; });
+  if (stores.size() != 1 || !llvm::equal(stores.front().getIndices(), ivs))
+    return failure();
+  memref::StoreOp store = stores.front();
+  Location loc = epilogue.getLoc();
+  rewriter.setInsertionPoint(store);
+  IRMapping values;
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    BlockArgument arg = epilogue.getMatchingBlockArgument(in);
+    if (in->get() == acc) {
+      values.map(arg, store.getValueToStore());
+      continue;
+    }
+    if (!isa<MemRefType>(in->get().getType())) {
+      values.map(arg, in->get());
+      continue;
+    }
+    SmallVector<Value> indices;
+    for (AffineExpr r : epilogue.getMatchingIndexingMap(in).getResults()) {
+      OpFoldResult index = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, AffineMap::get(ivs.size(), 0, r), getAsOpFoldResult(ivs));
+      indices.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, index));
+    }
+    values.map(arg, memref::LoadOp::create(rewriter, loc, in->get(), indices));
+  }
+  for (Operation &op : epilogue.getBody()->without_terminator())
+    rewriter.clone(op, values);
+  auto yield = cast<linalg::YieldOp>(epilogue.getBody()->getTerminator());
+  memref::StoreOp::create(rewriter, loc, values.lookupOrDefault(yield.getOperand(0)),
+                          epilogue.getDpsInitOperand(0)->get(), ivs);
+  rewriter.eraseOp(store);
+  return success();
+}
+
 namespace {
 /// Vectorizes the loop over an output row around an unrolled window (loads,
 /// f32 arithmetic and stores whose last index is affine in the loop's
@@ -350,7 +440,7 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
-    int64_t unrolled = 0, vectorized = 0, fillsFolded = 0;
+    int64_t unrolled = 0, vectorized = 0, fillsFolded = 0, epiloguesFused = 0;
     // A window op's first read of each output element takes the value a
     // fill right before it wrote (a convolution's zero): the fill's pass
     // over the buffer goes.
@@ -365,6 +455,21 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     DenseSet<Operation *> deferred;
     for (auto [op, fill] : fillBefore)
       deferred.insert(fill);
+    // Its elementwise epilogue joins the window's row loop: the window's
+    // output is neither written nor read again.
+    DenseMap<Operation *, linalg::GenericOp> epilogueAfter;
+    for (linalg::GenericOp op : ops) {
+      if (op.getNumReductionLoops() == 0 || windowOrder(op, maxWindow).empty())
+        continue;
+      linalg::GenericOp e = epilogueOf(op);
+      if (!e)
+        continue;
+      // The ops in between (subviews of the epilogue's operands) go first.
+      while (op->getNextNode() != e.getOperation())
+        op->getNextNode()->moveBefore(op);
+      epilogueAfter[op] = e;
+      deferred.insert(e);
+    }
     // Loops with the window unrolled; the row loop (null if none) to vectorize.
     auto lower = [&](linalg::GenericOp op) -> FailureOr<scf::ForOp> {
       SmallVector<unsigned> order = windowOrder(op, maxWindow);
@@ -420,17 +525,42 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
           ++fillsFolded;
         }
       }
+      linalg::GenericOp epilogue = epilogueAfter.lookup(op);
+      if (epilogue && *row) {
+        auto rank = cast<MemRefType>(output.getType()).getRank();
+        SmallVector<Value> ivs;
+        for (Operation *l = *row; l && static_cast<int64_t>(ivs.size()) < rank; l = l->getParentOp())
+          if (auto f = dyn_cast<scf::ForOp>(l))
+            ivs.insert(ivs.begin(), f.getInductionVar());
+          else
+            break;
+        if (static_cast<int64_t>(ivs.size()) == rank &&
+            succeeded(fuseEpilogue(rewriter, epilogue, *row, output, ivs))) {
+          rewriter.eraseOp(epilogue);
+          epilogue = {};
+          ++epiloguesFused;
+          // The window's buffer, written by none now, goes too.
+          if (llvm::all_of(output.getUsers(), llvm::IsaPred<memref::DeallocOp>)) {
+            for (Operation *dealloc : llvm::make_early_inc_range(output.getUsers()))
+              rewriter.eraseOp(dealloc);
+            rewriter.eraseOp(output.getDefiningOp());
+          }
+        }
+      }
       vectorize(*row);
-      if (!fill)
-        continue;
-      FailureOr<scf::ForOp> fillRow = lower(fill);
-      if (failed(fillRow))
-        return signalPassFailure();
-      vectorize(*fillRow);
+      for (linalg::GenericOp left : {fill, epilogue}) {
+        if (!left)
+          continue;
+        FailureOr<scf::ForOp> leftRow = lower(left);
+        if (failed(leftRow))
+          return signalPassFailure();
+        vectorize(*leftRow);
+      }
     }
     dlc::recordPassStat(getArgument(), "unrolled", unrolled);
     dlc::recordPassStat(getArgument(), "vectorized", vectorized);
     dlc::recordPassStat(getArgument(), "fills-folded", fillsFolded);
+    dlc::recordPassStat(getArgument(), "epilogues-fused", epiloguesFused);
   }
 };
 } // namespace
