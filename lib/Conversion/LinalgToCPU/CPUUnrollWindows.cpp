@@ -175,7 +175,8 @@ static linalg::GenericOp epilogueOf(linalg::GenericOp window) {
     return v;
   };
   Value out = root(e.getDpsInitOperand(0)->get());
-  bool apart = llvm::none_of(window.getDpsInputs(), [&](Value in) { return root(in) == out; });
+  bool apart = out != acc &&
+               llvm::none_of(window.getDpsInputs(), [&](Value in) { return root(in) == out; });
   return reads == 1 && arithmetic && onlyThere && apart && acc.getDefiningOp<memref::AllocOp>()
              ? e
              : nullptr;
