@@ -182,6 +182,48 @@ static linalg::GenericOp epilogueOf(linalg::GenericOp window) {
              : nullptr;
 }
 
+/// Whether `fill` can run once before the loop around it instead of in every
+/// iteration: it fills a buffer allocated outside the loop (a padded plane)
+/// with a value defined outside, and in each iteration, after the fill, one
+/// all-parallel op writes the same view of it (the plane's interior) before
+/// anything else reads it, so the rest (the border) keeps the fill's value.
+static bool fillIsInvariant(linalg::GenericOp fill) {
+  auto loop = dyn_cast<scf::ForOp>(fill->getParentOp());
+  Value buffer = fill.getDpsInitOperand(0)->get();
+  if (!loop || !buffer.getDefiningOp<memref::AllocOp>() ||
+      !loop.isDefinedOutsideOfLoop(buffer) ||
+      !loop.isDefinedOutsideOfLoop(*linalg::isaFillOpInterface(fill)))
+    return false;
+  Operation *writer = nullptr;
+  SmallVector<Operation *> readers;
+  for (Operation *user : buffer.getUsers()) {
+    if (user == fill || !loop->isAncestor(user))
+      continue;
+    if (user->getBlock() != fill->getBlock() || !fill->isBeforeInBlock(user))
+      return false;
+    auto view = dyn_cast<memref::SubViewOp>(user);
+    if (view && !writer) {
+      // The same view in every iteration, written whole by one op.
+      if (!llvm::all_of(view->getOperands(), [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }) ||
+          !view->hasOneUse())
+        return false;
+      auto write = dyn_cast<linalg::GenericOp>(*view->user_begin());
+      if (!write || write.getNumReductionLoops() != 0 || write.getNumDpsInits() != 1 ||
+          write.getDpsInitOperand(0)->get() != view.getResult() ||
+          !write.getMatchingIndexingMap(write.getDpsInitOperand(0)).isIdentity() ||
+          write->getBlock() != fill->getBlock())
+        return false;
+      writer = write;
+      continue;
+    }
+    auto read = dyn_cast<linalg::GenericOp>(user);
+    if (!read || llvm::is_contained(read.getDpsInits(), buffer))
+      return false;
+    readers.push_back(read);
+  }
+  return writer && llvm::all_of(readers, [&](Operation *r) { return writer->isBeforeInBlock(r); });
+}
+
 /// Computes `epilogue`'s body in `row`, the row loop of its window op whose
 /// loops `ivs` index the output (outermost first), on the value the row
 /// stores to the output, and stores its result instead: the window's output
@@ -456,6 +498,13 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     DenseSet<Operation *> deferred;
     for (auto [op, fill] : fillBefore)
       deferred.insert(fill);
+    // A padded plane's fill once before the loop over planes.
+    int64_t fillsHoisted = 0;
+    for (linalg::GenericOp op : ops)
+      if (!deferred.contains(op) && linalg::isaFillOpInterface(op) && fillIsInvariant(op)) {
+        op->moveBefore(op->getParentOp());
+        ++fillsHoisted;
+      }
     // Its elementwise epilogue joins the window's row loop: the window's
     // output is neither written nor read again.
     DenseMap<Operation *, linalg::GenericOp> epilogueAfter;
@@ -562,6 +611,7 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     dlc::recordPassStat(getArgument(), "vectorized", vectorized);
     dlc::recordPassStat(getArgument(), "fills-folded", fillsFolded);
     dlc::recordPassStat(getArgument(), "epilogues-fused", epiloguesFused);
+    dlc::recordPassStat(getArgument(), "fills-hoisted", fillsHoisted);
   }
 };
 } // namespace
