@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -169,14 +170,11 @@ static linalg::GenericOp epilogueOf(linalg::GenericOp window) {
   // The window reads its inputs around each element after the epilogue
   // wrote the ones before: none of them may be a view of the epilogue's
   // buffer (distinct buffers do not alias, as in forwardStores).
-  auto root = [](Value v) {
-    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-      v = view.getViewSource();
-    return v;
-  };
+  auto root = [](Value v) { return memref::skipViewLikeOps(cast<MemrefValue>(v)); };
   Value out = root(e.getDpsInitOperand(0)->get());
-  bool apart = out != acc &&
-               llvm::none_of(window.getDpsInputs(), [&](Value in) { return root(in) == out; });
+  bool apart = out != acc && llvm::none_of(window.getDpsInputs(), [&](Value in) {
+                 return isa<MemRefType>(in.getType()) && root(in) == out;
+               });
   return reads == 1 && arithmetic && onlyThere && apart && acc.getDefiningOp<memref::AllocOp>()
              ? e
              : nullptr;
@@ -222,6 +220,31 @@ static bool fillIsInvariant(linalg::GenericOp fill) {
     readers.push_back(read);
   }
   return writer && llvm::all_of(readers, [&](Operation *r) { return writer->isBeforeInBlock(r); });
+}
+
+/// Gives the row's one read of the output element (the row is the
+/// straight-line body forwardStores left) the value `fill` wrote, and erases
+/// the fill: the window then writes every element without reading one.
+static LogicalResult foldFill(RewriterBase &rewriter, linalg::GenericOp fill, scf::ForOp row,
+                              Value output) {
+  auto loads = llvm::filter_to_vector(row.getBody()->getOps<memref::LoadOp>(),
+                                      [&](memref::LoadOp l) { return l.getMemref() == output; });
+  if (loads.size() != 1)
+    return failure();
+  rewriter.replaceOp(loads.front(), *linalg::isaFillOpInterface(fill));
+  rewriter.eraseOp(fill);
+  return success();
+}
+
+/// The induction variables of the `rank` loops around and including `row`,
+/// outermost first (the loops over the output's dimensions); fewer if they
+/// are not all scf.for.
+static SmallVector<Value> outputIndices(scf::ForOp row, int64_t rank) {
+  SmallVector<Value> ivs;
+  for (auto loop = row; loop && static_cast<int64_t>(ivs.size()) < rank;
+       loop = dyn_cast<scf::ForOp>(loop->getParentOp()))
+    ivs.insert(ivs.begin(), loop.getInductionVar());
+  return ivs;
 }
 
 /// Computes `epilogue`'s body in `row`, the row loop of its window op whose
@@ -483,7 +506,7 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
-    int64_t unrolled = 0, vectorized = 0, fillsFolded = 0, epiloguesFused = 0;
+    int64_t unrolled = 0, vectorized = 0, fillsFolded = 0, fillsHoisted = 0, epiloguesFused = 0;
     // A window op's first read of each output element takes the value a
     // fill right before it wrote (a convolution's zero): the fill's pass
     // over the buffer goes.
@@ -499,7 +522,6 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     for (auto [op, fill] : fillBefore)
       deferred.insert(fill);
     // A padded plane's fill once before the loop over planes.
-    int64_t fillsHoisted = 0;
     for (linalg::GenericOp op : ops)
       if (!deferred.contains(op) && linalg::isaFillOpInterface(op) && fillIsInvariant(op)) {
         op->moveBefore(op->getParentOp());
@@ -563,27 +585,14 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
       FailureOr<scf::ForOp> row = lower(op);
       if (failed(row))
         return signalPassFailure();
-      if (fill && *row) {
-        // The row's straight-line body reads each output element once,
-        // before its stores (forwardStores).
-        auto loads = llvm::filter_to_vector(row->getBody()->getOps<memref::LoadOp>(),
-                                            [&](memref::LoadOp l) { return l.getMemref() == output; });
-        if (loads.size() == 1) {
-          rewriter.replaceOp(loads.front(), *linalg::isaFillOpInterface(fill));
-          rewriter.eraseOp(fill);
-          fill = {};
-          ++fillsFolded;
-        }
+      if (fill && *row && succeeded(foldFill(rewriter, fill, *row, output))) {
+        fill = {};
+        ++fillsFolded;
       }
       linalg::GenericOp epilogue = epilogueAfter.lookup(op);
       if (epilogue && *row) {
-        auto rank = cast<MemRefType>(output.getType()).getRank();
-        SmallVector<Value> ivs;
-        for (Operation *l = *row; l && static_cast<int64_t>(ivs.size()) < rank; l = l->getParentOp())
-          if (auto f = dyn_cast<scf::ForOp>(l))
-            ivs.insert(ivs.begin(), f.getInductionVar());
-          else
-            break;
+        int64_t rank = cast<MemRefType>(output.getType()).getRank();
+        SmallVector<Value> ivs = outputIndices(*row, rank);
         if (static_cast<int64_t>(ivs.size()) == rank &&
             succeeded(fuseEpilogue(rewriter, epilogue, *row, output, ivs))) {
           rewriter.eraseOp(epilogue);
