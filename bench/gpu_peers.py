@@ -238,13 +238,29 @@ def run_peers(args):
         torch.cuda.empty_cache()
 
 
+# Libraries compiled as others with one thing changed, by suffix (before a
+# CUDA graph's _graph): the A/B's other side, timed in the same run.
+AB_SIDES = {"_t64": "tiles up to 64 x 64", "_before": "the compiler before"}
+
+
+def ab_side(name, suffix=None):
+    """The library `name` is the other side of (the same name without the
+    A/B's suffix), if it is one of an A/B (of `suffix`, if given)."""
+    graph = name.endswith("_graph")
+    core = name.removesuffix("_graph")
+    for s in [suffix] if suffix else AB_SIDES:
+        if core.endswith(s):
+            return core.removesuffix(s) + ("_graph" if graph else "")
+    return None
+
+
 def table(bench_path, peers_path):
     rows, p50 = {}, {}
     for line in open(bench_path):
         j = json.loads(line)
         name = j["model"]
         p50[name] = j["latency_ms"]["p50"]
-        if name.endswith("_t64"):  # compiled with --gpu-max-tile=64: the large tiles' A/B
+        if ab_side(name):  # the other side of an A/B: tables of their own
             continue
         graph = name.endswith("_graph")
         name = name.removesuffix("_graph")
@@ -277,17 +293,16 @@ def table(bench_path, peers_path):
         cells = [f"{r[s]:.3f}" if s in r else "-" for s in systems]
         cells += [f"{r[a] / r[b]:.2f}" if a in r and b in r else "-" for a, b in ratios]
         print(f"| {model} | {batch} | " + " | ".join(cells) + " |")
-    small_tiles = sorted(n.removesuffix("_t64") for n in p50 if n.endswith("_t64"))
-    if not small_tiles:
-        return
-    # the same libraries with tiles of at most 64 x 64 (dlc's before 128 x 128)
-    print("\n| library | p50 ms | p50 ms, tiles up to 64 x 64 | ratio |")
-    print("|---|---|---|---|")
-    for name in small_tiles:
-        large, small = p50.get(name), p50[name + "_t64"]
-        cells = [f"{large:.3f}" if large else "-", f"{small:.3f}",
-                 f"{large / small:.2f}" if large else "-"]
-        print(f"| {name} | " + " | ".join(cells) + " |")
+    for suffix, other in AB_SIDES.items():
+        pairs = sorted((ab_side(n, suffix), n) for n in p50 if ab_side(n, suffix))
+        if not pairs:
+            continue
+        print(f"\n| library | p50 ms | p50 ms, {other} | ratio |")
+        print("|---|---|---|---|")
+        for base, name in pairs:
+            a, b = p50.get(base), p50[name]
+            cells = [f"{a:.3f}" if a else "-", f"{b:.3f}", f"{a / b:.2f}" if a else "-"]
+            print(f"| {base} | " + " | ".join(cells) + " |")
 
 
 def main():

@@ -19,10 +19,10 @@
 #   bench.jsonl   dlc's latency, throughput, power and memory per model and
 #                 batch (dlc-cuda-run --bench --json), in f32 and with
 #                 --gpu-tf32 (model name _tf32) and in f16 (_f16), at
-#                 batch 32 also with tiles of at most 64 x 64 (_t64), at
-#                 batch 1 also with
-#                 --pipeline=auto (_auto) and replaying a CUDA graph
-#                 (--cuda-graph; model name _graph)
+#                 batch 1 also with --pipeline=auto (_auto) and replaying
+#                 a CUDA graph (--cuda-graph; model name _graph), and the
+#                 libraries an earlier compiler made (_before, when the
+#                 payload has them: gpu-prepare.sh's BEFORE)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
 #                 (dlc-cuda-run --profile, in runs of their own)
 #   peers.jsonl   PyTorch eager, ONNX Runtime, torch.compile (default,
@@ -112,7 +112,10 @@ if ! tar -C "$work" -xJf "$payload/bench.tar.xz"; then
 fi
 for so in "$work"/bench/*.so; do
   base=$(basename "$so" .so)
-  case $base in *_b1 | *_b1_tf32 | *_b1_f16 | *_b1_auto) w=10 r=100 graph=(--cuda-graph) ;; *) w=3 r=20 graph=() ;; esac
+  case ${base%_before} in
+    *_b1 | *_b1_tf32 | *_b1_f16 | *_b1_auto) w=10 r=100 graph=(--cuda-graph) ;;
+    *) w=3 r=20 graph=() ;;
+  esac
   # (--max-seconds bounds the warm-up and the timed runs of slow models;
   # batch 1 is timed a second time replaying a CUDA graph)
   for mode in plain graph; do
@@ -136,7 +139,7 @@ echo "== kernel profiles ($SECONDS s)"
 : > "$results/profiles.txt"
 for so in "$work"/bench/*.so; do
   name=$(basename "$so" .so)
-  [[ $name = *_t64 ]] && continue # (the A/B's other side: timed above)
+  [[ $name = *_t64 || $name = *_before ]] && continue # (an A/B's other side: timed above)
   if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=2 --runs=5 --max-seconds=3 \
       --profile="$work/$name.tsv" > /dev/null 2>&1; then
     { echo "-- $name"; head -16 "$work/$name.tsv"; } >> "$results/profiles.txt"

@@ -25,12 +25,15 @@
 #                                   M_bB_f16.so: the four study models at
 #                                   batch 1 and 32, in f32, with --gpu-tf32
 #                                   and in f16 (`O3;mixed=f16`), and
-#                                   M_b1_auto.so with --pipeline=auto,
-#                                   M_b32*_t64.so with --gpu-max-tile=64;
+#                                   M_b1_auto.so with --pipeline=auto;
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
+# BEFORE=DLC_RUN: the f32 and f16 benchmark libraries also compiled by that
+# dlc-run, an earlier build of dlc (in a build tree's bin/, whose lib/ has
+# the CUDA runtime), as M_bB_before.so and M_bB_f16_before.so: the A/B of a
+# compiler change, timed in the same run (gpu_peers.py --table).
 set -euo pipefail
 build=$(cd "$1" && pwd)/bin
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -113,18 +116,16 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
     "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
     variants=(f32 tf32 f16)
     [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
-    # at batch 32, each also with tiles of at most 64 x 64 (_t64): the A/B
-    # of the 128 x 128 tiles
-    [ $b = 32 ] && variants+=(f32:64 tf32:64 f16:64)
+    [ -n "${BEFORE:-}" ] && variants+=(f32:before f16:before)
     for variant in "${variants[@]}"; do
-      name=${m}_b$b flags=()
+      name=${m}_b$b flags=() compiler=$build/dlc-run
       case $variant in
         tf32*) name=${name}_tf32 flags=(--gpu-tf32) ;;
         f16*) name=${name}_f16 flags=("--pipeline=O3;mixed=f16") ;;
         auto) name=${name}_auto flags=(--pipeline=auto) ;;
       esac
-      case $variant in *:64) name=${name}_t64 flags+=(--gpu-max-tile=64) ;; esac
-      "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
+      case $variant in *:before) name=${name}_before compiler=$BEFORE ;; esac
+      "$compiler" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
         --emit=shared -o "$scratch/bench/$name.so" --external-weights="$scratch/$m.weights"
       rm -f "$scratch/bench/$name.o" "$scratch/bench/$name.h" "$scratch/$m.weights"
     done

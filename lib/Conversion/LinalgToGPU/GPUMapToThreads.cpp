@@ -1,5 +1,6 @@
 //===- GPUMapToThreads.cpp - loop nests as one-thread-per-iteration kernels ===//
 #include "TiledContraction.h"
+#include "WindowKernel.h"
 #include "dlc/Conversion/GPUPipeline.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
@@ -493,23 +494,27 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(), copy.getTarget());
     }
     // Matrix products get tiled kernels of their own (TiledContraction.h)
-    // unless the whole body runs on one thread; every other linalg op
-    // becomes a loop nest.
+    // and window reductions theirs (WindowKernel.h) unless the whole body
+    // runs on one thread; every other linalg op becomes a loop nest.
     bool wholeBody = computesScalarsBetweenLoops(func);
-    SmallVector<linalg::LinalgOp> linalgOps, tiled;
+    SmallVector<linalg::LinalgOp> linalgOps, tiled, windows;
     func.walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
         return;
-      if (!wholeBody && op->getParentOp() == func && dlc::isTiledContraction(op, maxTile))
+      bool own = !wholeBody && op->getParentOp() == func;
+      if (own && dlc::isTiledContraction(op, maxTile))
         tiled.push_back(op);
+      else if (own && dlc::isWindowReduction(op))
+        windows.push_back(op);
       else
         linalgOps.push_back(op);
     });
-    // The elementwise ops around each product that its kernel computes too.
+    // The elementwise ops around each product and window reduction that
+    // its kernel computes too.
     SmallVector<dlc::ProductFusion> fusions;
     llvm::SmallPtrSet<Operation *, 16> fused;
     int64_t fusedInits = 0, fusedEpilogues = 0, fusedInputs = 0;
-    for (linalg::LinalgOp op : tiled) {
+    for (linalg::LinalgOp op : llvm::concat<linalg::LinalgOp>(tiled, windows)) {
       const dlc::ProductFusion &fusion = fusions.emplace_back(dlc::findProductFusion(op, fused));
       fused.insert_range(fusion.ops());
       fusedInits += fusion.init != nullptr;
@@ -592,11 +597,17 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
                                              maxTile, dlc::TensorCores{narrowMMA, tf32},
                                              fusion);
     }
+    for (auto [op, fusion] : llvm::zip(windows, ArrayRef(fusions).drop_front(tiled.size()))) {
+      std::string layer = layerName(op.getLoc());
+      dlc::launchWindowReduction(rewriter, op, layer.empty() ? "" : "k_" + layer, fusion);
+      ++kernels;
+    }
     eraseUnusedBuffers(rewriter, func);
     dlc::recordPassStat(getArgument(), "kernels", kernels);
     dlc::recordPassStat(getArgument(), "single-thread", singleThread);
     dlc::recordPassStat(getArgument(), "warp-reductions", warpReductions);
     dlc::recordPassStat(getArgument(), "tiled-products", tiled.size());
+    dlc::recordPassStat(getArgument(), "window-reductions", windows.size());
     dlc::recordPassStat(getArgument(), "fused-inits", fusedInits);
     dlc::recordPassStat(getArgument(), "fused-epilogues", fusedEpilogues);
     dlc::recordPassStat(getArgument(), "fused-inputs", fusedInputs);

@@ -336,7 +336,9 @@ dlc::ProductFusion dlc::findProductFusion(linalg::LinalgOp product,
   // The epilogue: an op reading the output through one operand, writing
   // buffers that neither the product, the initial values' op nor its own
   // other inputs read (each thread of the product's kernel computes some of
-  // its elements: a buffer another thread reads would be raced).
+  // its elements: a buffer another thread reads would be raced), except
+  // the output where it reads it: an update in place (a bias and an
+  // activation), each thread writing the elements it computed.
   Operation *after = neighbour(product, /*after=*/true);
   if (!isElementwise(after) || taken.contains(after))
     return fusion;
@@ -352,21 +354,74 @@ dlc::ProductFusion dlc::findProductFusion(linalg::LinalgOp product,
       return fusion;
     reading = in;
   }
+  OpOperand *inPlace = nullptr;
+  for (OpOperand &init : epilogue.getDpsInitsMutable()) {
+    if (rootOf(init.get()) != root)
+      continue;
+    bool same = reading ? init.get() == reading->get() &&
+                              epilogue.getMatchingIndexingMap(&init) ==
+                                  epilogue.getMatchingIndexingMap(reading)
+                        : isReshapeOf(init.get(), output) &&
+                              !epilogue.getMatchingBlockArgument(&init).use_empty();
+    if (inPlace || !same)
+      return fusion;
+    inPlace = &init;
+  }
+  if (!reading)
+    reading = inPlace; // the old value of its output
   if (!reading)
     return fusion;
   for (OpOperand &init : epilogue.getDpsInitsMutable()) {
     Value written = rootOf(init.get());
-    if (productBuffers.contains(written) || inputs.contains(written))
+    if (&init != inPlace && (productBuffers.contains(written) || inputs.contains(written)))
       return fusion;
   }
   fusion.epilogue = epilogue;
   fusion.epilogueInput = reading;
   // A buffer of the function's own and read by no one later needs no
-  // results (the caller's, a global's, may be read).
+  // results (the caller's, a global's, may be read); one the epilogue
+  // updates gets its results.
   fusion.storeOutput =
-      !root.getDefiningOp<memref::AllocOp>() ||
-      usedBetween(root, epilogue->getNextNode(), epilogue->getBlock()->getTerminator(), nullptr);
+      !inPlace &&
+      (!root.getDefiningOp<memref::AllocOp>() ||
+       usedBetween(root, epilogue->getNextNode(), epilogue->getBlock()->getTerminator(), nullptr));
   return fusion;
+}
+
+void dlc::moveEpilogueOperands(RewriterBase &rewriter, Operation *product,
+                               const ProductFusion &fusion) {
+  Operation *epilogue = fusion.epilogue;
+  if (!epilogue)
+    return;
+  for (Operation *o = product->getNextNode(); o != epilogue;) {
+    Operation *next = o->getNextNode();
+    rewriter.moveOpBefore(o, product);
+    o = next;
+  }
+}
+
+Value dlc::initialValue(OpBuilder &b, linalg::LinalgOp product, const ProductFusion &fusion,
+                        ValueRange indices) {
+  if (!fusion.init)
+    return memref::LoadOp::create(b, product.getLoc(), product.getDpsInitOperand(0)->get(),
+                                  indices);
+  linalg::LinalgOp init = fusion.init;
+  return emitIteration(b, init, loopsAt(init, *init.getDpsInitOperand(0), indices))[0];
+}
+
+void dlc::storeResult(OpBuilder &b, linalg::LinalgOp product, const ProductFusion &fusion,
+                      ValueRange indices, Value result) {
+  Location loc = product.getLoc();
+  Value output = product.getDpsInitOperand(0)->get();
+  if (fusion.storeOutput || !fusion.epilogue)
+    memref::StoreOp::create(b, loc, result, output, indices);
+  if (!fusion.epilogue)
+    return;
+  linalg::LinalgOp epilogue = fusion.epilogue;
+  OpOperand &reading = *fusion.epilogueInput;
+  SmallVector<Value> loops =
+      loopsAt(epilogue, reading, viewIndices(b, loc, reading.get(), indices));
+  storeIteration(b, epilogue, loops, emitIteration(b, epilogue, loops, {{&reading, result}}));
 }
 
 SmallVector<Value> dlc::loopsAt(linalg::LinalgOp op, OpOperand &operand, ValueRange indices) {
@@ -397,7 +452,7 @@ SmallVector<Value> dlc::emitIteration(OpBuilder &b, linalg::LinalgOp op, ValueRa
     values.map(op.getMatchingBlockArgument(operand), value);
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(&operand);
-    if (values.contains(arg) || (op.isDpsInit(&operand) && arg.use_empty()))
+    if (values.contains(arg) || arg.use_empty()) // (a pooling's window shape)
       continue;
     Value v = operand.get();
     if (isa<MemRefType>(v.getType())) {

@@ -12,6 +12,7 @@
 #define DLC_CONVERSION_LINALGTOGPU_PRODUCTFUSION_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -51,10 +52,11 @@ struct ProductFusion {
   /// product, one iteration per element, and writes other buffers. Null:
   /// the product's results are only stored.
   mlir::linalg::LinalgOp epilogue;
-  /// The operand of `epilogue` that reads the product's output.
+  /// The operand of `epilogue` that reads the product's output: an input,
+  /// or the output it updates in place.
   mlir::OpOperand *epilogueInput = nullptr;
   /// Whether the product's results are stored too: its output is the
-  /// caller's, or read after the epilogue.
+  /// caller's, or read after the epilogue, which does not update it.
   bool storeOutput = true;
   /// The buffers the product's inputs view whose elements it computes.
   llvm::DenseMap<mlir::Value, FusedBuffer> inputs;
@@ -69,6 +71,22 @@ struct ProductFusion {
 ProductFusion findProductFusion(mlir::linalg::LinalgOp product,
                                 const llvm::SmallPtrSetImpl<mlir::Operation *> &taken);
 
+/// Moves the ops between `product` and the epilogue of `fusion` (views and
+/// constants the epilogue uses) before `product`, whose kernel computes the
+/// epilogue.
+void moveEpilogueOperands(mlir::RewriterBase &rewriter, mlir::Operation *product,
+                          const ProductFusion &fusion);
+
+/// The initial value of `product`'s output element at `indices` (the
+/// output's): computed by the op `fusion` fused writing it, else loaded.
+mlir::Value initialValue(mlir::OpBuilder &b, mlir::linalg::LinalgOp product,
+                         const ProductFusion &fusion, mlir::ValueRange indices);
+
+/// Stores `result`, `product`'s output element at `indices`, or hands it to
+/// the epilogue `fusion` fused, or both.
+void storeResult(mlir::OpBuilder &b, mlir::linalg::LinalgOp product,
+                 const ProductFusion &fusion, mlir::ValueRange indices, mlir::Value result);
+
 /// The values of the loops of `op` at which `operand` (indexed by a
 /// permutation of them) is at `indices`.
 llvm::SmallVector<mlir::Value> loopsAt(mlir::linalg::LinalgOp op, mlir::OpOperand &operand,
@@ -78,10 +96,10 @@ llvm::SmallVector<mlir::Value> loopsAt(mlir::linalg::LinalgOp op, mlir::OpOperan
 using ElementLoader =
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Value, mlir::ValueRange)>;
 
-/// Emits the iteration of `op` at `loops`: its inputs loaded with `load`
-/// (memref.load if null; those in `given` are not loaded: their values are
-/// given), its outputs loaded where the body reads them, its body; returns
-/// the values it yields.
+/// Emits the iteration of `op` at `loops`: its operands that the body reads
+/// loaded, the inputs with `load` (memref.load if null; those in `given`
+/// are not loaded: their values are given), its body; returns the values
+/// it yields.
 llvm::SmallVector<mlir::Value>
 emitIteration(mlir::OpBuilder &b, mlir::linalg::LinalgOp op, mlir::ValueRange loops,
               llvm::ArrayRef<std::pair<mlir::OpOperand *, mlir::Value>> given = {},

@@ -286,12 +286,10 @@ private:
   void multiplyOnTensorCores(Value lhsTile, Value rhsTile, MutableArrayRef<Value> accumulated);
   /// The kernel adding the slices' sums in `partial` to the output.
   void sumSlices(Value partial);
-  /// The initial value of the output's element at the loops' values: loaded,
-  /// or computed by the fused op writing it.
-  Value initialValue();
-  /// Stores the product's result at the loops' values, or hands it to the
-  /// fused epilogue, or both.
-  void storeResult(Value result);
+  /// The initial value of the output's element at the loops' values.
+  Value initialValue() { return dlc::initialValue(rewriter, op, fusion, indices(out)); }
+  /// Stores the product's result at the loops' values (dlc::storeResult).
+  void storeResult(Value result) { dlc::storeResult(rewriter, op, fusion, indices(out), result); }
 
   IRRewriter &rewriter;
   linalg::LinalgOp op;
@@ -545,12 +543,7 @@ int64_t TiledKernels::build() {
   };
   // The epilogue's kernel is the product's: the views and constants it
   // uses, between the two, go before it.
-  if (fusion.epilogue)
-    for (Operation *o = op->getNextNode(); o != fusion.epilogue.getOperation();) {
-      Operation *next = o->getNextNode();
-      rewriter.moveOpBefore(o, op);
-      o = next;
-    }
+  dlc::moveEpilogueOperands(rewriter, op, fusion);
   rewriter.setInsertionPoint(op);
   // A split product's partial sums: [slice, batch, row, column].
   Value partial;
@@ -652,27 +645,6 @@ int64_t TiledKernels::build() {
   for (Operation *fused : fusion.ops())
     rewriter.eraseOp(fused);
   return split ? 2 : 1;
-}
-
-Value TiledKernels::initialValue() {
-  if (!fusion.init)
-    return memref::LoadOp::create(rewriter, loc, out.get(), indices(out));
-  OpOperand &written = *fusion.init.getDpsInitOperand(0);
-  return dlc::emitIteration(rewriter, fusion.init,
-                            dlc::loopsAt(fusion.init, written, indices(out)))[0];
-}
-
-void TiledKernels::storeResult(Value result) {
-  if (fusion.storeOutput || !fusion.epilogue)
-    memref::StoreOp::create(rewriter, loc, result, out.get(), indices(out));
-  if (!fusion.epilogue)
-    return;
-  OpOperand &reading = *fusion.epilogueInput;
-  SmallVector<Value> loops = dlc::loopsAt(
-      fusion.epilogue, reading,
-      dlc::viewIndices(rewriter, loc, reading.get(), indices(out)));
-  dlc::storeIteration(rewriter, fusion.epilogue, loops,
-                      dlc::emitIteration(rewriter, fusion.epilogue, loops, {{&reading, result}}));
 }
 
 // The slices' sums added to the output in order (the same result on every
