@@ -25,7 +25,11 @@
 #                                   M_bB_f16.so: the four study models at
 #                                   batch 1 and 32, in f32, with --gpu-tf32
 #                                   and in f16 (`O3;mixed=f16`), and
-#                                   M_b1_auto.so with --pipeline=auto;
+#                                   M_b1_auto.so with --pipeline=auto,
+#                                   M_bB_tf32_k32.so and M_bB_f16_k32.so
+#                                   with --gpu-tile-depth=32 (and
+#                                   models/M[.VARIANT].k32.so: large_product,
+#                                   BERT-tiny and MobileNetV2 checked so);
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
@@ -109,6 +113,30 @@ for spec in mobilenet_v2:f16 bert_tiny:bf16 large_product:f16 large_product:bf16
     "${inputs[@]}" "${expect[@]}" > /dev/null
 done
 
+# Tiles staging 32 reduction elements a step (--gpu-tile-depth=32, the
+# benchmark's _k32 A/B), checked as the default's are: M[.VARIANT].k32.so
+# against the same outputs, with the same weights
+for spec in large_product: large_product:tf32 large_product:f16 large_product:bf16 \
+    bert_tiny:tf32 bert_tiny:bf16 mobilenet_v2:f16; do
+  IFS=: read -r m variant <<< "$spec"
+  lib=$m${variant:+.$variant} flags=()
+  case $variant in
+    tf32) flags=(--gpu-tf32) ;;
+    f16 | bf16) flags=("--pipeline=O3;mixed=$variant") ;;
+  esac
+  own=$out/models/$lib.weights # the variant's own weights, else the model's
+  [ -e "$own" ] || own=$out/models/$m.weights
+  weights=()
+  [ -e "$own" ] && weights=(--external-weights="$scratch/k32.weights")
+  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
+    --gpu-tile-depth=32 --emit=shared -o "$out/models/$lib.k32.so" "${weights[@]}"
+  if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/k32.weights"; then
+    echo "gpu-prepare: $lib.k32's weights differ from $(basename "$own")'s" >&2
+    exit 1
+  fi
+  rm -f "$out/models/$lib.k32.o" "$out/models/$lib.k32.h" "$scratch/k32.weights"
+done
+
 echo "== benchmark models (weights left out)"
 mkdir -p "$scratch/bench"
 for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
@@ -116,6 +144,9 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
     "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
     variants=(f32 tf32 f16)
     [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
+    # the A/B of 32-element steps (_k32) on tensor cores, and of a change
+    # of compiler (_before)
+    variants+=(tf32:k32 f16:k32)
     [ -n "${BEFORE:-}" ] && variants+=(f32:before f16:before)
     for variant in "${variants[@]}"; do
       name=${m}_b$b flags=() compiler=$build/dlc-run
@@ -124,7 +155,10 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
         f16*) name=${name}_f16 flags=("--pipeline=O3;mixed=f16") ;;
         auto) name=${name}_auto flags=(--pipeline=auto) ;;
       esac
-      case $variant in *:before) name=${name}_before compiler=$BEFORE ;; esac
+      case $variant in
+        *:k32) name=${name}_k32 flags+=(--gpu-tile-depth=32) ;;
+        *:before) name=${name}_before compiler=$BEFORE ;;
+      esac
       "$compiler" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
         --emit=shared -o "$scratch/bench/$name.so" --external-weights="$scratch/$m.weights"
       rm -f "$scratch/bench/$name.o" "$scratch/bench/$name.h" "$scratch/$m.weights"

@@ -1,6 +1,7 @@
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true}))" | FileCheck %s
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true}))" --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads))" | FileCheck %s --check-prefix=F32
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true tile-depth=32}))" | FileCheck %s --check-prefix=DEPTH32
 
 // Products of f16 values, as a mixed-precision graph lowers them: each
 // input widened to f32 (arith.extf) into a buffer of its own, then the f32
@@ -32,6 +33,19 @@
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.barrier
 // CHECK-COUNT-16: scf.if
+// Staging 32 reduction elements a step (tile-depth=32): A's rows of 16
+// words (padded by 4), B's 16 rows of pairs, 16 f16 values carried, the
+// loop stepping by 32, and two k16 slices a step: 8 mma, the second
+// slice's fragments 8 pairs on.
+// DEPTH32-LABEL: func.func @f16_product
+// DEPTH32: gpu.launch {{.*}} workgroup(%{{.*}} : memref<64x20xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xi32, #gpu.address_space<workgroup>>)
+// DEPTH32: scf.for {{.*}} step %c32{{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16)
+// DEPTH32: gpu.barrier
+// DEPTH32-COUNT-4: nvvm.mma.sync
+// DEPTH32: arith.addi %{{.*}}, %c8
+// DEPTH32-COUNT-4: nvvm.mma.sync
+// DEPTH32-NOT: nvvm.mma.sync
+// DEPTH32: gpu.barrier
 // Without narrow-mma (sm_75), the same kernel reads through the
 // conversions and multiplies in f32 on each thread.
 // F32-LABEL: func.func @f16_product

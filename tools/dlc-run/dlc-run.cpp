@@ -55,6 +55,10 @@ static cl::opt<int64_t>
                cl::desc("cuda: the most rows and columns of a matrix product's output tile per "
                         "block: 128, 64 or 32 (the largest that gives enough blocks is taken; "
                         "128 only where it measured faster)"));
+static cl::opt<int64_t>
+    gpuTileDepth("gpu-tile-depth", cl::init(16),
+                 cl::desc("cuda: the reduction elements a matrix product's tiles stage per "
+                          "step: 16 or 32"));
 static cl::opt<std::string>
     cudaPath("cuda-path", cl::desc("cuda: the CUDA toolkit (default: $CUDA_ROOT, $CUDA_HOME, "
                                    "$CUDA_PATH, /usr/local/cuda)"));
@@ -302,6 +306,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   }
   gpu->tf32 = gpuTF32;
   gpu->maxTile = gpuMaxTile;
+  gpu->tileDepth = gpuTileDepth;
   if (gpuTF32 && !gpu->hasTensorCores()) {
     consumeError(device.takeError());
     return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
@@ -499,10 +504,13 @@ int main(int argc, char **argv) {
     return fail("bad --compile-to '" + compileTo +
                 "' (expected graph, linalg, loops or llvm)");
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
-                gpuMaxTile.getNumOccurrences()))
-    return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile and --cuda-path apply to --target=cuda");
+                gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences()))
+    return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth and --cuda-path "
+                "apply to --target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
+  if (!llvm::is_contained(kGPUTileDepths, gpuTileDepth))
+    return fail("bad --gpu-tile-depth " + std::to_string(gpuTileDepth) + " (expected 16 or 32)");
   if (cuda && !passLedgerPath.empty())
     return fail("--dlc-pass-ledger is not available for --target=cuda yet");
   if (!externalWeights.empty() && !(cuda && !emit.empty()))

@@ -22,6 +22,9 @@ std::optional<GPUPhase> parseGPUPhase(llvm::StringRef name);
 /// The sides of the output tiles a tiled matrix product may take on the GPU,
 /// from the largest.
 inline constexpr int64_t kGPUTileSides[] = {128, 64, 32};
+/// The reduction elements a tiled product may stage in shared memory per
+/// step.
+inline constexpr int64_t kGPUTileDepths[] = {16, 32};
 
 /// The NVIDIA GPU compiled for.
 struct GPUTarget {
@@ -34,6 +37,9 @@ struct GPUTarget {
   /// The most rows and columns of a tiled product's output tile, one of
   /// kGPUTileSides (dlc-gpu-map-to-threads' max-tile).
   int64_t maxTile = 128;
+  /// The reduction elements a tiled product stages per step, one of
+  /// kGPUTileDepths (dlc-gpu-map-to-threads' tile-depth).
+  int64_t tileDepth = 16;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

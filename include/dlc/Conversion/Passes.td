@@ -414,7 +414,7 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     along one loop, where they measured faster), each thread accumulating
     64, 16, 8 or 4 outputs in registers with fused
     multiply-adds from tiles of both inputs staged 16 reduction steps at a
-    time in shared memory; each thread loads its share of the next step
+    time in shared memory (32 with `tile-depth=32`); each thread loads its share of the next step
     while the block multiplies (the loop carries the loaded values).
     Threads' indices are split into loops' in 32-bit arithmetic where the
     sizes allow. When the tiles are still too few to occupy the
@@ -442,13 +442,23 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     output's initial values just before the product (a zero fill, a bias
     broadcast) gives the accumulators theirs (`fused-inits`); the
     elementwise op reading the output just after it, into buffers neither
-    reads, runs on each result as it is stored (`fused-epilogues`), the
-    results stored too only if the output is read later or is the
-    caller's. First, a copy from a buffer of the function used only before
+    reads (or updating the output in place, each element where it reads
+    it: a bias and an activation), runs on each result as it is stored
+    (`fused-epilogues`), the results stored too only if the output is read
+    later or is the caller's and not updated. Window reductions (an input
+    indexed by a sum of loops, the output by the parallel ones: depthwise
+    and grouped convolutions, pooling) get a kernel of their own too
+    (`window-reductions`): a thread per output element, consecutive
+    threads on consecutive elements of the output (linalg's depthwise
+    convolution puts its channels innermost, which would read and write a
+    plane apart), the window's loops in the thread with the accumulator in
+    a register, and the same ops around it fused: the input's padding read
+    through, the initial values, the epilogue. First, a copy from a buffer of the function used only before
     it into one not used meanwhile writes there instead
     (`copies-forwarded`). Kernels are named `k_<layer>` after the op's
     location. Counters (`--dlc-pass-stats`): `kernels`, `single-thread`,
-    `warp-reductions`, `tiled-products`, `reductions-moved-innermost`,
+    `warp-reductions`, `tiled-products`, `window-reductions`,
+    `reductions-moved-innermost`,
     `fused-inputs`, `fused-inits`, `fused-epilogues`, `copies-forwarded`.
   }];
   let options = [
@@ -458,6 +468,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
            "Products of f16 or bf16 values on tensor cores, exactly (sm_80 and later)">,
     Option<"maxTile", "max-tile", "int64_t", /*default=*/"128",
            "The most rows and columns of a tiled product's output tile: 128, 64 or 32">,
+    Option<"tileDepth", "tile-depth", "int64_t", /*default=*/"16",
+           "The reduction elements a tiled product stages per step: 16 or 32">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",

@@ -484,6 +484,12 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
                        << " is not a tile side (128, 64 or 32)";
       return signalPassFailure();
     }
+    if (!llvm::is_contained(dlc::kGPUTileDepths, tileDepth)) {
+      func.emitError() << "dlc-gpu-map-to-threads: tile-depth=" << int64_t(tileDepth)
+                       << " is not a tile depth (16 or 32)";
+      return signalPassFailure();
+    }
+    dlc::TileLimits limits{maxTile, tileDepth};
     IRRewriter rewriter(&getContext());
     int64_t forwarded = forwardCopies(rewriter, func);
     // Copies and linalg ops as loop nests.
@@ -502,7 +508,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       if (op->getParentOfType<gpu::LaunchOp>())
         return;
       bool own = !wholeBody && op->getParentOp() == func;
-      if (own && dlc::isTiledContraction(op, maxTile))
+      if (own && dlc::isTiledContraction(op, limits))
         tiled.push_back(op);
       else if (own && dlc::isWindowReduction(op))
         windows.push_back(op);
@@ -594,8 +600,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     for (auto [op, fusion] : llvm::zip(tiled, fusions)) {
       std::string layer = layerName(op.getLoc());
       kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer,
-                                             maxTile, dlc::TensorCores{narrowMMA, tf32},
-                                             fusion);
+                                             limits, dlc::TensorCores{narrowMMA, tf32}, fusion);
     }
     for (auto [op, fusion] : llvm::zip(windows, ArrayRef(fusions).drop_front(tiled.size()))) {
       std::string layer = layerName(op.getLoc());

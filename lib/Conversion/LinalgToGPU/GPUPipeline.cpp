@@ -130,6 +130,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   GPUMapToThreadsPassOptions threads;
   threads.tf32 = target.tf32;
   threads.maxTile = target.maxTile;
+  threads.tileDepth = target.tileDepth;
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());

@@ -32,8 +32,6 @@ constexpr TileShape kTileShapes[] = {
 /// tiles, and larger ones would need more slices, each a partial result
 /// written and summed again.
 constexpr int64_t kMaxSplitTile = 64;
-/// Reduction elements staged in shared memory per step.
-constexpr int64_t kTileK = 16;
 /// Blocks to occupy a large GPU (an H100 has 132 multiprocessors).
 constexpr int64_t kEnoughBlocks = 128;
 /// The most blocks a grid's y and z dimensions take.
@@ -62,12 +60,13 @@ struct ContractionShape {
   }
 };
 
-/// How the product is cut: output tiles and, when they are too few to
-/// occupy the GPU, slices of the reduction (split-K) of `chunk` elements
-/// each, summed in order by a second kernel.
+/// How the product is cut: output tiles, staged `stepK` reduction
+/// elements at a time, and, when they are too few to occupy the GPU,
+/// slices of the reduction (split-K) of `chunk` elements each, summed in
+/// order by a second kernel.
 struct TilePlan {
   TileShape tile;
-  int64_t splits = 1, chunk = 0;
+  int64_t stepK, splits = 1, chunk = 0;
 };
 } // namespace
 
@@ -97,9 +96,10 @@ static std::optional<ContractionShape> contractionShape(linalg::LinalgOp op) {
   return shape;
 }
 
-/// The plan for `shape` with tiles of at most `maxTile` rows and columns, if
-/// it is large enough to tile.
-static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTile) {
+/// The plan for `shape` with tiles of at most `maxTile` rows and columns
+/// and steps of `stepK`, if it is large enough to tile.
+static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTile,
+                                    int64_t stepK) {
   int64_t rows = shape.count(shape.m), cols = shape.count(shape.n),
           batch = shape.count(shape.batch), depth = shape.ranges[shape.k];
   if (rows < kMinExtent || cols < kMinExtent)
@@ -121,16 +121,16 @@ static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTi
   TilePlan plan{depth >= kLongReduction
                     ? *allowed(std::min(maxTile, kMaxSplitTile)).begin()
                     : std::end(kTileShapes)[-1],
-                1, depth};
+                stepK, 1, depth};
   for (const TileShape &tile : allowed(maxTile))
     if (blocks(tile) >= kEnoughBlocks) {
       plan.tile = tile;
       break;
     }
   int64_t splits = std::min<int64_t>(llvm::divideCeil(kEnoughBlocks, blocks(plan.tile)),
-                            depth / (kTileK * kMinStepsPerSplit));
+                            depth / (stepK * kMinStepsPerSplit));
   if (splits > 1) {
-    plan.chunk = llvm::alignTo(llvm::divideCeil(depth, splits), kTileK);
+    plan.chunk = llvm::alignTo(llvm::divideCeil(depth, splits), stepK);
     plan.splits = llvm::divideCeil(depth, plan.chunk);
   }
   if (llvm::divideCeil(rows, plan.tile.bm) > kMaxGridYZ || batch * plan.splits > kMaxGridYZ)
@@ -150,11 +150,12 @@ static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTi
 /// of columns over several loops stay at 64 x 64 (each thread's 64
 /// accumulators leave room for one block a multiprocessor, too few,
 /// presumably, to hide that index arithmetic and the gathers).
-static TilePlan choosePlan(const ContractionShape &shape, int64_t maxTile, bool narrow) {
-  if (maxTile > kMaxSplitTile && shape.n.size() > 1 && !narrow)
-    if (std::optional<TilePlan> p = plan(shape, kMaxSplitTile))
+static TilePlan choosePlan(const ContractionShape &shape, const dlc::TileLimits &limits,
+                           bool narrow) {
+  if (limits.maxTile > kMaxSplitTile && shape.n.size() > 1 && !narrow)
+    if (std::optional<TilePlan> p = plan(shape, kMaxSplitTile, limits.depth))
       return *p;
-  return *plan(shape, maxTile);
+  return *plan(shape, limits.maxTile, limits.depth);
 }
 
 /// The narrow type (f16, bf16) of both inputs' values where `cores` takes
@@ -167,9 +168,9 @@ static Type narrowInputs(linalg::LinalgOp op, const dlc::TensorCores &cores,
   return {};
 }
 
-bool dlc::isTiledContraction(linalg::LinalgOp op, int64_t maxTile) {
+bool dlc::isTiledContraction(linalg::LinalgOp op, const TileLimits &limits) {
   std::optional<ContractionShape> shape = contractionShape(op);
-  return shape && plan(*shape, maxTile);
+  return shape && plan(*shape, limits.maxTile, limits.depth);
 }
 
 /// The dimension `operand` is contiguous along (its last index's).
@@ -215,11 +216,13 @@ static SmallVector<Staged> unflatten(ArrayRef<Staged> like, ValueRange &flat) {
 /// split reduction, the kernel adding the slices.
 class TiledKernels {
 public:
-  TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name, int64_t maxTile,
+  TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
+               const dlc::TileLimits &limits,
                const dlc::TensorCores &cores, const dlc::ProductFusion &fusion)
       : rewriter(rewriter), op(op), name(name), narrow(narrowInputs(op, cores, fusion)),
         tensorCores(narrow || cores.tf32), fusion(fusion), shape(*contractionShape(op)),
-        cut(choosePlan(shape, maxTile, narrow != nullptr)), tile(cut.tile), loc(op.getLoc()),
+        cut(choosePlan(shape, limits, narrow != nullptr)), tile(cut.tile), stepK(cut.stepK),
+        loc(op.getLoc()),
         rows(shape.count(shape.m)), cols(shape.count(shape.n)), batch(shape.count(shape.batch)),
         depth(shape.ranges[shape.k]), at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),
         rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)) {}
@@ -302,6 +305,7 @@ private:
   ContractionShape shape;
   TilePlan cut;
   const TileShape &tile;
+  int64_t stepK;
   Location loc;
   int64_t rows, cols, batch, depth;
   /// Every loop's value at the element being loaded or stored.
@@ -363,7 +367,7 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
   return mine;
 }
 
-// Each thread stages extent * kTileK / kThreads elements of an input, the
+// Each thread stages extent * stepK / kThreads elements of an input, the
 // block's consecutive threads reading consecutive elements of it. Narrow
 // tiles hold pairs of consecutive reduction steps (a 32-bit word, as the
 // tensor cores take them): element r is half r % 2 of pair r / 2, the
@@ -371,10 +375,10 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
 std::pair<Value, Value> TiledKernels::stagedPosition(OpOperand &input, int64_t extent,
                                                      int64_t r) {
   if (narrow) {
-    auto [pair, at] = stagedItem(input, extent, kTileK / 2, r / 2);
+    auto [pair, at] = stagedItem(input, extent, stepK / 2, r / 2);
     return {add(times(pair, 2), index(r % 2)), at};
   }
-  return stagedItem(input, extent, kTileK, r);
+  return stagedItem(input, extent, stepK, r);
 }
 
 std::pair<Value, Value> TiledKernels::stagedItem(OpOperand &input, int64_t extent,
@@ -390,7 +394,7 @@ std::pair<Value, Value> TiledKernels::stagedItem(OpOperand &input, int64_t exten
 SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, ArrayRef<unsigned> dims,
                                            int64_t extent, Value first, Value stepStart) {
   SmallVector<Staged> staged;
-  for (int64_t r = 0; r < extent * kTileK / kThreads; ++r) {
+  for (int64_t r = 0; r < extent * stepK / kThreads; ++r) {
     auto [kk, rr] = stagedPosition(input, extent, r);
     assignClamped(dims, add(first, rr));
     at[shape.k] = arith::MinUIOp::create(rewriter, loc, add(stepStart, kk), index(depth - 1));
@@ -405,7 +409,7 @@ SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, ArrayRef<unsigned> 
 // Past the reduction's end it stores zeros, which add nothing.
 void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
                              ArrayRef<Staged> staged, Value stepStart) {
-  bool ragged = depth % kTileK != 0;
+  bool ragged = depth % stepK != 0;
   SmallVector<Value> values;
   // (narrow: the paddings' values are the narrow type's too)
   auto typed = [&](Value v) -> Value {
@@ -439,7 +443,7 @@ void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
                                   arith::BitcastOp::create(rewriter, loc, i16, half));
   };
   for (int64_t p = 0; p < int64_t(values.size()) / 2; ++p) {
-    auto [pair, rr] = stagedItem(input, extent, kTileK / 2, p);
+    auto [pair, rr] = stagedItem(input, extent, stepK / 2, p);
     Value high = arith::ShLIOp::create(rewriter, loc, bits(values[2 * p + 1]),
                                        arith::ConstantIntOp::create(rewriter, loc, i32, 16));
     Value word = arith::OrIOp::create(rewriter, loc, bits(values[2 * p]), high);
@@ -447,11 +451,11 @@ void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
   }
 }
 
-// Each step's kTileK outer products of tm x tn elements, unrolled, as fused
+// Each step's stepK outer products of tm x tn elements, unrolled, as fused
 // multiply-adds (the op's `out + a * b`, rounded once).
 void TiledKernels::multiplyOnThreads(Value lhsTile, Value rhsTile,
                                      MutableArrayRef<Value> accumulated) {
-  for (int64_t kk = 0; kk < kTileK; ++kk) {
+  for (int64_t kk = 0; kk < stepK; ++kk) {
     SmallVector<Value> lhsValues, rhsValues;
     for (int64_t i = 0; i < tile.tm; ++i)
       lhsValues.push_back(memref::LoadOp::create(
@@ -467,12 +471,12 @@ void TiledKernels::multiplyOnThreads(Value lhsTile, Value rhsTile,
   }
 }
 
-// On TF32, each step's two k8 slices: a warp's A fragment (16 x 8) and,
+// On TF32, each k8 slice of the step: a warp's A fragment (16 x 8) and,
 // per 8-column tile, its B fragment (8 x 8) and mma.sync m16n8k8. On
-// narrow values, the whole step at once: the A fragment (16 x 16) and per
+// narrow values, each k16 slice: the A fragment (16 x 16) and per
 // 8-column tile the B fragment (16 x 8) and mma.sync m16n8k16, lane l
-// holding pairs l % 4 and l % 4 + 4 of rows l / 4 and l / 4 + 8 of A, of
-// column l / 4 of B.
+// holding pairs l % 4 and l % 4 + 4 of the slice's, of rows l / 4 and
+// l / 4 + 8 of A, of column l / 4 of B.
 void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                                          MutableArrayRef<Value> accumulated) {
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
@@ -493,11 +497,11 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
   NVVM::MMATypes type = !narrow         ? NVVM::MMATypes::tf32
                         : narrow.isF16() ? NVVM::MMATypes::f16
                                          : NVVM::MMATypes::bf16;
-  int64_t sliceK = narrow ? kTileK : 8;
-  for (int64_t slice = 0; slice < kTileK; slice += sliceK) {
+  int64_t sliceK = narrow ? 16 : 8, perWord = narrow ? 2 : 1;
+  for (int64_t slice = 0; slice < stepK; slice += sliceK) {
     // the fragments' second index along the reduction: 4 steps on (TF32)
     // or 4 pairs (narrow)
-    Value k = add(quad, index(slice)), k4 = add(quad, index(slice + 4));
+    Value k = add(quad, index(slice / perWord)), k4 = add(quad, index(slice / perWord + 4));
     Value row = add(warpRow, group), row8 = add(row, index(8));
     SmallVector<Value> a = {fragment(lhsTile, k, row), fragment(lhsTile, k, row8),
                             fragment(lhsTile, k4, row), fragment(lhsTile, k4, row8)};
@@ -524,21 +528,21 @@ int64_t TiledKernels::build() {
   // reduction-major, padded: by a column for the threads' own products (the
   // threads staging an input contiguous along the reduction store a column
   // each, in different banks), by 8 for tensor cores (a warp's fragment
-  // loads, 4 rows by 8 columns, fall in 32 banks). Narrow tiles hold 8
-  // words (pairs of reduction steps) per row or column: an input contiguous
-  // along the reduction row-major, rows padded by 4 (a warp's stores, 4
-  // rows of 8 words, and its fragment loads, 8 rows of 4 words, fall in 32
-  // banks, the stores in 28); another pair-major, padded by 8 like TF32's
-  // (its stores are consecutive words).
+  // loads, 4 rows by 8 columns, fall in 32 banks). Narrow tiles hold
+  // stepK / 2 words (pairs of reduction steps) per row or column: an input
+  // contiguous along the reduction row-major, rows padded by 4 (its
+  // fragment loads, 8 rows of 4 words, fall in 32 banks; a warp's stores, 4
+  // rows of 8 words or 2 of 16, in 28); another pair-major, padded by 8
+  // like TF32's (its stores are consecutive words).
   auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup);
   int64_t padding = tensorCores ? 8 : 1;
   auto tileType = [&](OpOperand &input, int64_t extent) {
     if (!narrow)
-      return MemRefType::get({kTileK, extent + padding}, f32, MemRefLayoutAttrInterface(),
+      return MemRefType::get({stepK, extent + padding}, f32, MemRefLayoutAttrInterface(),
                              workgroup);
-    SmallVector<int64_t, 2> shape = {extent, kTileK / 2 + 4};
+    SmallVector<int64_t, 2> shape = {extent, stepK / 2 + 4};
     if (innermostDim(op, input) != this->shape.k)
-      shape = {kTileK / 2, extent + 8};
+      shape = {stepK / 2, extent + 8};
     return MemRefType::get(shape, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup);
   };
   // The epilogue's kernel is the product's: the views and constants it
@@ -597,7 +601,7 @@ int64_t TiledKernels::build() {
   SmallVector<Value> carried(initial);
   flatten(lhsFirst, carried);
   flatten(rhsFirst, carried);
-  auto steps = scf::ForOp::create(rewriter, loc, begin, end, index(kTileK), carried);
+  auto steps = scf::ForOp::create(rewriter, loc, begin, end, index(stepK), carried);
   rewriter.setInsertionPointToStart(steps.getBody());
   Value step = steps.getInductionVar();
   Value lhsTile = kernel.getWorkgroupAttributions()[0],
@@ -608,7 +612,7 @@ int64_t TiledKernels::build() {
   storeStep(lhs, tile.bm, lhsTile, unflatten(lhsFirst, flat), step);
   storeStep(rhs, tile.bn, rhsTile, unflatten(rhsFirst, flat), step);
   gpu::BarrierOp::create(rewriter, loc);
-  Value next = add(step, index(kTileK));
+  Value next = add(step, index(stepK));
   SmallVector<Staged> lhsNext = loadStep(lhs, shape.m, tile.bm, firstRow, next);
   SmallVector<Staged> rhsNext = loadStep(rhs, shape.n, tile.bn, firstCol, next);
   if (tensorCores)
@@ -676,7 +680,7 @@ void TiledKernels::sumSlices(Value partial) {
 }
 
 int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
-                                    int64_t maxTile, const TensorCores &cores,
+                                    const TileLimits &limits, const TensorCores &cores,
                                     const ProductFusion &fusion) {
-  return TiledKernels(rewriter, op, name, maxTile, cores, fusion).build();
+  return TiledKernels(rewriter, op, name, limits, cores, fusion).build();
 }

@@ -19,12 +19,18 @@ namespace dlc {
 /// Threads per block of dlc's kernels, and lanes per warp.
 inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 
-/// Whether `op` is a product the tiled kernel computes with tiles of at most
-/// `maxTile` rows and columns (one of kGPUTileSides, GPUPipeline.h): on
+/// The tiles a product may take: at most `maxTile` rows and columns (one of
+/// kGPUTileSides, GPUPipeline.h), `depth` reduction elements staged per
+/// step (one of kGPUTileDepths).
+struct TileLimits {
+  int64_t maxTile = 128, depth = 16;
+};
+
+/// Whether `op` is a product the tiled kernel computes within `limits`: on
 /// buffers of static shapes, f32, `out += a * b` over one reduction
 /// dimension, inputs and output indexed by projected permutations, at least
 /// 16 rows and 16 columns (smaller products go to a warp per output).
-bool isTiledContraction(mlir::linalg::LinalgOp op, int64_t maxTile);
+bool isTiledContraction(mlir::linalg::LinalgOp op, const TileLimits &limits);
 
 /// Which products of a tiled kernel run on tensor cores (mma.sync, f32
 /// accumulation; sm_80 and later): with `narrow`, those whose inputs are
@@ -35,13 +41,14 @@ struct TensorCores {
   bool narrow = false, tf32 = false;
 };
 
-/// Replaces `op` (isTiledContraction with `maxTile`) and the ops of `fusion`
+/// Replaces `op` (isTiledContraction with `limits`) and the ops of `fusion`
 /// with its tiled gpu.launch, named `name` unless empty, and, when the
 /// product splits its reduction to occupy the GPU, a second one (`name`_sum)
 /// adding the slices' sums in order. The products run on tensor cores as
 /// `cores` allows, else on each thread in f32. Returns the number of kernels.
 int64_t launchTiledContraction(mlir::IRRewriter &rewriter, mlir::linalg::LinalgOp op,
-                               llvm::StringRef name, int64_t maxTile, const TensorCores &cores,
+                               llvm::StringRef name, const TileLimits &limits,
+                               const TensorCores &cores,
                                const ProductFusion &fusion);
 
 } // namespace dlc
