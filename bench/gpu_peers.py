@@ -242,7 +242,7 @@ def run_peers(args):
 # Libraries compiled as others with one thing changed, by suffix (before a
 # CUDA graph's _graph): the A/B's other side, timed in the same run.
 AB_SIDES = {"_t64": "tiles up to 64 x 64", "_k32": "32-element steps",
-            "_before": "the compiler before"}
+            "_k16": "16-element steps", "_before": "the compiler before"}
 
 
 def ab_side(name, suffix=None):

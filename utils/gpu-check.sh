@@ -21,7 +21,8 @@
 #                 --gpu-tf32 (model name _tf32) and in f16 (_f16), at
 #                 batch 1 also with --pipeline=auto (_auto) and replaying
 #                 a CUDA graph (--cuda-graph; model name _graph), on
-#                 tensor cores also with --gpu-tile-depth=32 (_k32), and the
+#                 tensor cores also with the other --gpu-tile-depth (_k32
+#                 in TF32, _k16 in f16), and the
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
@@ -82,16 +83,16 @@ echo "== zoo models against the CPU backend ($SECONDS s)"
 : > "$results/models.txt"
 for so in "$payload"/models/*.so; do
   m=$(basename "$so" .so)
-  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k32): M's inputs
+  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .k32): M's inputs
   case ${m#"$base"} in
-    "" | .k32) tolerance=(--rtol=1e-3 --atol=1e-4) ;;
+    "" | .k16 | .k32) tolerance=(--rtol=1e-3 --atol=1e-4) ;;
     .tf32*) tolerance=(--rtol=2e-2 --atol=2e-2) ;;
     *) tolerance=(--rtol=5e-2 --atol=0.1) ;; # f16, bf16
   esac
   # expected outputs (and weights) of the variant's own where it has them
-  # (M.f16.k32: M.f16's); weights only for a library that keeps some outside
+  # (M.f16.k16: M.f16's); weights only for a library that keeps some outside
   own=$base
-  for variant in "$m" "${m%.k32}"; do
+  for variant in "$m" "${m%.k[0-9]*}"; do
     if [ -e "$payload/models/$variant.expected0.npy" ]; then own=$variant; break; fi
   done
   args=()
@@ -116,7 +117,7 @@ fi
 for so in "$work"/bench/*.so; do
   base=$(basename "$so" .so)
   core=${base%_before}
-  case ${core%_k32} in
+  case ${core%_k[0-9]*} in
     *_b1 | *_b1_tf32 | *_b1_f16 | *_b1_auto) w=10 r=100 graph=(--cuda-graph) ;;
     *) w=3 r=20 graph=() ;;
   esac
@@ -143,7 +144,7 @@ echo "== kernel profiles ($SECONDS s)"
 : > "$results/profiles.txt"
 for so in "$work"/bench/*.so; do
   name=$(basename "$so" .so)
-  [[ $name = *_t64 || $name = *_k32 || $name = *_before ]] && continue # (an A/B's other side)
+  [[ $name = *_t64 || $name = *_k[0-9]* || $name = *_before ]] && continue # (an A/B's other side)
   if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=2 --runs=5 --max-seconds=3 \
       --profile="$work/$name.tsv" > /dev/null 2>&1; then
     { echo "-- $name"; head -16 "$work/$name.tsv"; } >> "$results/profiles.txt"

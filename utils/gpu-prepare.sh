@@ -26,9 +26,9 @@
 #                                   batch 1 and 32, in f32, with --gpu-tf32
 #                                   and in f16 (`O3;mixed=f16`), and
 #                                   M_b1_auto.so with --pipeline=auto,
-#                                   M_bB_tf32_k32.so and M_bB_f16_k32.so
-#                                   with --gpu-tile-depth=32 (and
-#                                   models/M[.VARIANT].k32.so: large_product,
+#                                   M_bB_tf32_k32.so and M_bB_f16_k16.so
+#                                   with --gpu-tile-depth=32 and 16 (and
+#                                   models/M[.VARIANT].kN.so: large_product,
 #                                   BERT-tiny and MobileNetV2 checked so);
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
@@ -113,28 +113,29 @@ for spec in mobilenet_v2:f16 bert_tiny:bf16 large_product:f16 large_product:bf16
     "${inputs[@]}" "${expect[@]}" > /dev/null
 done
 
-# Tiles staging 32 reduction elements a step (--gpu-tile-depth=32, the
-# benchmark's _k32 A/B), checked as the default's are: M[.VARIANT].k32.so
-# against the same outputs, with the same weights
+# Tiles staging the other number of reduction elements a step than the
+# default (--gpu-tile-depth: 32 for f32 and TF32 products, 16 for f16 and
+# bf16 ones; the benchmark's _k32 and _k16 A/Bs), checked as the default's
+# are: M[.VARIANT].kN.so against the same outputs, with the same weights
 for spec in large_product: large_product:tf32 large_product:f16 large_product:bf16 \
     bert_tiny:tf32 bert_tiny:bf16 mobilenet_v2:f16; do
   IFS=: read -r m variant <<< "$spec"
-  lib=$m${variant:+.$variant} flags=()
+  lib=$m${variant:+.$variant} flags=() depth=32
   case $variant in
     tf32) flags=(--gpu-tf32) ;;
-    f16 | bf16) flags=("--pipeline=O3;mixed=$variant") ;;
+    f16 | bf16) flags=("--pipeline=O3;mixed=$variant") depth=16 ;;
   esac
   own=$out/models/$lib.weights # the variant's own weights, else the model's
   [ -e "$own" ] || own=$out/models/$m.weights
-  weights=()
-  [ -e "$own" ] && weights=(--external-weights="$scratch/k32.weights")
+  weights=() lib=$lib.k$depth
+  [ -e "$own" ] && weights=(--external-weights="$scratch/depth.weights")
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
-    --gpu-tile-depth=32 --emit=shared -o "$out/models/$lib.k32.so" "${weights[@]}"
-  if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/k32.weights"; then
-    echo "gpu-prepare: $lib.k32's weights differ from $(basename "$own")'s" >&2
+    --gpu-tile-depth=$depth --emit=shared -o "$out/models/$lib.so" "${weights[@]}"
+  if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/depth.weights"; then
+    echo "gpu-prepare: $lib's weights differ from $(basename "$own")'s" >&2
     exit 1
   fi
-  rm -f "$out/models/$lib.k32.o" "$out/models/$lib.k32.h" "$scratch/k32.weights"
+  rm -f "$out/models/$lib.o" "$out/models/$lib.h" "$scratch/depth.weights"
 done
 
 echo "== benchmark models (weights left out)"
@@ -144,9 +145,9 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
     "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
     variants=(f32 tf32 f16)
     [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
-    # the A/B of 32-element steps (_k32) on tensor cores, and of a change
-    # of compiler (_before)
-    variants+=(tf32:k32 f16:k32)
+    # the A/Bs of the other step depth on tensor cores (_k32 in TF32, _k16
+    # in f16) and of a change of compiler (_before)
+    variants+=(tf32:k32 f16:k16)
     [ -n "${BEFORE:-}" ] && variants+=(f32:before f16:before)
     for variant in "${variants[@]}"; do
       name=${m}_b$b flags=() compiler=$build/dlc-run
@@ -157,6 +158,7 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
       esac
       case $variant in
         *:k32) name=${name}_k32 flags+=(--gpu-tile-depth=32) ;;
+        *:k16) name=${name}_k16 flags+=(--gpu-tile-depth=16) ;;
         *:before) name=${name}_before compiler=$BEFORE ;;
       esac
       "$compiler" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \

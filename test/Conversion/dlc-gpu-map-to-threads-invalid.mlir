@@ -1,6 +1,6 @@
 // RUN: not dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads))" 2>&1 -o /dev/null | FileCheck %s
 // RUN: not dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{tile-depth=8}))" 2>&1 -o /dev/null | FileCheck %s --check-prefix=DEPTH
-// DEPTH: error: dlc-gpu-map-to-threads: tile-depth=8 is not a tile depth (16 or 32)
+// DEPTH: error: dlc-gpu-map-to-threads: tile-depth=8 is not a tile depth (16 or 32, or 0: chosen)
 
 // A scalar computed on the GPU between two calls and used after the second
 // would have to cross from one kernel to another.

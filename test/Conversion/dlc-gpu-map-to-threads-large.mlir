@@ -63,13 +63,14 @@ func.func @batched_product(%w: memref<256x576xf32>, %x: memref<32x576x512xf32>,
   return
 }
 
-// The same on f16 values widened to f32 (a mixed-precision graph): narrow
-// tiles of 128 rows of 8 words (padded by 4) and 8 rows of 128 words
-// (padded by 8); per step one A fragment and 16 mma.sync m16n8k16 a warp.
+// The same on f16 values widened to f32 (a mixed-precision graph), 32
+// reduction elements a step: narrow tiles of 128 rows of 16 words (padded
+// by 4) and 16 rows of 128 words (padded by 8); per step two A fragments
+// and 32 mma.sync m16n8k16 a warp.
 // NARROW-LABEL: func.func @large_f16_product
-// NARROW: gpu.launch {{.*}} workgroup({{.*}} : memref<128x12xi32, {{.*}}>, {{.*}} : memref<8x136xi32, {{.*}}>)
+// NARROW: gpu.launch {{.*}} workgroup({{.*}} : memref<128x20xi32, {{.*}}>, {{.*}} : memref<16x136xi32, {{.*}}>)
 // NARROW: scf.for
-// NARROW-COUNT-16: nvvm.mma.sync {{.*}} shape = #nvvm.shape<m = 16, n = 8, k = 16>
+// NARROW-COUNT-32: nvvm.mma.sync {{.*}} shape = #nvvm.shape<m = 16, n = 8, k = 16>
 // NARROW-NOT: nvvm.mma.sync
 // NARROW: gpu.barrier
 // NARROW-COUNT-64: scf.if

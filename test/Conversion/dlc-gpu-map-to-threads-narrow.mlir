@@ -1,7 +1,7 @@
-// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true}))" | FileCheck %s
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true tile-depth=16}))" | FileCheck %s
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true}))" --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads))" | FileCheck %s --check-prefix=F32
-// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true tile-depth=32}))" | FileCheck %s --check-prefix=DEPTH32
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true}))" | FileCheck %s --check-prefix=DEPTH32
 
 // Products of f16 values, as a mixed-precision graph lowers them: each
 // input widened to f32 (arith.extf) into a buffer of its own, then the f32
@@ -33,7 +33,8 @@
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.barrier
 // CHECK-COUNT-16: scf.if
-// Staging 32 reduction elements a step (tile-depth=32): A's rows of 16
+// Products of narrow values stage 32 reduction elements a step unless
+// tile-depth says otherwise (the checks above: 16): A's rows of 16
 // words (padded by 4), B's 16 rows of pairs, 16 f16 values carried, the
 // loop stepping by 32, and two k16 slices a step: 8 mma, the second
 // slice's fragments 8 pairs on.

@@ -56,9 +56,10 @@ static cl::opt<int64_t>
                         "block: 128, 64 or 32 (the largest that gives enough blocks is taken; "
                         "128 only where it measured faster)"));
 static cl::opt<int64_t>
-    gpuTileDepth("gpu-tile-depth", cl::init(16),
+    gpuTileDepth("gpu-tile-depth", cl::init(0),
                  cl::desc("cuda: the reduction elements a matrix product's tiles stage per "
-                          "step: 16 or 32"));
+                          "step: 16 or 32 (default: 32 for products of f16 or bf16 values, "
+                          "16 for others)"));
 static cl::opt<std::string>
     cudaPath("cuda-path", cl::desc("cuda: the CUDA toolkit (default: $CUDA_ROOT, $CUDA_HOME, "
                                    "$CUDA_PATH, /usr/local/cuda)"));
@@ -509,7 +510,7 @@ int main(int argc, char **argv) {
                 "apply to --target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
-  if (!llvm::is_contained(kGPUTileDepths, gpuTileDepth))
+  if (gpuTileDepth.getNumOccurrences() && gpuTileDepth != 16 && gpuTileDepth != 32)
     return fail("bad --gpu-tile-depth " + std::to_string(gpuTileDepth) + " (expected 16 or 32)");
   if (cuda && !passLedgerPath.empty())
     return fail("--dlc-pass-ledger is not available for --target=cuda yet");

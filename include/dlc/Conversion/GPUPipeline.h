@@ -23,8 +23,8 @@ std::optional<GPUPhase> parseGPUPhase(llvm::StringRef name);
 /// from the largest.
 inline constexpr int64_t kGPUTileSides[] = {128, 64, 32};
 /// The reduction elements a tiled product may stage in shared memory per
-/// step.
-inline constexpr int64_t kGPUTileDepths[] = {16, 32};
+/// step (0: chosen, see dlc-gpu-map-to-threads' tile-depth).
+inline constexpr int64_t kGPUTileDepths[] = {0, 16, 32};
 
 /// The NVIDIA GPU compiled for.
 struct GPUTarget {
@@ -38,8 +38,8 @@ struct GPUTarget {
   /// kGPUTileSides (dlc-gpu-map-to-threads' max-tile).
   int64_t maxTile = 128;
   /// The reduction elements a tiled product stages per step, one of
-  /// kGPUTileDepths (dlc-gpu-map-to-threads' tile-depth).
-  int64_t tileDepth = 16;
+  /// kGPUTileDepths (dlc-gpu-map-to-threads' tile-depth; 0: chosen).
+  int64_t tileDepth = 0;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

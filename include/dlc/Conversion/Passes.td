@@ -414,7 +414,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     along one loop, where they measured faster), each thread accumulating
     64, 16, 8 or 4 outputs in registers with fused
     multiply-adds from tiles of both inputs staged 16 reduction steps at a
-    time in shared memory (32 with `tile-depth=32`); each thread loads its share of the next step
+    time in shared memory (products of f16 or bf16 values 32, where an A/B
+    on an H100 measured them faster; `tile-depth` sets either); each thread loads its share of the next step
     while the block multiplies (the loop carries the loaded values).
     Threads' indices are split into loops' in 32-bit arithmetic where the
     sizes allow. When the tiles are still too few to occupy the
@@ -468,8 +469,9 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
            "Products of f16 or bf16 values on tensor cores, exactly (sm_80 and later)">,
     Option<"maxTile", "max-tile", "int64_t", /*default=*/"128",
            "The most rows and columns of a tiled product's output tile: 128, 64 or 32">,
-    Option<"tileDepth", "tile-depth", "int64_t", /*default=*/"16",
-           "The reduction elements a tiled product stages per step: 16 or 32">,
+    Option<"tileDepth", "tile-depth", "int64_t", /*default=*/"0",
+           "The reduction elements a tiled product stages per step: 16 or 32 (0: 32 for "
+           "products of f16 or bf16 values, 16 for others)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",

@@ -486,7 +486,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     }
     if (!llvm::is_contained(dlc::kGPUTileDepths, tileDepth)) {
       func.emitError() << "dlc-gpu-map-to-threads: tile-depth=" << int64_t(tileDepth)
-                       << " is not a tile depth (16 or 32)";
+                       << " is not a tile depth (16 or 32, or 0: chosen)";
       return signalPassFailure();
     }
     dlc::TileLimits limits{maxTile, tileDepth};
