@@ -154,8 +154,8 @@ static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTi
 /// Steps of 32 reduction elements for products of narrow values, 16 for
 /// others, unless `limits` says: an A/B on an H100 (bench/gpu/h100-windows)
 /// measured 32 faster in f16 (BERT-base 0.91x the time at batch 1, 0.84x
-/// at 32; ResNet-50 0.85x at batch 1, level at 32; MobileNetV2 and SSD
-/// within 5%) and in TF32 faster at batch 1 (ResNet-50 0.85x) but slower at
+/// at 32; ResNet-50 0.86x at batch 1, level at 32; MobileNetV2 and SSD
+/// within 5%) and in TF32 faster at batch 1 (ResNet-50 0.84x) but slower at
 /// batch 32 (BERT-base 1.17x, ResNet-50 and SSD 1.06x).
 static TilePlan choosePlan(const ContractionShape &shape, const dlc::TileLimits &limits,
                            bool narrow) {
