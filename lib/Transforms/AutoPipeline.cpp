@@ -74,6 +74,11 @@ static std::string dormantReason(llvm::StringRef classNames) {
   return "dormant on " + classNames.str() + " models (dlc's measurements, docs/PassEffects.md)";
 }
 
+static std::string noGainReason(llvm::StringRef classNames) {
+  return "no speed-up measured on " + classNames.str() +
+         " models for its compile time (bench/auto_vs_o3.py)";
+}
+
 PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags) {
   PassSpace space;
   std::string classNames = llvm::join(tags, ", ");
@@ -89,6 +94,10 @@ PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags) {
                                : outsideClasses(e, v, classNames);
     if (why.empty() && v.dormant)
       why = dormantReason(classNames);
+    // A pass measured without gain for its compile time can improve no
+    // objective of the search: latency, compile time or a mix of the two.
+    if (why.empty() && v.noGain)
+      why = noGainReason(classNames);
     if (why.empty())
       space.passes.push_back(e.specFor(tags));
     else
@@ -143,8 +152,7 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
       } else if (v.dormant) {
         d.reason = dormantReason(classNames);
       } else if (v.noGain) {
-        d.reason = "no speed-up measured on " + classNames +
-                   " models for its compile time (bench/auto_vs_o3.py)";
+        d.reason = noGainReason(classNames);
       } else {
         d.chosen = true;
         d.reason = v.inO3 ? "O3" : "";
@@ -157,8 +165,15 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
                       (options.empty() ? "" : options.str() + ", ") + "measured faster (dlc)";
         }
       }
+      std::string spec = name == "FuseOps" ? "FuseOps{fuse-opt-level=3}" : e.specFor(tags);
+      if (d.chosen && !chosen.empty() && chosen.back() == spec) {
+        // The passes rewrite to a fixed point: a second run in a row finds
+        // nothing left to do.
+        d.chosen = false;
+        d.reason = "runs just before it: nothing left to do";
+      }
       if (d.chosen) {
-        chosen.push_back(name == "FuseOps" ? "FuseOps{fuse-opt-level=3}" : e.specFor(tags));
+        chosen.push_back(spec);
         for (llvm::StringRef op : e.createdOps())
           present.insert(op);
       }

@@ -48,10 +48,10 @@ AutoPipeline chooseAutoPipeline(mlir::ModuleOp module, const ClassRules &rules,
 
 /// The passes worth running on models of the CF'22 classes `tags`: O3's
 /// and the classes' passes, less those that never change dlc's IR and those
-/// dlc measured dormant on every one of the classes (without a class, O3's),
-/// each once, in the optimization order. `dlc-tune` searches their orders;
-/// auto runs them less the ones a model's ops rule out and the class passes
-/// beyond O3 measured to bring no speed-up.
+/// dlc measured dormant, or without a speed-up for their compile time, on
+/// every one of the classes (without a class, O3's), each once, in the
+/// optimization order. `dlc-tune` searches their orders; auto runs them less
+/// the ones a model's ops rule out.
 struct PassSpace {
   std::vector<std::string> passes; ///< TVM names
   std::vector<std::pair<std::string, std::string>> excluded; ///< pass, why
