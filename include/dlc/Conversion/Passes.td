@@ -523,4 +523,22 @@ def GPUInlineKernelFunctionsPass : Pass<"dlc-gpu-inline-kernel-functions", "mlir
   }];
 }
 
+def GPUSeparateEmptyTensorsPass : Pass<"dlc-gpu-separate-empty-tensors", "mlir::func::FuncOp"> {
+  let summary = "Give every use of a tensor.empty an empty tensor of its own, before bufferization";
+  let description = [{
+    CSE merges the `tensor.empty` ops of one type, and bufferization then
+    lets every op whose output starts from the merged one write into the
+    same buffer once the earlier value is dead. On the GPU that costs
+    kernels: a stride-1 depthwise convolution computed in f32 on an f16
+    input (mixed precision) had its output share the buffer of its widened
+    input, which `dlc-gpu-map-to-threads` cannot then read through its
+    padding (the window kernel would overwrite what other threads still
+    read), so the padding and the widening stayed kernels of their own. Each
+    use after the first gets a clone of the `tensor.empty` next to its user:
+    every output its own buffer, as before CSE. Counters
+    (`--dlc-pass-stats`): `separated`.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
 #endif // DLC_CONVERSION_PASSES_TD

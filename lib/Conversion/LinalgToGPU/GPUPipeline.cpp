@@ -123,6 +123,8 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   if (stopAfter == GPUPhase::Linalg)
     return;
 
+  // Every op's output a buffer of its own, as before CSE.
+  pm.addNestedPass<func::FuncOp>(createGPUSeparateEmptyTensorsPass());
   buildBufferizationPipeline(pm);
   // Integer powers as helper functions, which kernel outlining copies into
   // the kernels' module.
