@@ -100,10 +100,9 @@ static const CatalogueEntry kCatalogue[] = {
      "exp, erf, tanh, softmax and gelu by fast approximations",
      // BERT-base, auto with it against O3 (`--against`, 61 rounds, dense
      // weights packed): 0.981 [0.958, 0.999], 0.996 [0.990, 1.006], 0.986
-     // [0.981, 0.995] (2026-11-27); before the packing, when the products
-     // took a larger share, 0.998 to 1.048, within noise or slower. Small:
-     // the CPU computes the accurate exp and erf with vectorized
-     // polynomials too.
+     // [0.981, 0.995] (2026-11-27); before the packing, 0.998 to 1.048,
+     // within noise or slower. Small: the CPU computes the accurate exp and
+     // erf with vectorized polynomials too.
      ""},
     {"MergeComposite", "graph-merge-composite", 0, false, "RN MN SSD",
      "conv2d dense batch_matmul", "composite", "", "RN MN SSD",
