@@ -535,7 +535,10 @@ def GPUSeparateEmptyTensorsPass : Pass<"dlc-gpu-separate-empty-tensors", "mlir::
     padding (the window kernel would overwrite what other threads still
     read), so the padding and the widening stayed kernels of their own. Each
     use after the first gets a clone of the `tensor.empty` next to its user:
-    every output its own buffer, as before CSE. Counters
+    every output its own buffer, as before CSE. The price is some device
+    memory where buffers were shared: BERT-base's buffers 182 -> 191 MiB
+    (f32) at batch 1, while MobileNetV2's in f16 shrink (34 -> 19 MiB, the
+    padded copies gone); ResNet-50's are unchanged. Counters
     (`--dlc-pass-stats`): `separated`.
   }];
   let dependentDialects = ["mlir::tensor::TensorDialect"];
