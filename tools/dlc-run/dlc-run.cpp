@@ -510,7 +510,9 @@ int main(int argc, char **argv) {
                 "apply to --target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
-  if (gpuTileDepth.getNumOccurrences() && gpuTileDepth != 16 && gpuTileDepth != 32)
+  // 0 (the pass chooses) is the default, not a value to give.
+  if (gpuTileDepth.getNumOccurrences() &&
+      (gpuTileDepth == 0 || !llvm::is_contained(kGPUTileDepths, gpuTileDepth)))
     return fail("bad --gpu-tile-depth " + std::to_string(gpuTileDepth) + " (expected 16 or 32)");
   if (cuda && !passLedgerPath.empty())
     return fail("--dlc-pass-ledger is not available for --target=cuda yet");
