@@ -2,7 +2,7 @@
 """The peers of dlc's GPU backend on the same architectures, on a GPU machine.
 
     gpu_peers.py --out=peers.jsonl [--models=resnet50,mobilenet_v2,bert_base,ssd_resnet50]
-                 [--eager-only]
+                 [--eager-only] [--systems=S1,S2,...] [--batches=1,32]
     gpu_peers.py --table bench.jsonl peers.jsonl
 
 Runs PyTorch eager, ONNX Runtime (the model exported by torch.onnx, CUDA
@@ -24,7 +24,9 @@ dlc's `O3;mixed=f16` computes it (products on tensor cores, f32 accumulation
 in cuBLAS and cuDNN). Each result is one JSON line, written as soon as it is
 measured, cheapest first (eager in f32 and f16, then ONNX Runtime, then
 compiled at batch 1, then compiled at batch 32), so a time limit keeps what
-was done. --eager-only runs PyTorch eager alone.
+was done. --eager-only runs PyTorch eager alone; --systems and --batches
+run only those peers and batches (the remainder of a run a time limit
+stopped, on the same machine).
 --table prints dlc's results (utils/gpu-check.sh's bench.jsonl: O3, --pipeline=auto,
 --gpu-tf32, f16, CUDA graphs) beside them.
 """
@@ -190,6 +192,10 @@ def run_peers(args):
         compiled = ("torch.compile reduce-overhead", "torch.compile reduce-overhead f16")
         plan += [(m, b, mode) for b in (1, 32) for mode in compiled for m in models]
         plan += [(m, b, "torch.compile default") for b in (1, 32) for m in models]
+    if args.systems:  # a run's remainder: the peers another run did not reach
+        plan = [p for p in plan if p[2] in args.systems.split(",")]
+    if args.batches:
+        plan = [p for p in plan if str(p[1]) in args.batches.split(",")]
     gpu = torch.cuda.get_device_name(0)
     no_onnxruntime = onnxruntime_missing() if not args.eager_only else None
     for name, batch, system in plan:
@@ -242,7 +248,8 @@ def run_peers(args):
 # Libraries compiled as others with one thing changed, by suffix (before a
 # CUDA graph's _graph): the A/B's other side, timed in the same run.
 AB_SIDES = {"_t64": "tiles up to 64 x 64", "_k32": "32-element steps",
-            "_k16": "16-element steps", "_before": "the compiler before"}
+            "_k16": "16-element steps", "_s512": "split towards 512 blocks",
+            "_before": "the compiler before"}
 
 
 def ab_side(name, suffix=None):
@@ -312,6 +319,8 @@ def main():
     p.add_argument("--out")
     p.add_argument("--models", default="resnet50,mobilenet_v2,bert_base,ssd_resnet50")
     p.add_argument("--eager-only", action="store_true", help="PyTorch eager alone (no compiling)")
+    p.add_argument("--systems", help="only these peers (comma-separated, as the results name them)")
+    p.add_argument("--batches", help="only these batches (comma-separated)")
     p.add_argument("--table", nargs=2, metavar=("BENCH", "PEERS"))
     args = p.parse_args()
     if args.table:

@@ -26,14 +26,17 @@
 #                                   batch 1 and 32, in f32, with --gpu-tf32
 #                                   and in f16 (`O3;mixed=f16`), and
 #                                   M_b1_auto.so with --pipeline=auto,
-#                                   M_bB_tf32_k32.so and M_bB_f16_k16.so
-#                                   with --gpu-tile-depth=32 and 16 (and
-#                                   models/M[.VARIANT].kN.so: large_product,
+#                                   and the A/B of a flag (AB below):
+#                                   M_bB_tf32_X.so and M_bB_f16_X.so (and
+#                                   models/M[.VARIANT].X.so: large_product,
 #                                   BERT-tiny and MobileNetV2 checked so);
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
+# AB=split (default): X = s512, with --gpu-split-blocks=512; AB=depth: X =
+# k32 in TF32 and k16 in f16, with that --gpu-tile-depth (the other step
+# depth than the default); AB=none: no such libraries.
 # BEFORE=DLC_RUN: the f32 and f16 benchmark libraries also compiled by that
 # dlc-run, an earlier build of dlc (in a build tree's bin/, whose lib/ has
 # the CUDA runtime), as M_bB_before.so and M_bB_f16_before.so: the A/B of a
@@ -43,6 +46,13 @@ build=$(cd "$1" && pwd)/bin
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=$2
 arch=${3:-sm_90}
+# the A/B of a flag: "tf32 flags" and "f16 flags" after their names' suffix
+case ${AB:-split} in
+  split) ab_tf32="s512 --gpu-split-blocks=512" ab_f16="s512 --gpu-split-blocks=512" ;;
+  depth) ab_tf32="k32 --gpu-tile-depth=32" ab_f16="k16 --gpu-tile-depth=16" ;;
+  none) ab_tf32="" ab_f16="" ;;
+  *) echo "gpu-prepare: AB=$AB: expected split, depth or none" >&2; exit 2 ;;
+esac
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/models"
@@ -113,29 +123,30 @@ for spec in mobilenet_v2:f16 bert_tiny:bf16 large_product:f16 large_product:bf16
     "${inputs[@]}" "${expect[@]}" > /dev/null
 done
 
-# Tiles staging the other number of reduction elements a step than the
-# default (--gpu-tile-depth: 32 for f32 and TF32 products, 16 for f16 and
-# bf16 ones; the benchmark's _k32 and _k16 A/Bs), checked as the default's
-# are: M[.VARIANT].kN.so against the same outputs, with the same weights
+# The A/B's flag (AB; the benchmark's _X libraries), checked as the
+# default's are: M[.VARIANT].X.so against the same outputs, with the same
+# weights (f32 libraries take the TF32 one's flag)
 for spec in large_product: large_product:tf32 large_product:f16 large_product:bf16 \
     bert_tiny:tf32 bert_tiny:bf16 mobilenet_v2:f16; do
+  [ -z "$ab_tf32" ] && break
   IFS=: read -r m variant <<< "$spec"
-  lib=$m${variant:+.$variant} flags=() depth=32
+  lib=$m${variant:+.$variant} flags=() ab=$ab_tf32
   case $variant in
     tf32) flags=(--gpu-tf32) ;;
-    f16 | bf16) flags=("--pipeline=O3;mixed=$variant") depth=16 ;;
+    f16 | bf16) flags=("--pipeline=O3;mixed=$variant") ab=$ab_f16 ;;
   esac
+  read -r suffix ab_flags <<< "$ab"
   own=$out/models/$lib.weights # the variant's own weights, else the model's
   [ -e "$own" ] || own=$out/models/$m.weights
-  weights=() lib=$lib.k$depth
-  [ -e "$own" ] && weights=(--external-weights="$scratch/depth.weights")
+  weights=() lib=$lib.$suffix
+  [ -e "$own" ] && weights=(--external-weights="$scratch/ab.weights")
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
-    --gpu-tile-depth=$depth --emit=shared -o "$out/models/$lib.so" "${weights[@]}"
-  if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/depth.weights"; then
+    $ab_flags --emit=shared -o "$out/models/$lib.so" "${weights[@]}"
+  if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/ab.weights"; then
     echo "gpu-prepare: $lib's weights differ from $(basename "$own")'s" >&2
     exit 1
   fi
-  rm -f "$out/models/$lib.o" "$out/models/$lib.h" "$scratch/depth.weights"
+  rm -f "$out/models/$lib.o" "$out/models/$lib.h" "$scratch/ab.weights"
 done
 
 echo "== benchmark models (weights left out)"
@@ -145,9 +156,9 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
     "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
     variants=(f32 tf32 f16)
     [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
-    # the A/Bs of the other step depth on tensor cores (_k32 in TF32, _k16
-    # in f16) and of a change of compiler (_before)
-    variants+=(tf32:k32 f16:k16)
+    # the A/Bs of a flag on tensor cores (AB) and of a change of compiler
+    # (_before)
+    [ -n "$ab_tf32" ] && variants+=(tf32:ab f16:ab)
     [ -n "${BEFORE:-}" ] && variants+=(f32:before f16:before)
     for variant in "${variants[@]}"; do
       name=${m}_b$b flags=() compiler=$build/dlc-run
@@ -157,8 +168,8 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
         auto) name=${name}_auto flags=(--pipeline=auto) ;;
       esac
       case $variant in
-        *:k32) name=${name}_k32 flags+=(--gpu-tile-depth=32) ;;
-        *:k16) name=${name}_k16 flags+=(--gpu-tile-depth=16) ;;
+        tf32:ab) read -r suffix ab_flags <<< "$ab_tf32"; name=${name}_$suffix flags+=($ab_flags) ;;
+        f16:ab) read -r suffix ab_flags <<< "$ab_f16"; name=${name}_$suffix flags+=($ab_flags) ;;
         *:before) name=${name}_before compiler=$BEFORE ;;
       esac
       "$compiler" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \

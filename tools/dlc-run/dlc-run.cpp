@@ -60,6 +60,11 @@ static cl::opt<int64_t>
                  cl::desc("cuda: the reduction elements a matrix product's tiles stage per "
                           "step: 16 or 32 (default: 32 for products of f16 or bf16 values, "
                           "16 for others)"));
+static cl::opt<int64_t>
+    gpuSplitBlocks("gpu-split-blocks", cl::init(128),
+                   cl::desc("cuda: a matrix product whose tiles make fewer blocks splits its "
+                            "reduction towards this many (slices of 8 steps or more, summed "
+                            "in order by a second kernel): 32 to 4096"));
 static cl::opt<std::string>
     cudaPath("cuda-path", cl::desc("cuda: the CUDA toolkit (default: $CUDA_ROOT, $CUDA_HOME, "
                                    "$CUDA_PATH, /usr/local/cuda)"));
@@ -308,6 +313,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   gpu->tf32 = gpuTF32;
   gpu->maxTile = gpuMaxTile;
   gpu->tileDepth = gpuTileDepth;
+  gpu->splitBlocks = gpuSplitBlocks;
   if (gpuTF32 && !gpu->hasTensorCores()) {
     consumeError(device.takeError());
     return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
@@ -505,15 +511,19 @@ int main(int argc, char **argv) {
     return fail("bad --compile-to '" + compileTo +
                 "' (expected graph, linalg, loops or llvm)");
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
-                gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences()))
-    return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth and --cuda-path "
-                "apply to --target=cuda");
+                gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences() ||
+                gpuSplitBlocks.getNumOccurrences()))
+    return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks "
+                "and --cuda-path apply to --target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
   // 0 (the pass chooses) is the default, not a value to give.
   if (gpuTileDepth.getNumOccurrences() &&
       (gpuTileDepth == 0 || !llvm::is_contained(kGPUTileDepths, gpuTileDepth)))
     return fail("bad --gpu-tile-depth " + std::to_string(gpuTileDepth) + " (expected 16 or 32)");
+  if (auto [fewest, most] = kGPUSplitBlocks; gpuSplitBlocks < fewest || gpuSplitBlocks > most)
+    return fail("bad --gpu-split-blocks " + std::to_string(gpuSplitBlocks) + " (expected " +
+                std::to_string(fewest) + " to " + std::to_string(most) + ")");
   if (cuda && !passLedgerPath.empty())
     return fail("--dlc-pass-ledger is not available for --target=cuda yet");
   if (!externalWeights.empty() && !(cuda && !emit.empty()))

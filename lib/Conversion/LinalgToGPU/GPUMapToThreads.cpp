@@ -489,7 +489,13 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
                        << " is not a tile depth (16 or 32, or 0: chosen)";
       return signalPassFailure();
     }
-    dlc::TileLimits limits{maxTile, tileDepth};
+    auto [fewest, most] = dlc::kGPUSplitBlocks;
+    if (splitBlocks < fewest || splitBlocks > most) {
+      func.emitError() << "dlc-gpu-map-to-threads: split-blocks=" << int64_t(splitBlocks)
+                       << " is not between " << fewest << " and " << most;
+      return signalPassFailure();
+    }
+    dlc::TileLimits limits{maxTile, tileDepth, splitBlocks};
     IRRewriter rewriter(&getContext());
     int64_t forwarded = forwardCopies(rewriter, func);
     // Copies and linalg ops as loop nests.

@@ -133,6 +133,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   threads.tf32 = target.tf32;
   threads.maxTile = target.maxTile;
   threads.tileDepth = target.tileDepth;
+  threads.splitBlocks = target.splitBlocks;
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());

@@ -13,9 +13,11 @@ using namespace mlir;
 namespace {
 /// A block's share of the outputs, bm rows by bn columns, and each of its
 /// threads': tm by tn outputs, kThreadGrid rows and columns apart (a warp's
-/// lanes store consecutive columns).
+/// lanes store consecutive columns); on tensor cores, each warp's: `wm`
+/// rows (a multiple of 16, the fragments' rows) by as many columns as the
+/// block's warps leave.
 struct TileShape {
-  int64_t bm, bn, tm, tn;
+  int64_t bm, bn, tm, tn, wm;
 };
 
 /// Threads per block, a 16 x 16 grid; warps per block.
@@ -26,13 +28,18 @@ constexpr int64_t kMinExtent = 16;
 /// From the most outputs per thread to the fewest: the first no larger than
 /// the largest allowed that gives the GPU enough blocks is chosen, else the
 /// last.
+/// A warp's tensor-core tile is the squarest the block's 8 warps allow:
+/// per 16 reduction steps it loads 4 words of A per 16 rows and 2 of B per 8
+/// columns for one mma.sync per 16 x 8 outputs, so 32 x 64 (24 loads for 16
+/// mma.sync) rather than 16 x 128 (36); 16 x 32 and 32 x 16 load alike.
 constexpr TileShape kTileShapes[] = {
-    {128, 128, 8, 8}, {64, 64, 4, 4}, {32, 64, 2, 4}, {32, 32, 2, 2}};
+    {128, 128, 8, 8, 32}, {64, 64, 4, 4, 16}, {32, 64, 2, 4, 16}, {32, 32, 2, 2, 16}};
 /// The largest tile of a product whose reduction is split: it has few
 /// tiles, and larger ones would need more slices, each a partial result
 /// written and summed again.
 constexpr int64_t kMaxSplitTile = 64;
-/// Blocks to occupy a large GPU (an H100 has 132 multiprocessors).
+/// Blocks to occupy a large GPU (an H100 has 132 multiprocessors): the
+/// tiles are the largest that give as many.
 constexpr int64_t kEnoughBlocks = 128;
 /// The most blocks a grid's y and z dimensions take.
 constexpr int64_t kMaxGridYZ = 65535;
@@ -97,9 +104,10 @@ static std::optional<ContractionShape> contractionShape(linalg::LinalgOp op) {
 }
 
 /// The plan for `shape` with tiles of at most `maxTile` rows and columns
-/// and steps of `stepK`, if it is large enough to tile.
+/// and steps of `stepK`, its reduction split towards `splitBlocks` blocks,
+/// if it is large enough to tile.
 static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTile,
-                                    int64_t stepK) {
+                                    int64_t stepK, int64_t splitBlocks) {
   int64_t rows = shape.count(shape.m), cols = shape.count(shape.n),
           batch = shape.count(shape.batch), depth = shape.ranges[shape.k];
   if (rows < kMinExtent || cols < kMinExtent)
@@ -127,9 +135,12 @@ static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTi
       plan.tile = tile;
       break;
     }
-  int64_t splits = std::min<int64_t>(llvm::divideCeil(kEnoughBlocks, blocks(plan.tile)),
-                            depth / (stepK * kMinStepsPerSplit));
-  if (splits > 1) {
+  // Fewer blocks than `splitBlocks` (kEnoughBlocks by default): the
+  // reduction is split towards as many, in slices of kMinStepsPerSplit
+  // steps or more; tiles larger than kMaxSplitTile have blocks enough.
+  int64_t splits = std::min<int64_t>(llvm::divideCeil(splitBlocks, blocks(plan.tile)),
+                                     depth / (stepK * kMinStepsPerSplit));
+  if (splits > 1 && plan.tile.bm <= kMaxSplitTile) {
     plan.chunk = llvm::alignTo(llvm::divideCeil(depth, splits), stepK);
     plan.splits = llvm::divideCeil(depth, plan.chunk);
   }
@@ -161,9 +172,9 @@ static TilePlan choosePlan(const ContractionShape &shape, const dlc::TileLimits 
                            bool narrow) {
   int64_t stepK = limits.depth ? limits.depth : narrow ? 32 : 16;
   if (limits.maxTile > kMaxSplitTile && shape.n.size() > 1 && !narrow)
-    if (std::optional<TilePlan> p = plan(shape, kMaxSplitTile, stepK))
+    if (std::optional<TilePlan> p = plan(shape, kMaxSplitTile, stepK, limits.splitBlocks))
       return *p;
-  return *plan(shape, limits.maxTile, stepK);
+  return *plan(shape, limits.maxTile, stepK, limits.splitBlocks);
 }
 
 /// The narrow type (f16, bf16) of both inputs' values where `cores` takes
@@ -180,7 +191,8 @@ bool dlc::isTiledContraction(linalg::LinalgOp op, const TileLimits &limits) {
   std::optional<ContractionShape> shape = contractionShape(op);
   // (deeper steps split a reduction in fewer slices: a plan of 16-element
   // steps implies one of 32)
-  return shape && plan(*shape, limits.maxTile, limits.depth ? limits.depth : 16);
+  return shape && plan(*shape, limits.maxTile, limits.depth ? limits.depth : 16,
+                       limits.splitBlocks);
 }
 
 /// The dimension `operand` is contiguous along (its last index's).
@@ -345,14 +357,16 @@ void TiledKernels::assign(ArrayRef<unsigned> dims, Value linear) {
   }
 }
 
-/// The warps of a block, and the columns each computes of its rows.
-static int64_t warpsAlongColumns(const TileShape &tile) { return kWarps / (tile.bm / 16); }
+/// The warps of a block along its columns, each computing wm of its rows
+/// and bn / warpsAlongColumns of its columns.
+static int64_t warpsAlongColumns(const TileShape &tile) { return kWarps / (tile.bm / tile.wm); }
 
 // Its own products: a 16 x 16 grid of threads, outputs 16 rows and columns
 // apart. Tensor cores (mma.sync m16n8k8 or m16n8k16: the same
-// accumulators): warp w of 8 computes 16 rows by bn / warpsAlongColumns
-// columns, in 8-column tiles; lane l holds rows l / 4 and l / 4 + 8,
-// columns 2 (l % 4) and 2 (l % 4) + 1 of each (PTX's fragment layout).
+// accumulators): warp w of 8 computes wm rows by bn / warpsAlongColumns
+// columns, in tiles of 16 rows by 8 columns, row tile i's before row tile
+// i + 1's; lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and
+// 2 (l % 4) + 1 of each (PTX's fragment layout).
 SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
   SmallVector<std::pair<Value, Value>> mine;
   if (tensorCores) {
@@ -360,13 +374,14 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
     Value warp = divide(thread, dlc::kGPUWarpSize), lane = remainder(thread, dlc::kGPUWarpSize);
     group = divide(lane, 4);
     quad = remainder(lane, 4);
-    warpRow = times(divide(warp, warpsN), 16);
+    warpRow = times(divide(warp, warpsN), tile.wm);
     warpCol = times(remainder(warp, warpsN), warpCols);
-    for (int64_t j = 0; j < warpCols / 8; ++j)
-      for (int64_t h = 0; h < 2; ++h)
-        for (int64_t c = 0; c < 2; ++c)
-          mine.push_back({add(warpRow, add(group, index(8 * h))),
-                          add(warpCol, add(times(quad, 2), index(8 * j + c)))});
+    for (int64_t i = 0; i < tile.wm / 16; ++i)
+      for (int64_t j = 0; j < warpCols / 8; ++j)
+        for (int64_t h = 0; h < 2; ++h)
+          for (int64_t c = 0; c < 2; ++c)
+            mine.push_back({add(warpRow, add(group, index(16 * i + 8 * h))),
+                            add(warpCol, add(times(quad, 2), index(8 * j + c)))});
   } else {
     tx = remainder(thread, kThreadGrid);
     ty = divide(thread, kThreadGrid);
@@ -481,17 +496,17 @@ void TiledKernels::multiplyOnThreads(Value lhsTile, Value rhsTile,
   }
 }
 
-// On TF32, each k8 slice of the step: a warp's A fragment (16 x 8) and,
-// per 8-column tile, its B fragment (8 x 8) and mma.sync m16n8k8. On
-// narrow values, each k16 slice: the A fragment (16 x 16) and per
-// 8-column tile the B fragment (16 x 8) and mma.sync m16n8k16, lane l
-// holding pairs l % 4 and l % 4 + 4 of the slice's, of rows l / 4 and
-// l / 4 + 8 of A, of column l / 4 of B.
+// On TF32, each k8 slice of the step: a warp's A fragments (16 x 8, one
+// per 16 rows) and, per 8-column tile, its B fragment (8 x 8) and an
+// mma.sync m16n8k8 with each A fragment. On narrow values, each k16 slice:
+// the A fragments (16 x 16) and per 8-column tile the B fragment (16 x 8)
+// and mma.sync m16n8k16, lane l holding pairs l % 4 and l % 4 + 4 of the
+// slice's, of rows l / 4 and l / 4 + 8 of A, of column l / 4 of B.
 void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                                          MutableArrayRef<Value> accumulated) {
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
   auto result = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), {f32, f32, f32, f32});
-  int64_t warpTiles = tile.bn / warpsAlongColumns(tile) / 8;
+  int64_t rowTiles = tile.wm / 16, colTiles = tile.bn / warpsAlongColumns(tile) / 8;
   // A fragment's element (TF32: at step k of the tile) or word (narrow: at
   // pair k) of row or column `at`.
   auto fragment = [&](Value buffer, Value k, Value at) -> Value {
@@ -512,20 +527,25 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
     // the fragments' second index along the reduction: 4 steps on (TF32)
     // or 4 pairs (narrow)
     Value k = add(quad, index(slice / perWord)), k4 = add(quad, index(slice / perWord + 4));
-    Value row = add(warpRow, group), row8 = add(row, index(8));
-    SmallVector<Value> a = {fragment(lhsTile, k, row), fragment(lhsTile, k, row8),
-                            fragment(lhsTile, k4, row), fragment(lhsTile, k4, row8)};
-    for (int64_t j = 0; j < warpTiles; ++j) {
+    SmallVector<SmallVector<Value, 4>> a;
+    for (int64_t i = 0; i < rowTiles; ++i) {
+      Value row = add(warpRow, add(group, index(16 * i))), row8 = add(row, index(8));
+      a.push_back({fragment(lhsTile, k, row), fragment(lhsTile, k, row8),
+                   fragment(lhsTile, k4, row), fragment(lhsTile, k4, row8)});
+    }
+    for (int64_t j = 0; j < colTiles; ++j) {
       Value col = add(warpCol, add(group, index(8 * j)));
       SmallVector<Value> b = {fragment(rhsTile, k, col), fragment(rhsTile, k4, col)};
-      MutableArrayRef<Value> c = accumulated.slice(4 * j, 4);
-      auto mma = NVVM::MmaOp::create(
-          rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, sliceK},
-          /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-          std::array<NVVM::MMATypes, 2>{type, type},
-          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
-      for (int64_t q = 0; q < 4; ++q)
-        c[q] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getRes(), q);
+      for (int64_t i = 0; i < rowTiles; ++i) {
+        MutableArrayRef<Value> c = accumulated.slice(4 * (i * colTiles + j), 4);
+        auto mma = NVVM::MmaOp::create(
+            rewriter, loc, result, a[i], b, c, ArrayRef<int64_t>{16, 8, sliceK},
+            /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+            std::array<NVVM::MMATypes, 2>{type, type},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+        for (int64_t q = 0; q < 4; ++q)
+          c[q] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getRes(), q);
+      }
     }
   }
 }

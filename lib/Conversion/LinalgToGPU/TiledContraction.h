@@ -21,9 +21,11 @@ inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 
 /// The tiles a product may take: at most `maxTile` rows and columns (one of
 /// kGPUTileSides, GPUPipeline.h), `depth` reduction elements staged per
-/// step (one of kGPUTileDepths; 0: chosen by the product's input types).
+/// step (one of kGPUTileDepths; 0: chosen by the product's input types);
+/// and the blocks a product of fewer tiles splits its reduction towards
+/// (`splitBlocks`, kGPUSplitBlocks' range).
 struct TileLimits {
-  int64_t maxTile = 128, depth = 0;
+  int64_t maxTile = 128, depth = 0, splitBlocks = 128;
 };
 
 /// Whether `op` is a product the tiled kernel computes within `limits`: on
