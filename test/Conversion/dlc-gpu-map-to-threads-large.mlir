@@ -113,8 +113,9 @@ func.func @large_f16_product(%a: memref<4096x64xf16>, %b: memref<64x2048xf16>,
 
 // A dense layer over few rows (BERT-base's feed-forward at batch 1: 128
 // rows, 3072 columns, 768 products each) fills 192 blocks of 32 x 64
-// tiles, enough by default; with split-blocks=512 its reduction is split in
-// 3 slices of 256 (16 steps each), summed by a second kernel.
+// tiles, enough for its threads' own FMAs; on tensor cores (split towards
+// 512 blocks by default) or with split-blocks=512 its reduction is split in
+// 3 slices of 256, summed by a second kernel.
 // CHECK-LABEL: func.func @few_rows
 // CHECK-NOT: memref.alloc
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c48{{.*}}, {{.*}} = %c4{{.*}}, {{.*}} = %c1{{.*}})
@@ -126,6 +127,9 @@ func.func @large_f16_product(%a: memref<4096x64xf16>, %b: memref<64x2048xf16>,
 // SPLIT512: arith.muli {{.*}}, %c256
 // SPLIT512: gpu.launch
 // SPLIT512: scf.for {{.*}} = %c0{{.*}} to %c3{{.*}} step %c1
+// TF32-LABEL: func.func @few_rows
+// TF32: memref.alloc() : memref<3x1x128x3072xf32>
+// TF32: gpu.launch blocks({{.*}}) in ({{.*}} = %c48{{.*}}, {{.*}} = %c4{{.*}}, {{.*}} = %c3{{.*}})
 func.func @few_rows(%a: memref<128x768xf32>, %b: memref<768x3072xf32>,
                     %c: memref<128x3072xf32>) {
   linalg.matmul ins(%a, %b : memref<128x768xf32>, memref<768x3072xf32>)
@@ -134,4 +138,4 @@ func.func @few_rows(%a: memref<128x768xf32>, %b: memref<768x3072xf32>,
 }
 
 // BAD: error: dlc-gpu-map-to-threads: max-tile=48 is not a tile side (128, 64 or 32)
-// BADSPLIT: error: dlc-gpu-map-to-threads: split-blocks=16 is not between 32 and 4096
+// BADSPLIT: error: dlc-gpu-map-to-threads: split-blocks=16 is not between 32 and 4096 (or 0: chosen)

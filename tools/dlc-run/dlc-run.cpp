@@ -61,10 +61,11 @@ static cl::opt<int64_t>
                           "step: 16 or 32 (default: 32 for products of f16 or bf16 values, "
                           "16 for others)"));
 static cl::opt<int64_t>
-    gpuSplitBlocks("gpu-split-blocks", cl::init(128),
+    gpuSplitBlocks("gpu-split-blocks", cl::init(0),
                    cl::desc("cuda: a matrix product whose tiles make fewer blocks splits its "
                             "reduction towards this many (slices of 8 steps or more, summed "
-                            "in order by a second kernel): 32 to 4096"));
+                            "in order by a second kernel): 32 to 4096 (default: 512 for "
+                            "products on tensor cores, 128 for others)"));
 static cl::opt<std::string>
     cudaPath("cuda-path", cl::desc("cuda: the CUDA toolkit (default: $CUDA_ROOT, $CUDA_HOME, "
                                    "$CUDA_PATH, /usr/local/cuda)"));
@@ -521,7 +522,9 @@ int main(int argc, char **argv) {
   if (gpuTileDepth.getNumOccurrences() &&
       (gpuTileDepth == 0 || !llvm::is_contained(kGPUTileDepths, gpuTileDepth)))
     return fail("bad --gpu-tile-depth " + std::to_string(gpuTileDepth) + " (expected 16 or 32)");
-  if (auto [fewest, most] = kGPUSplitBlocks; gpuSplitBlocks < fewest || gpuSplitBlocks > most)
+  // 0 (the pass chooses) is the default, not a value to give.
+  if (auto [fewest, most] = kGPUSplitBlocks;
+      gpuSplitBlocks.getNumOccurrences() && (gpuSplitBlocks < fewest || gpuSplitBlocks > most))
     return fail("bad --gpu-split-blocks " + std::to_string(gpuSplitBlocks) + " (expected " +
                 std::to_string(fewest) + " to " + std::to_string(most) + ")");
   if (cuda && !passLedgerPath.empty())

@@ -26,7 +26,7 @@ inline constexpr int64_t kGPUTileSides[] = {128, 64, 32};
 /// step (0: chosen, see dlc-gpu-map-to-threads' tile-depth).
 inline constexpr int64_t kGPUTileDepths[] = {0, 16, 32};
 /// The fewest and the most blocks a tiled product may split its reduction
-/// towards (dlc-gpu-map-to-threads' split-blocks).
+/// towards (dlc-gpu-map-to-threads' split-blocks; 0 there: chosen).
 inline constexpr int64_t kGPUSplitBlocks[] = {32, 4096};
 
 /// The NVIDIA GPU compiled for.
@@ -44,8 +44,9 @@ struct GPUTarget {
   /// kGPUTileDepths (dlc-gpu-map-to-threads' tile-depth; 0: chosen).
   int64_t tileDepth = 0;
   /// The blocks a tiled product of fewer splits its reduction towards,
-  /// within kGPUSplitBlocks (dlc-gpu-map-to-threads' split-blocks).
-  int64_t splitBlocks = 128;
+  /// within kGPUSplitBlocks (dlc-gpu-map-to-threads' split-blocks; 0:
+  /// chosen).
+  int64_t splitBlocks = 0;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

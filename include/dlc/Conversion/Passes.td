@@ -472,9 +472,10 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     Option<"tileDepth", "tile-depth", "int64_t", /*default=*/"0",
            "The reduction elements a tiled product stages per step: 16 or 32 (0: 32 for "
            "products of f16 or bf16 values, 16 for others)">,
-    Option<"splitBlocks", "split-blocks", "int64_t", /*default=*/"128",
+    Option<"splitBlocks", "split-blocks", "int64_t", /*default=*/"0",
            "The blocks a tiled product with fewer splits its reduction towards (into "
-           "slices of at least 8 steps), 32 to 4096">,
+           "slices of at least 8 steps), 32 to 4096 (0: 512 for products on tensor cores, "
+           "128 for others)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",

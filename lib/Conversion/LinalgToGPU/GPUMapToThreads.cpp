@@ -490,9 +490,9 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       return signalPassFailure();
     }
     auto [fewest, most] = dlc::kGPUSplitBlocks;
-    if (splitBlocks < fewest || splitBlocks > most) {
+    if (splitBlocks != 0 && (splitBlocks < fewest || splitBlocks > most)) {
       func.emitError() << "dlc-gpu-map-to-threads: split-blocks=" << int64_t(splitBlocks)
-                       << " is not between " << fewest << " and " << most;
+                       << " is not between " << fewest << " and " << most << " (or 0: chosen)";
       return signalPassFailure();
     }
     dlc::TileLimits limits{maxTile, tileDepth, splitBlocks};

@@ -41,6 +41,10 @@ constexpr int64_t kMaxSplitTile = 64;
 /// Blocks to occupy a large GPU (an H100 has 132 multiprocessors): the
 /// tiles are the largest that give as many.
 constexpr int64_t kEnoughBlocks = 128;
+/// The blocks a product on tensor cores splits its reduction towards (see
+/// choosePlan); products on the threads' own FMAs split towards
+/// kEnoughBlocks.
+constexpr int64_t kTensorCoreSplitBlocks = 512;
 /// The most blocks a grid's y and z dimensions take.
 constexpr int64_t kMaxGridYZ = 65535;
 /// Reductions at least this long split among the largest tiles of at most
@@ -135,9 +139,9 @@ static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTi
       plan.tile = tile;
       break;
     }
-  // Fewer blocks than `splitBlocks` (kEnoughBlocks by default): the
-  // reduction is split towards as many, in slices of kMinStepsPerSplit
-  // steps or more; tiles larger than kMaxSplitTile have blocks enough.
+  // Fewer blocks than `splitBlocks`: the reduction is split towards as
+  // many, in slices of kMinStepsPerSplit steps or more; tiles larger than
+  // kMaxSplitTile have blocks enough.
   int64_t splits = std::min<int64_t>(llvm::divideCeil(splitBlocks, blocks(plan.tile)),
                                      depth / (stepK * kMinStepsPerSplit));
   if (splits > 1 && plan.tile.bm <= kMaxSplitTile) {
@@ -168,13 +172,27 @@ static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTi
 /// at 32; ResNet-50 0.86x at batch 1, level at 32; MobileNetV2 and SSD
 /// within 5%) and in TF32 faster at batch 1 (ResNet-50 0.84x) but slower at
 /// batch 32 (BERT-base 1.17x, ResNet-50 and SSD 1.06x).
+///
+/// Products on tensor cores split their reductions towards 512 blocks,
+/// others towards 128, unless `limits` says: an A/B on an H200
+/// (bench/gpu/h200-split-blocks) measured 512 faster on tensor cores at
+/// batch 1 with a CUDA graph (TF32: ResNet-50 0.76x the time, BERT-base
+/// 0.74x, SSD 0.83x; f16: BERT-base 0.90x; MobileNetV2, whose products are
+/// large enough, and ResNet-50 in f16 level) and level at batch 32 (0.96x
+/// to 1.00x). A tensor core's step is short, so a block of few steps
+/// spends most of its time waiting for the tiles' loads: four times the
+/// blocks hide that wait. Products on the threads' own FMAs were not
+/// measured so.
 static TilePlan choosePlan(const ContractionShape &shape, const dlc::TileLimits &limits,
-                           bool narrow) {
+                           bool narrow, bool tensorCores) {
   int64_t stepK = limits.depth ? limits.depth : narrow ? 32 : 16;
+  int64_t splitBlocks = limits.splitBlocks ? limits.splitBlocks
+                        : tensorCores      ? kTensorCoreSplitBlocks
+                                           : kEnoughBlocks;
   if (limits.maxTile > kMaxSplitTile && shape.n.size() > 1 && !narrow)
-    if (std::optional<TilePlan> p = plan(shape, kMaxSplitTile, stepK, limits.splitBlocks))
+    if (std::optional<TilePlan> p = plan(shape, kMaxSplitTile, stepK, splitBlocks))
       return *p;
-  return *plan(shape, limits.maxTile, stepK, limits.splitBlocks);
+  return *plan(shape, limits.maxTile, stepK, splitBlocks);
 }
 
 /// The narrow type (f16, bf16) of both inputs' values where `cores` takes
@@ -189,10 +207,10 @@ static Type narrowInputs(linalg::LinalgOp op, const dlc::TensorCores &cores,
 
 bool dlc::isTiledContraction(linalg::LinalgOp op, const TileLimits &limits) {
   std::optional<ContractionShape> shape = contractionShape(op);
-  // (deeper steps split a reduction in fewer slices: a plan of 16-element
-  // steps implies one of 32)
+  // (deeper steps and fewer blocks split a reduction in fewer slices: a
+  // plan of 16-element steps towards the most blocks implies the others)
   return shape && plan(*shape, limits.maxTile, limits.depth ? limits.depth : 16,
-                       limits.splitBlocks);
+                       limits.splitBlocks ? limits.splitBlocks : kTensorCoreSplitBlocks);
 }
 
 /// The dimension `operand` is contiguous along (its last index's).
@@ -243,7 +261,8 @@ public:
                const dlc::TensorCores &cores, const dlc::ProductFusion &fusion)
       : rewriter(rewriter), op(op), name(name), narrow(narrowInputs(op, cores, fusion)),
         tensorCores(narrow || cores.tf32), fusion(fusion), shape(*contractionShape(op)),
-        cut(choosePlan(shape, limits, narrow != nullptr)), tile(cut.tile), stepK(cut.stepK),
+        cut(choosePlan(shape, limits, narrow != nullptr, tensorCores)), tile(cut.tile),
+        stepK(cut.stepK),
         loc(op.getLoc()),
         rows(shape.count(shape.m)), cols(shape.count(shape.n)), batch(shape.count(shape.batch)),
         depth(shape.ranges[shape.k]), at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),

@@ -23,9 +23,10 @@ inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 /// kGPUTileSides, GPUPipeline.h), `depth` reduction elements staged per
 /// step (one of kGPUTileDepths; 0: chosen by the product's input types);
 /// and the blocks a product of fewer tiles splits its reduction towards
-/// (`splitBlocks`, kGPUSplitBlocks' range).
+/// (`splitBlocks`, in kGPUSplitBlocks' range; 0: chosen by where its
+/// products run).
 struct TileLimits {
-  int64_t maxTile = 128, depth = 0, splitBlocks = 128;
+  int64_t maxTile = 128, depth = 0, splitBlocks = 0;
 };
 
 /// Whether `op` is a product the tiled kernel computes within `limits`: on
