@@ -518,11 +518,10 @@ int main(int argc, char **argv) {
                 "and --cuda-path apply to --target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
-  // 0 (the pass chooses) is the default, not a value to give.
+  // 0 (the pass chooses) is the default of both, not a value to give.
   if (gpuTileDepth.getNumOccurrences() &&
       (gpuTileDepth == 0 || !llvm::is_contained(kGPUTileDepths, gpuTileDepth)))
     return fail("bad --gpu-tile-depth " + std::to_string(gpuTileDepth) + " (expected 16 or 32)");
-  // 0 (the pass chooses) is the default, not a value to give.
   if (auto [fewest, most] = kGPUSplitBlocks;
       gpuSplitBlocks.getNumOccurrences() && (gpuSplitBlocks < fewest || gpuSplitBlocks > most))
     return fail("bad --gpu-split-blocks " + std::to_string(gpuSplitBlocks) + " (expected " +
