@@ -20,9 +20,9 @@
 #                 batch (dlc-cuda-run --bench --json), in f32 and with
 #                 --gpu-tf32 (model name _tf32) and in f16 (_f16), at
 #                 batch 1 also with --pipeline=auto (_auto) and replaying
-#                 a CUDA graph (--cuda-graph; model name _graph), on
-#                 tensor cores also with the flag of gpu-prepare.sh's AB
-#                 (_s512: --gpu-split-blocks=512; _k32 in TF32 and _k16 in
+#                 a CUDA graph (--cuda-graph; model name _graph), also
+#                 with the flag of gpu-prepare.sh's AB (_s512 in f32:
+#                 --gpu-split-blocks=512; _k32 in f32 and TF32 and _k16 in
 #                 f16: the other --gpu-tile-depth), and the
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)

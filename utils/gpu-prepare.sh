@@ -27,16 +27,19 @@
 #                                   and in f16 (`O3;mixed=f16`), and
 #                                   M_b1_auto.so with --pipeline=auto,
 #                                   and the A/B of a flag (AB below):
-#                                   M_bB_tf32_X.so and M_bB_f16_X.so (and
+#                                   M_bB[_VARIANT]_X.so (and
 #                                   models/M[.VARIANT].X.so: large_product,
-#                                   BERT-tiny and MobileNetV2 checked so);
+#                                   BERT-base, BERT-tiny and MobileNetV2
+#                                   checked so, where AB has the variant);
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
-# AB=split (default): X = s512, with --gpu-split-blocks=512; AB=depth: X =
-# k32 in TF32 and k16 in f16, with that --gpu-tile-depth (the other step
-# depth than the default); AB=none: no such libraries.
+# AB=split (default): X = s512, in f32 with --gpu-split-blocks=512 (the
+# products on the threads' own FMAs; those on tensor cores split towards
+# 512 blocks by default since bench/gpu/h200-split-blocks); AB=depth: X =
+# k32 in f32 and TF32 and k16 in f16 and bf16, with that --gpu-tile-depth
+# (the other step depth than the default); AB=none: no such libraries.
 # BEFORE=DLC_RUN: the f32 and f16 benchmark libraries also compiled by that
 # dlc-run, an earlier build of dlc (in a build tree's bin/, whose lib/ has
 # the CUDA runtime), as M_bB_before.so and M_bB_f16_before.so: the A/B of a
@@ -46,11 +49,14 @@ build=$(cd "$1" && pwd)/bin
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=$2
 arch=${3:-sm_90}
-# the A/B of a flag: "tf32 flags" and "f16 flags" after their names' suffix
+# the A/B of a flag, per variant (f32, tf32, f16; bf16 takes f16's): "the
+# names' suffix, then the flags"
+declare -A ab=()
 case ${AB:-split} in
-  split) ab_tf32="s512 --gpu-split-blocks=512" ab_f16="s512 --gpu-split-blocks=512" ;;
-  depth) ab_tf32="k32 --gpu-tile-depth=32" ab_f16="k16 --gpu-tile-depth=16" ;;
-  none) ab_tf32="" ab_f16="" ;;
+  split) ab[f32]="s512 --gpu-split-blocks=512" ;;
+  depth) ab[f32]="k32 --gpu-tile-depth=32" ab[tf32]="k32 --gpu-tile-depth=32"
+         ab[f16]="k16 --gpu-tile-depth=16" ;;
+  none) ;;
   *) echo "gpu-prepare: AB=$AB: expected split, depth or none" >&2; exit 2 ;;
 esac
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
@@ -125,17 +131,17 @@ done
 
 # The A/B's flag (AB; the benchmark's _X libraries), checked as the
 # default's are: M[.VARIANT].X.so against the same outputs, with the same
-# weights (f32 libraries take the TF32 one's flag)
+# weights, for the variants AB has
 for spec in large_product: large_product:tf32 large_product:f16 large_product:bf16 \
-    bert_tiny:tf32 bert_tiny:bf16 mobilenet_v2:f16; do
-  [ -z "$ab_tf32" ] && break
+    bert_base: bert_tiny:tf32 bert_tiny:bf16 mobilenet_v2:f16; do
   IFS=: read -r m variant <<< "$spec"
-  lib=$m${variant:+.$variant} flags=() ab=$ab_tf32
+  lib=$m${variant:+.$variant} flags=() kind=${variant:-f32}
   case $variant in
     tf32) flags=(--gpu-tf32) ;;
-    f16 | bf16) flags=("--pipeline=O3;mixed=$variant") ab=$ab_f16 ;;
+    f16 | bf16) flags=("--pipeline=O3;mixed=$variant") kind=f16 ;;
   esac
-  read -r suffix ab_flags <<< "$ab"
+  [ -n "${ab[$kind]:-}" ] || continue
+  read -r suffix ab_flags <<< "${ab[$kind]}"
   own=$out/models/$lib.weights # the variant's own weights, else the model's
   [ -e "$own" ] || own=$out/models/$m.weights
   weights=() lib=$lib.$suffix
@@ -156,9 +162,8 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
     "$build/dlc-zoo" "$m" --batch="$b" -o "$scratch/$m.mlirbc"
     variants=(f32 tf32 f16)
     [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
-    # the A/Bs of a flag on tensor cores (AB) and of a change of compiler
-    # (_before)
-    [ -n "$ab_tf32" ] && variants+=(tf32:ab f16:ab)
+    # the A/Bs of a flag (AB) and of a change of compiler (_before)
+    for kind in f32 tf32 f16; do [ -n "${ab[$kind]:-}" ] && variants+=("$kind:ab"); done
     [ -n "${BEFORE:-}" ] && variants+=(f32:before f16:before)
     for variant in "${variants[@]}"; do
       name=${m}_b$b flags=() compiler=$build/dlc-run
@@ -168,8 +173,8 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
         auto) name=${name}_auto flags=(--pipeline=auto) ;;
       esac
       case $variant in
-        tf32:ab) read -r suffix ab_flags <<< "$ab_tf32"; name=${name}_$suffix flags+=($ab_flags) ;;
-        f16:ab) read -r suffix ab_flags <<< "$ab_f16"; name=${name}_$suffix flags+=($ab_flags) ;;
+        *:ab) read -r suffix ab_flags <<< "${ab[${variant%:ab}]}"
+              name=${name}_$suffix flags+=($ab_flags) ;;
         *:before) name=${name}_before compiler=$BEFORE ;;
       esac
       "$compiler" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
