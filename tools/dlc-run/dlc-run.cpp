@@ -522,10 +522,11 @@ int main(int argc, char **argv) {
   if (gpuTileDepth.getNumOccurrences() &&
       (gpuTileDepth == 0 || !llvm::is_contained(kGPUTileDepths, gpuTileDepth)))
     return fail("bad --gpu-tile-depth " + std::to_string(gpuTileDepth) + " (expected 16 or 32)");
-  if (auto [fewest, most] = kGPUSplitBlocks;
-      gpuSplitBlocks.getNumOccurrences() && (gpuSplitBlocks < fewest || gpuSplitBlocks > most))
+  if (gpuSplitBlocks.getNumOccurrences() &&
+      (gpuSplitBlocks < kGPUFewestSplitBlocks || gpuSplitBlocks > kGPUMostSplitBlocks))
     return fail("bad --gpu-split-blocks " + std::to_string(gpuSplitBlocks) + " (expected " +
-                std::to_string(fewest) + " to " + std::to_string(most) + ")");
+                std::to_string(kGPUFewestSplitBlocks) + " to " +
+                std::to_string(kGPUMostSplitBlocks) + ")");
   if (cuda && !passLedgerPath.empty())
     return fail("--dlc-pass-ledger is not available for --target=cuda yet");
   if (!externalWeights.empty() && !(cuda && !emit.empty()))

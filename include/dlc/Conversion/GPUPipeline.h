@@ -27,7 +27,7 @@ inline constexpr int64_t kGPUTileSides[] = {128, 64, 32};
 inline constexpr int64_t kGPUTileDepths[] = {0, 16, 32};
 /// The fewest and the most blocks a tiled product may split its reduction
 /// towards (dlc-gpu-map-to-threads' split-blocks; 0 there: chosen).
-inline constexpr int64_t kGPUSplitBlocks[] = {32, 4096};
+inline constexpr int64_t kGPUFewestSplitBlocks = 32, kGPUMostSplitBlocks = 4096;
 
 /// The NVIDIA GPU compiled for.
 struct GPUTarget {
@@ -44,7 +44,8 @@ struct GPUTarget {
   /// kGPUTileDepths (dlc-gpu-map-to-threads' tile-depth; 0: chosen).
   int64_t tileDepth = 0;
   /// The blocks a tiled product of fewer splits its reduction towards,
-  /// within kGPUSplitBlocks (dlc-gpu-map-to-threads' split-blocks; 0:
+  /// from kGPUFewestSplitBlocks to kGPUMostSplitBlocks
+  /// (dlc-gpu-map-to-threads' split-blocks; 0:
   /// chosen).
   int64_t splitBlocks = 0;
 

@@ -489,10 +489,11 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
                        << " is not a tile depth (16 or 32, or 0: chosen)";
       return signalPassFailure();
     }
-    auto [fewest, most] = dlc::kGPUSplitBlocks;
-    if (splitBlocks != 0 && (splitBlocks < fewest || splitBlocks > most)) {
+    if (splitBlocks != 0 &&
+        (splitBlocks < dlc::kGPUFewestSplitBlocks || splitBlocks > dlc::kGPUMostSplitBlocks)) {
       func.emitError() << "dlc-gpu-map-to-threads: split-blocks=" << int64_t(splitBlocks)
-                       << " is not between " << fewest << " and " << most << " (or 0: chosen)";
+                       << " is not between " << dlc::kGPUFewestSplitBlocks << " and "
+                       << dlc::kGPUMostSplitBlocks << " (or 0: chosen)";
       return signalPassFailure();
     }
     dlc::TileLimits limits{maxTile, tileDepth, splitBlocks};

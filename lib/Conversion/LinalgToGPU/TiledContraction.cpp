@@ -28,6 +28,7 @@ constexpr int64_t kMinExtent = 16;
 /// From the most outputs per thread to the fewest: the first no larger than
 /// the largest allowed that gives the GPU enough blocks is chosen, else the
 /// last.
+///
 /// A warp's tensor-core tile is the squarest the block's 8 warps allow:
 /// per 16 reduction steps it loads 4 words of A per 16 rows and 2 of B per 8
 /// columns for one mma.sync per 16 x 8 outputs, so 32 x 64 (24 loads for 16
@@ -42,7 +43,7 @@ constexpr int64_t kMaxSplitTile = 64;
 /// tiles are the largest that give as many.
 constexpr int64_t kEnoughBlocks = 128;
 /// The blocks a product on tensor cores splits its reduction towards (see
-/// choosePlan); products on the threads' own FMAs split towards
+/// splitBlocksFor); products on the threads' own FMAs split towards
 /// kEnoughBlocks.
 constexpr int64_t kTensorCoreSplitBlocks = 512;
 /// The most blocks a grid's y and z dimensions take.
@@ -153,6 +154,32 @@ static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTi
   return plan;
 }
 
+/// Steps of 32 reduction elements for products of narrow values, 16 for
+/// others, unless `limits` says: an A/B on an H100 (bench/gpu/h100-windows)
+/// measured 32 faster in f16 (BERT-base 0.91x the time at batch 1, 0.84x
+/// at 32; ResNet-50 0.86x at batch 1, level at 32; MobileNetV2 and SSD
+/// within 5%) and in TF32 faster at batch 1 (ResNet-50 0.84x) but slower at
+/// batch 32 (BERT-base 1.17x, ResNet-50 and SSD 1.06x).
+static int64_t stepFor(const dlc::TileLimits &limits, bool narrow) {
+  return limits.depth ? limits.depth : narrow ? 32 : 16;
+}
+
+/// Products on tensor cores split their reductions towards 512 blocks,
+/// others towards 128, unless `limits` says: an A/B on an H200
+/// (bench/gpu/h200-split-blocks) measured 512 faster on tensor cores at
+/// batch 1 with a CUDA graph (TF32: ResNet-50 0.76x the time, BERT-base
+/// 0.74x, SSD 0.83x; f16: BERT-base 0.90x; MobileNetV2, whose products are
+/// large enough, and ResNet-50 in f16 level) and level at batch 32 (0.96x
+/// to 1.00x). A tensor core's step is short, so a block of few steps
+/// spends most of its time waiting for the tiles' loads: four times the
+/// blocks hide that wait. Products on the threads' own FMAs were not
+/// measured so.
+static int64_t splitBlocksFor(const dlc::TileLimits &limits, bool tensorCores) {
+  return limits.splitBlocks ? limits.splitBlocks
+         : tensorCores      ? kTensorCoreSplitBlocks
+                            : kEnoughBlocks;
+}
+
 /// The plan for a product isTiledContraction accepts, on `narrow` values
 /// (f16, bf16) or not. 128 x 128 tiles where an A/B on an H200 at batch 32
 /// measured them faster than 64 x 64 (bench/gpu/h200-large-tiles): BERT-base
@@ -165,30 +192,9 @@ static std::optional<TilePlan> plan(const ContractionShape &shape, int64_t maxTi
 /// of columns over several loops stay at 64 x 64 (each thread's 64
 /// accumulators leave room for one block a multiprocessor, too few,
 /// presumably, to hide that index arithmetic and the gathers).
-///
-/// Steps of 32 reduction elements for products of narrow values, 16 for
-/// others, unless `limits` says: an A/B on an H100 (bench/gpu/h100-windows)
-/// measured 32 faster in f16 (BERT-base 0.91x the time at batch 1, 0.84x
-/// at 32; ResNet-50 0.86x at batch 1, level at 32; MobileNetV2 and SSD
-/// within 5%) and in TF32 faster at batch 1 (ResNet-50 0.84x) but slower at
-/// batch 32 (BERT-base 1.17x, ResNet-50 and SSD 1.06x).
-///
-/// Products on tensor cores split their reductions towards 512 blocks,
-/// others towards 128, unless `limits` says: an A/B on an H200
-/// (bench/gpu/h200-split-blocks) measured 512 faster on tensor cores at
-/// batch 1 with a CUDA graph (TF32: ResNet-50 0.76x the time, BERT-base
-/// 0.74x, SSD 0.83x; f16: BERT-base 0.90x; MobileNetV2, whose products are
-/// large enough, and ResNet-50 in f16 level) and level at batch 32 (0.96x
-/// to 1.00x). A tensor core's step is short, so a block of few steps
-/// spends most of its time waiting for the tiles' loads: four times the
-/// blocks hide that wait. Products on the threads' own FMAs were not
-/// measured so.
 static TilePlan choosePlan(const ContractionShape &shape, const dlc::TileLimits &limits,
                            bool narrow, bool tensorCores) {
-  int64_t stepK = limits.depth ? limits.depth : narrow ? 32 : 16;
-  int64_t splitBlocks = limits.splitBlocks ? limits.splitBlocks
-                        : tensorCores      ? kTensorCoreSplitBlocks
-                                           : kEnoughBlocks;
+  int64_t stepK = stepFor(limits, narrow), splitBlocks = splitBlocksFor(limits, tensorCores);
   if (limits.maxTile > kMaxSplitTile && shape.n.size() > 1 && !narrow)
     if (std::optional<TilePlan> p = plan(shape, kMaxSplitTile, stepK, splitBlocks))
       return *p;
@@ -207,10 +213,10 @@ static Type narrowInputs(linalg::LinalgOp op, const dlc::TensorCores &cores,
 
 bool dlc::isTiledContraction(linalg::LinalgOp op, const TileLimits &limits) {
   std::optional<ContractionShape> shape = contractionShape(op);
-  // (deeper steps and fewer blocks split a reduction in fewer slices: a
-  // plan of 16-element steps towards the most blocks implies the others)
-  return shape && plan(*shape, limits.maxTile, limits.depth ? limits.depth : 16,
-                       limits.splitBlocks ? limits.splitBlocks : kTensorCoreSplitBlocks);
+  // (deeper steps and fewer blocks split a reduction in fewer slices: the
+  // plan of the shallowest steps towards the most blocks implies the others)
+  return shape && plan(*shape, limits.maxTile, stepFor(limits, /*narrow=*/false),
+                       splitBlocksFor(limits, /*tensorCores=*/true));
 }
 
 /// The dimension `operand` is contiguous along (its last index's).

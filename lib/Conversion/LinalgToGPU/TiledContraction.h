@@ -23,8 +23,8 @@ inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 /// kGPUTileSides, GPUPipeline.h), `depth` reduction elements staged per
 /// step (one of kGPUTileDepths; 0: chosen by the product's input types);
 /// and the blocks a product of fewer tiles splits its reduction towards
-/// (`splitBlocks`, in kGPUSplitBlocks' range; 0: chosen by where its
-/// products run).
+/// (`splitBlocks`, kGPUFewestSplitBlocks to kGPUMostSplitBlocks; 0: chosen
+/// by where its products run).
 struct TileLimits {
   int64_t maxTile = 128, depth = 0, splitBlocks = 0;
 };
