@@ -249,6 +249,7 @@ def run_peers(args):
 # CUDA graph's _graph): the A/B's other side, timed in the same run.
 AB_SIDES = {"_t64": "tiles up to 64 x 64", "_k32": "32-element steps",
             "_k16": "16-element steps", "_s512": "split towards 512 blocks",
+            "_c3": "inputs copied in 3 stages (cp.async)",
             "_before": "the compiler before"}
 
 

@@ -66,6 +66,12 @@ static cl::opt<int64_t>
                             "reduction towards this many (slices of 8 steps or more, summed "
                             "in order by a second kernel): 32 to 4096 (default: 512 for "
                             "products on tensor cores, 128 for others)"));
+static cl::opt<int64_t>
+    gpuCopyStages("gpu-copy-stages", cl::init(0),
+                  cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
+                           "contiguous along the reduction into this many stages of shared "
+                           "memory with cp.async, 16 bytes a copy: 2 to 4 (default: none, "
+                           "each thread loads its elements a step ahead)"));
 static cl::opt<std::string>
     cudaPath("cuda-path", cl::desc("cuda: the CUDA toolkit (default: $CUDA_ROOT, $CUDA_HOME, "
                                    "$CUDA_PATH, /usr/local/cuda)"));
@@ -315,6 +321,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   gpu->maxTile = gpuMaxTile;
   gpu->tileDepth = gpuTileDepth;
   gpu->splitBlocks = gpuSplitBlocks;
+  gpu->copyStages = gpuCopyStages;
   if (gpuTF32 && !gpu->hasTensorCores()) {
     consumeError(device.takeError());
     return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
@@ -513,9 +520,9 @@ int main(int argc, char **argv) {
                 "' (expected graph, linalg, loops or llvm)");
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
                 gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences() ||
-                gpuSplitBlocks.getNumOccurrences()))
-    return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks "
-                "and --cuda-path apply to --target=cuda");
+                gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences()))
+    return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks, "
+                "--gpu-copy-stages and --cuda-path apply to --target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
   // 0 (the pass chooses) is the default of both, not a value to give.
@@ -527,6 +534,10 @@ int main(int argc, char **argv) {
     return fail("bad --gpu-split-blocks " + std::to_string(gpuSplitBlocks) + " (expected " +
                 std::to_string(kGPUFewestSplitBlocks) + " to " +
                 std::to_string(kGPUMostSplitBlocks) + ")");
+  if (gpuCopyStages.getNumOccurrences() &&
+      (gpuCopyStages < 2 || gpuCopyStages > kGPUMostCopyStages))
+    return fail("bad --gpu-copy-stages " + std::to_string(gpuCopyStages) + " (expected 2 to " +
+                std::to_string(kGPUMostCopyStages) + ")");
   if (cuda && !passLedgerPath.empty())
     return fail("--dlc-pass-ledger is not available for --target=cuda yet");
   if (!externalWeights.empty() && !(cuda && !emit.empty()))

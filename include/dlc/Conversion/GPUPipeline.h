@@ -28,6 +28,10 @@ inline constexpr int64_t kGPUTileDepths[] = {0, 16, 32};
 /// The fewest and the most blocks a tiled product may split its reduction
 /// towards (dlc-gpu-map-to-threads' split-blocks; 0 there: chosen).
 inline constexpr int64_t kGPUFewestSplitBlocks = 32, kGPUMostSplitBlocks = 4096;
+/// The most stages of shared memory a tiled product may copy its inputs
+/// into with cp.async (dlc-gpu-map-to-threads' copy-stages: 2 to this, or
+/// 0: none).
+inline constexpr int64_t kGPUMostCopyStages = 4;
 
 /// The NVIDIA GPU compiled for.
 struct GPUTarget {
@@ -48,6 +52,10 @@ struct GPUTarget {
   /// (dlc-gpu-map-to-threads' split-blocks; 0:
   /// chosen).
   int64_t splitBlocks = 0;
+  /// The stages of shared memory a tiled product on f16 or bf16 values
+  /// copies its inputs contiguous along the reduction into with cp.async,
+  /// 2 to kGPUMostCopyStages (dlc-gpu-map-to-threads' copy-stages; 0: none).
+  int64_t copyStages = 0;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

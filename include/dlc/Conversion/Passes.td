@@ -463,7 +463,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     location. Counters (`--dlc-pass-stats`): `kernels`, `single-thread`,
     `warp-reductions`, `tiled-products`, `window-reductions`,
     `reductions-moved-innermost`,
-    `fused-inputs`, `fused-inits`, `fused-epilogues`, `copies-forwarded`.
+    `fused-inputs`, `fused-inits`, `fused-epilogues`, `async-copied-inputs`,
+    `copies-forwarded`.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",
@@ -479,6 +480,10 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
            "The blocks a tiled product with fewer splits its reduction towards (into "
            "slices of at least 8 steps), 32 to 4096 (0: 512 for products on tensor cores, "
            "128 for others)">,
+    Option<"copyStages", "copy-stages", "int64_t", /*default=*/"0",
+           "Stages of shared memory a tiled product on f16 or bf16 values copies its inputs "
+           "contiguous along the reduction into with cp.async, 2 to 4 (0: none, each thread "
+           "loads its elements a step ahead)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
@@ -549,6 +554,23 @@ def GPUSeparateEmptyTensorsPass : Pass<"dlc-gpu-separate-empty-tensors", "mlir::
     (`--dlc-pass-stats`): `separated`.
   }];
   let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
+def GPUExternDynamicSharedPass
+    : Pass<"dlc-gpu-extern-dynamic-shared", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare the kernels' dynamic shared memory external, as PTX wants it";
+  let description = [{
+    After `convert-gpu-to-nvvm`: the symbol it defines for
+    `gpu.dynamic_shared_memory`, an array of no elements in shared memory
+    (address space 3), is internal, and NVPTX then demotes it to a one-byte
+    shared variable of each kernel (`.shared .b8 __dynamic_shmem__0;`,
+    which ptxas lays out among the kernel's other shared variables) instead
+    of the block's dynamic shared memory. Declared external, it is that:
+    `.extern .shared .align 16 .b8 __dynamic_shmem__0[];`, where the
+    launch's dynamic shared memory starts. Counters (`--dlc-pass-stats`):
+    `declared-external`.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 #endif // DLC_CONVERSION_PASSES_TD

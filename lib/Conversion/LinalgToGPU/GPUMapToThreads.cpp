@@ -496,7 +496,12 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
                        << dlc::kGPUMostSplitBlocks << " (or 0: chosen)";
       return signalPassFailure();
     }
-    dlc::TileLimits limits{maxTile, tileDepth, splitBlocks};
+    if (copyStages != 0 && (copyStages < 2 || copyStages > dlc::kGPUMostCopyStages)) {
+      func.emitError() << "dlc-gpu-map-to-threads: copy-stages=" << int64_t(copyStages)
+                       << " is not between 2 and " << dlc::kGPUMostCopyStages << " (or 0: none)";
+      return signalPassFailure();
+    }
+    dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages};
     IRRewriter rewriter(&getContext());
     int64_t forwarded = forwardCopies(rewriter, func);
     // Copies and linalg ops as loop nests.
@@ -526,7 +531,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     // its kernel computes too.
     SmallVector<dlc::ProductFusion> fusions;
     llvm::SmallPtrSet<Operation *, 16> fused;
-    int64_t fusedInits = 0, fusedEpilogues = 0, fusedInputs = 0;
+    int64_t fusedInits = 0, fusedEpilogues = 0, fusedInputs = 0, copiedInputs = 0;
     for (linalg::LinalgOp op : llvm::concat<linalg::LinalgOp>(tiled, windows)) {
       const dlc::ProductFusion &fusion = fusions.emplace_back(dlc::findProductFusion(op, fused));
       fused.insert_range(fusion.ops());
@@ -606,8 +611,11 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     }
     for (auto [op, fusion] : llvm::zip(tiled, fusions)) {
       std::string layer = layerName(op.getLoc());
-      kernels += dlc::launchTiledContraction(rewriter, op, layer.empty() ? "" : "k_" + layer,
-                                             limits, dlc::TensorCores{narrowMMA, tf32}, fusion);
+      dlc::TiledKernelCounts built = dlc::launchTiledContraction(
+          rewriter, op, layer.empty() ? "" : "k_" + layer, limits,
+          dlc::TensorCores{narrowMMA, tf32}, fusion);
+      kernels += built.kernels;
+      copiedInputs += built.copiedInputs;
     }
     for (auto [op, fusion] : llvm::zip(windows, ArrayRef(fusions).drop_front(tiled.size()))) {
       std::string layer = layerName(op.getLoc());
@@ -623,6 +631,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     dlc::recordPassStat(getArgument(), "fused-inits", fusedInits);
     dlc::recordPassStat(getArgument(), "fused-epilogues", fusedEpilogues);
     dlc::recordPassStat(getArgument(), "fused-inputs", fusedInputs);
+    dlc::recordPassStat(getArgument(), "async-copied-inputs", copiedInputs);
     dlc::recordPassStat(getArgument(), "copies-forwarded", forwarded);
     dlc::recordPassStat(getArgument(), "reductions-moved-innermost", interchanged);
   }

@@ -134,6 +134,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   threads.maxTile = target.maxTile;
   threads.tileDepth = target.tileDepth;
   threads.splitBlocks = target.splitBlocks;
+  threads.copyStages = target.copyStages;
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());
@@ -155,6 +156,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   addLowerToControlFlow(kernels);
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createGPUExternDynamicSharedPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -596,6 +596,55 @@ Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Va
   return arith::SelectOp::create(b, loc, inside, value, padding);
 }
 
+/// Whether the reshape `view` keeps its source's last dimension as its own
+/// (a collapse or an expansion of the others).
+static bool keepsLastDimension(Value view) {
+  if (auto collapse = view.getDefiningOp<memref::CollapseShapeOp>())
+    return collapse.getReassociationIndices().back().size() == 1;
+  if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>())
+    return expand.getReassociationIndices().back().size() == 1;
+  return false;
+}
+
+Value dlc::contiguousSource(const ProductFusion &fusion, Value buffer) {
+  auto it = fusion.inputs.find(rootOf(buffer));
+  if (it == fusion.inputs.end() || !it->second.gather ||
+      !cast<MemRefType>(it->first.getType()).getLayout().isIdentity())
+    return {};
+  linalg::LinalgOp gather = it->second.gather;
+  AffineMap from = gather.getMatchingIndexingMap(gather.getDpsInputOperand(0));
+  AffineMap to = gather.getMatchingIndexingMap(gather.getDpsInitOperand(0));
+  Value source = gather.getDpsInputs()[0];
+  auto type = cast<MemRefType>(source.getType());
+  if (fusion.inputs.contains(rootOf(source)) || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() || from.getNumResults() == 0 || to.getNumResults() == 0)
+    return {};
+  // Element for element (a widening): the buffer's elements in the
+  // source's order, which reshapes keep.
+  if (from == to && from.isIdentity())
+    return source;
+  // Else the last dimension kept last by the gather and the reshapes.
+  if (from.getResults().back() != to.getResults().back() ||
+      !isa<AffineDimExpr>(from.getResults().back()))
+    return {};
+  for (Value view = buffer; view != it->first; view = view.getDefiningOp()->getOperand(0))
+    if (!keepsLastDimension(view))
+      return {};
+  return source;
+}
+
+SmallVector<Value> dlc::sourceIndices(OpBuilder &b, Location loc, const ProductFusion &fusion,
+                                      Value buffer, ValueRange at) {
+  auto it = fusion.inputs.find(rootOf(buffer));
+  assert(it != fusion.inputs.end() && it->second.gather && "a buffer contiguousSource accepts");
+  SmallVector<Value> indices(at);
+  while (buffer != it->first)
+    buffer = reshapeSource(b, loc, buffer, indices);
+  linalg::LinalgOp gather = it->second.gather;
+  SmallVector<Value> loops = loopsAt(gather, *gather.getDpsInitOperand(0), indices);
+  return applyMap(b, loc, gather.getMatchingIndexingMap(gather.getDpsInputOperand(0)), loops);
+}
+
 Type dlc::narrowType(const ProductFusion &fusion, Value buffer) {
   auto it = fusion.inputs.find(rootOf(buffer));
   if (it == fusion.inputs.end())

@@ -117,6 +117,21 @@ mlir::Value elementOf(mlir::OpBuilder &b, mlir::Location loc, const ProductFusio
                       mlir::Value buffer, mlir::ValueRange indices,
                       llvm::SmallVectorImpl<Guard> *guards = nullptr);
 
+/// The buffer whose elements `buffer`'s are, unchanged or widened
+/// (arith.extf), those consecutive along `buffer`'s last dimension
+/// consecutive in it: the input, of a static shape and the identity layout
+/// and loaded where it is, of the fused gather computing `buffer` (or the
+/// buffer it reshapes, of the identity layout) element for element, or
+/// keeping the last dimension last (a transpose of the others) where the
+/// reshapes keep it too. Null if there is none.
+mlir::Value contiguousSource(const ProductFusion &fusion, mlir::Value buffer);
+
+/// The indices in contiguousSource(fusion, buffer) of the element of
+/// `buffer` at `indices`.
+llvm::SmallVector<mlir::Value> sourceIndices(mlir::OpBuilder &b, mlir::Location loc,
+                                             const ProductFusion &fusion, mlir::Value buffer,
+                                             mlir::ValueRange indices);
+
 /// The float type narrower than f32 (f16, bf16) whose values every element
 /// of `buffer` is, as elementOf computes it: a fused conversion widened
 /// each from it (read through paddings of such values and moves); null if

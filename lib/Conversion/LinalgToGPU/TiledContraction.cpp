@@ -53,6 +53,11 @@ constexpr int64_t kMaxGridYZ = 65535;
 constexpr int64_t kLongReduction = 1024;
 /// The fewest reduction steps a block takes when the reduction is split.
 constexpr int64_t kMinStepsPerSplit = 8;
+/// The bytes a cp.async copies (its most), and the narrow values they hold.
+constexpr int64_t kCopyBytes = 16, kCopyValues = kCopyBytes / 2;
+/// The shared memory a block's tiles may take when its inputs are copied in
+/// stages (from sm_80 on, every chip allows a block 99 KB or more).
+constexpr int64_t kMostSharedBytes = 96 * 1024;
 
 /// The loops of a product by role (linalg::inferContractionDims) and their
 /// trip counts.
@@ -272,10 +277,12 @@ public:
         loc(op.getLoc()),
         rows(shape.count(shape.m)), cols(shape.count(shape.n)), batch(shape.count(shape.batch)),
         depth(shape.ranges[shape.k]), at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),
-        rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)) {}
+        rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)) {
+    chooseCopies(limits.stages);
+  }
 
-  /// Replaces the op with its kernels; returns how many.
-  int64_t build();
+  /// Replaces the op with its kernels.
+  dlc::TiledKernelCounts build();
 
 private:
   // Index arithmetic at the insertion point.
@@ -292,6 +299,29 @@ private:
 
   /// Names `kernel` (name + suffix) and builds into its body.
   void startKernel(gpu::LaunchOp kernel, StringRef suffix);
+  /// The extent of the tile of `input` (its rows or columns) and the loops
+  /// they are.
+  int64_t extentOf(OpOperand &input) { return &input == &lhs ? tile.bm : tile.bn; }
+  ArrayRef<unsigned> dimsOf(OpOperand &input) { return &input == &lhs ? shape.m : shape.n; }
+  /// A step's tile of `input` in shared memory.
+  MemRefType tileType(OpOperand &input);
+  /// The buffer the elements of `input` are copied from with cp.async, if
+  /// they can be: narrow values contiguous along the reduction, in chunks
+  /// of kCopyValues that no row or slice of the reduction cuts.
+  Value copySource(OpOperand &input);
+  /// Sets which inputs are copied with cp.async, and in how many stages
+  /// (at most `most`), where shared memory allows two or more.
+  void chooseCopies(int64_t most);
+  /// The buffer `input` is copied from, null if it is staged through
+  /// registers.
+  Value &sourceOf(OpOperand &input) { return &input == &lhs ? lhsSource : rhsSource; }
+  /// The address of `buffer`'s element at `indices` (the identity layout,
+  /// or a view of a buffer of it), a pointer into `space`.
+  Value address(Value buffer, ValueRange indices, unsigned space);
+  /// Copies `input`'s elements of the step at `stepStart` into `stage` (its
+  /// tile in the ring `ring`), kCopyBytes a cp.async, the block's
+  /// consecutive threads copying consecutive chunks of a row or column.
+  void copyStep(OpOperand &input, Value first, Value ring, Value stage, Value stepStart);
   /// Sets the loops `dims` to their values at row or column `linear`.
   void assign(ArrayRef<unsigned> dims, Value linear);
   /// The same with `linear` clamped to the last: a tile's rows and columns
@@ -355,6 +385,11 @@ private:
   int64_t stepK;
   Location loc;
   int64_t rows, cols, batch, depth;
+  /// The buffers the inputs copied with cp.async are copied from (null: an
+  /// input staged through registers), and the stages of shared memory they
+  /// take (1 if none is).
+  Value lhsSource, rhsSource;
+  int64_t stages = 1;
   /// Every loop's value at the element being loaded or stored.
   SmallVector<Value> at;
   OpOperand &lhs, &rhs, &out;
@@ -575,31 +610,95 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
   }
 }
 
-int64_t TiledKernels::build() {
+// Tiles reduction-major, padded: by a column for the threads' own products
+// (the threads staging an input contiguous along the reduction store a
+// column each, in different banks), by 8 for tensor cores (a warp's
+// fragment loads, 4 rows by 8 columns, fall in 32 banks). Narrow tiles hold
+// stepK / 2 words (pairs of reduction steps) per row or column: an input
+// contiguous along the reduction row-major, rows padded by 4 (its fragment
+// loads, 8 rows of 4 words, fall in 32 banks; a warp's stores, 4 rows of 8
+// words or 2 of 16, in 28; its rows of 16-byte multiples, as cp.async
+// writes them); another pair-major, padded by 8 like TF32's (its stores
+// are consecutive words).
+MemRefType TiledKernels::tileType(OpOperand &input) {
+  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup);
+  int64_t extent = extentOf(input);
+  if (!narrow)
+    return MemRefType::get({stepK, extent + (tensorCores ? 8 : 1)}, rewriter.getF32Type(),
+                           MemRefLayoutAttrInterface(), workgroup);
+  SmallVector<int64_t, 2> sizes = {extent, stepK / 2 + 4};
+  if (innermostDim(op, input) != shape.k)
+    sizes = {stepK / 2, extent + 8};
+  return MemRefType::get(sizes, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup);
+}
+
+Value TiledKernels::copySource(OpOperand &input) {
+  if (!narrow || innermostDim(op, input) != shape.k || depth % stepK != 0)
+    return {};
+  // (chunks start at multiples of kCopyValues of the reduction, whose
+  // length stepK divides: no chunk crosses a row's end)
+  Value source = dlc::contiguousSource(fusion, input.get());
+  if (!source || cast<MemRefType>(source.getType()).getElementType() != narrow)
+    return {};
+  return source;
+}
+
+void TiledKernels::chooseCopies(int64_t most) {
+  if (most < 2)
+    return;
+  Value lhsFrom = copySource(lhs), rhsFrom = copySource(rhs);
+  auto bytes = [&](OpOperand &input) {
+    MemRefType type = tileType(input);
+    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  };
+  int64_t copied = (lhsFrom ? bytes(lhs) : 0) + (rhsFrom ? bytes(rhs) : 0);
+  int64_t staged = (lhsFrom ? 0 : bytes(lhs)) + (rhsFrom ? 0 : bytes(rhs));
+  if (copied == 0 || (kMostSharedBytes - staged) / copied < 2)
+    return;
+  lhsSource = lhsFrom;
+  rhsSource = rhsFrom;
+  stages = std::min(most, (kMostSharedBytes - staged) / copied);
+}
+
+Value TiledKernels::address(Value buffer, ValueRange indices, unsigned space) {
+  auto type = cast<MemRefType>(buffer.getType());
+  Value offset = index(0);
+  int64_t stride = type.getElementTypeBitWidth() / 8;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    offset = add(offset, times(indices[d], stride));
+    stride *= type.getDimSize(d);
+  }
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
+  Value bits = arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(), add(base, offset));
+  return LLVM::IntToPtrOp::create(rewriter, loc,
+                                  LLVM::LLVMPointerType::get(rewriter.getContext(), space), bits);
+}
+
+void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value stage,
+                            Value stepStart) {
+  int64_t perLine = stepK / kCopyValues, chunks = extentOf(input) * perLine;
+  for (int64_t p = 0; p * kThreads < chunks; ++p) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value chunk = add(thread, index(p * kThreads));
+    if ((p + 1) * kThreads > chunks)
+      rewriter.setInsertionPointToStart(
+          scf::IfOp::create(rewriter, loc, below(chunk, chunks), /*withElseRegion=*/false)
+              .thenBlock());
+    Value line = divide(chunk, perLine), part = times(remainder(chunk, perLine), kCopyValues);
+    assignClamped(dimsOf(input), add(first, line));
+    at[shape.k] = add(stepStart, part);
+    Value from = address(sourceOf(input),
+                         dlc::sourceIndices(rewriter, loc, fusion, input.get(), indices(input)),
+                         /*global*/ 1);
+    Value to = address(ring, {stage, line, divide(part, 2)}, /*shared*/ 3);
+    NVVM::CpAsyncOp::create(rewriter, loc, to, from, kCopyBytes,
+                            NVVM::LoadCacheModifierKind::CG, /*cpSize=*/Value());
+  }
+}
+
+dlc::TiledKernelCounts TiledKernels::build() {
   bool split = cut.splits > 1;
   Type f32 = rewriter.getF32Type();
-  // The product's grid: x over column tiles, y over row tiles, z over the
-  // batch and the reduction's slices. Two tiles in shared memory,
-  // reduction-major, padded: by a column for the threads' own products (the
-  // threads staging an input contiguous along the reduction store a column
-  // each, in different banks), by 8 for tensor cores (a warp's fragment
-  // loads, 4 rows by 8 columns, fall in 32 banks). Narrow tiles hold
-  // stepK / 2 words (pairs of reduction steps) per row or column: an input
-  // contiguous along the reduction row-major, rows padded by 4 (its
-  // fragment loads, 8 rows of 4 words, fall in 32 banks; a warp's stores, 4
-  // rows of 8 words or 2 of 16, in 28); another pair-major, padded by 8
-  // like TF32's (its stores are consecutive words).
-  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup);
-  int64_t padding = tensorCores ? 8 : 1;
-  auto tileType = [&](OpOperand &input, int64_t extent) {
-    if (!narrow)
-      return MemRefType::get({stepK, extent + padding}, f32, MemRefLayoutAttrInterface(),
-                             workgroup);
-    SmallVector<int64_t, 2> shape = {extent, stepK / 2 + 4};
-    if (innermostDim(op, input) != this->shape.k)
-      shape = {stepK / 2, extent + 8};
-    return MemRefType::get(shape, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup);
-  };
   // The epilogue's kernel is the product's: the views and constants it
   // uses, between the two, go before it.
   dlc::moveEpilogueOperands(rewriter, op, fusion);
@@ -609,14 +708,56 @@ int64_t TiledKernels::build() {
   if (split)
     partial = memref::AllocOp::create(rewriter, loc,
                                       MemRefType::get({cut.splits, batch, rows, cols}, f32));
+  // The product's grid: x over column tiles, y over row tiles, z over the
+  // batch and the reduction's slices. The tiles of the inputs staged
+  // through registers in shared memory of the kernel's own; those of the
+  // inputs copied with cp.async, `stages` each (a ring), in dynamic shared
+  // memory (16-byte aligned; over 48 KB allowed).
+  SmallVector<Type, 2> ownTiles;
+  int64_t ringBytes = 0;
+  for (OpOperand *input : {&lhs, &rhs}) {
+    MemRefType type = tileType(*input);
+    if (sourceOf(*input))
+      ringBytes += stages * type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    else
+      ownTiles.push_back(type);
+  }
   Value one = index(1);
   auto kernel = gpu::LaunchOp::create(
       rewriter, loc, index(llvm::divideCeil(cols, tile.bn)),
       index(llvm::divideCeil(rows, tile.bm)), index(batch * cut.splits), index(kThreads), one,
-      one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/ValueRange{},
-      TypeRange{tileType(lhs, tile.bm), tileType(rhs, tile.bn)});
+      one,
+      ringBytes ? arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), ringBytes)
+                : Value(),
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{}, ownTiles);
   startKernel(kernel, "");
+  // Each input's tile, or ring of tiles ([stage, row or column, word]).
+  ValueRange own = kernel.getWorkgroupAttributions();
+  Value dynamic;
+  if (ringBytes)
+    dynamic = gpu::DynamicSharedMemoryOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(), MemRefLayoutAttrInterface(),
+                        gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                                   gpu::AddressSpace::Workgroup)));
+  int64_t ringOffset = 0;
+  auto tileOf = [&](OpOperand &input) -> Value {
+    MemRefType type = tileType(input);
+    if (!sourceOf(input)) {
+      Value mine = own.front();
+      own = own.drop_front();
+      return mine;
+    }
+    SmallVector<int64_t> sizes = {stages};
+    llvm::append_range(sizes, type.getShape());
+    auto ringType = MemRefType::get(sizes, type.getElementType(), MemRefLayoutAttrInterface(),
+                                    type.getMemorySpace());
+    Value ring = memref::ViewOp::create(rewriter, loc, ringType, dynamic, index(ringOffset),
+                                        ValueRange{});
+    ringOffset += ringType.getNumElements() * ringType.getElementTypeBitWidth() / 8;
+    return ring;
+  };
+  Value lhsTile = tileOf(lhs), rhsTile = tileOf(rhs);
   Value z = kernel.getBlockIds().z;
   Value slice = split ? divide(z, batch) : Value();
   Value batchIndex = split ? remainder(z, batch) : z;
@@ -648,39 +789,94 @@ int64_t TiledKernels::build() {
     begin = times(slice, cut.chunk);
     end = arith::MinUIOp::create(rewriter, loc, add(begin, index(cut.chunk)), end);
   }
-  // The loop carries the accumulators and the elements loaded for its
-  // next step: each step stores them into the tiles, loads the next step's,
-  // then multiplies while they arrive.
-  SmallVector<Staged> lhsFirst = loadStep(lhs, shape.m, tile.bm, firstRow, begin);
-  SmallVector<Staged> rhsFirst = loadStep(rhs, shape.n, tile.bn, firstCol, begin);
+  // The inputs copied with cp.async: the copies of the first stages - 1
+  // steps in flight, a group a step (past the reduction's end, of its last
+  // step, which is not used).
+  bool copying = lhsSource || rhsSource, staging = !lhsSource || !rhsSource;
+  auto copySteps = [&](Value stage, Value stepStart) {
+    Value clamped = arith::MinUIOp::create(rewriter, loc, stepStart, index(depth - stepK));
+    if (lhsSource)
+      copyStep(lhs, firstRow, lhsTile, stage, clamped);
+    if (rhsSource)
+      copyStep(rhs, firstCol, rhsTile, stage, clamped);
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+  };
+  for (int64_t s = 0; copying && s + 1 < stages; ++s)
+    copySteps(index(s), add(begin, index(s * stepK)));
+  // The loop carries the accumulators and the elements of the inputs
+  // staged through registers loaded for its next step: each step stores
+  // them into the tiles, loads the next step's, then multiplies while they
+  // arrive.
+  SmallVector<Staged> lhsFirst, rhsFirst;
+  if (!lhsSource)
+    lhsFirst = loadStep(lhs, shape.m, tile.bm, firstRow, begin);
+  if (!rhsSource)
+    rhsFirst = loadStep(rhs, shape.n, tile.bn, firstCol, begin);
   SmallVector<Value> carried(initial);
   flatten(lhsFirst, carried);
   flatten(rhsFirst, carried);
   auto steps = scf::ForOp::create(rewriter, loc, begin, end, index(stepK), carried);
   rewriter.setInsertionPointToStart(steps.getBody());
   Value step = steps.getInductionVar();
-  Value lhsTile = kernel.getWorkgroupAttributions()[0],
-        rhsTile = kernel.getWorkgroupAttributions()[1];
   ValueRange iterArgs = steps.getRegionIterArgs();
   SmallVector<Value> accumulated(iterArgs.take_front(initial.size()));
   ValueRange flat = iterArgs.drop_front(initial.size());
-  storeStep(lhs, tile.bm, lhsTile, unflatten(lhsFirst, flat), step);
-  storeStep(rhs, tile.bn, rhsTile, unflatten(rhsFirst, flat), step);
+  if (!lhsSource)
+    storeStep(lhs, tile.bm, lhsTile, unflatten(lhsFirst, flat), step);
+  if (!rhsSource)
+    storeStep(rhs, tile.bn, rhsTile, unflatten(rhsFirst, flat), step);
+  // This thread's copies of this step done (of the stages - 2 after it
+  // they may not be), then everyone's.
+  if (copying)
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 2);
   gpu::BarrierOp::create(rewriter, loc);
+  Value lhsStep = lhsTile, rhsStep = rhsTile;
+  if (copying) {
+    // The copies of the step stages - 1 on go into the stage the step
+    // before was multiplied from: everyone has, past the barrier.
+    Value count = divide(arith::SubIOp::create(rewriter, loc, step, begin), stepK);
+    copySteps(remainder(add(count, index(stages - 1)), stages),
+              add(step, index((stages - 1) * stepK)));
+    Value stage = remainder(count, stages);
+    auto stageOf = [&](Value ring) -> Value {
+      auto ringType = cast<MemRefType>(ring.getType());
+      SmallVector<OpFoldResult> offsets = {stage, rewriter.getIndexAttr(0),
+                                           rewriter.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1)};
+      for (int64_t size : ringType.getShape().drop_front())
+        sizes.push_back(rewriter.getIndexAttr(size));
+      SmallVector<OpFoldResult> strides(3, rewriter.getIndexAttr(1));
+      MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+          ringType.getShape().drop_front(), ringType, offsets, sizes, strides);
+      return memref::SubViewOp::create(rewriter, loc, type, ring, offsets, sizes, strides);
+    };
+    if (lhsSource)
+      lhsStep = stageOf(lhsTile);
+    if (rhsSource)
+      rhsStep = stageOf(rhsTile);
+  }
   Value next = add(step, index(stepK));
-  SmallVector<Staged> lhsNext = loadStep(lhs, shape.m, tile.bm, firstRow, next);
-  SmallVector<Staged> rhsNext = loadStep(rhs, shape.n, tile.bn, firstCol, next);
+  SmallVector<Staged> lhsNext, rhsNext;
+  if (!lhsSource)
+    lhsNext = loadStep(lhs, shape.m, tile.bm, firstRow, next);
+  if (!rhsSource)
+    rhsNext = loadStep(rhs, shape.n, tile.bn, firstCol, next);
   if (tensorCores)
-    multiplyOnTensorCores(lhsTile, rhsTile, accumulated);
+    multiplyOnTensorCores(lhsStep, rhsStep, accumulated);
   else
-    multiplyOnThreads(lhsTile, rhsTile, accumulated);
-  // Nobody stages the next step before everyone has used this one.
-  gpu::BarrierOp::create(rewriter, loc);
+    multiplyOnThreads(lhsStep, rhsStep, accumulated);
+  // Nobody stages the next step through registers before everyone has
+  // used this one (a ring's next stage is another).
+  if (staging)
+    gpu::BarrierOp::create(rewriter, loc);
   flatten(lhsNext, accumulated);
   flatten(rhsNext, accumulated);
   scf::YieldOp::create(rewriter, loc, accumulated);
 
   rewriter.setInsertionPointAfter(steps);
+  // No copy outlives the kernel's block.
+  if (copying)
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
   for (auto [a, position] : llvm::enumerate(mine)) {
     auto [row, col] = position;
     Value inside = arith::AndIOp::create(rewriter, loc, below(row, rows), below(col, cols));
@@ -703,7 +899,7 @@ int64_t TiledKernels::build() {
   rewriter.eraseOp(op);
   for (Operation *fused : fusion.ops())
     rewriter.eraseOp(fused);
-  return split ? 2 : 1;
+  return {split ? 2 : 1, (lhsSource != nullptr) + (rhsSource != nullptr)};
 }
 
 // The slices' sums added to the output in order (the same result on every
@@ -734,8 +930,9 @@ void TiledKernels::sumSlices(Value partial) {
   storeResult(slices.getResult(0));
 }
 
-int64_t dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
-                                    const TileLimits &limits, const TensorCores &cores,
-                                    const ProductFusion &fusion) {
+dlc::TiledKernelCounts dlc::launchTiledContraction(IRRewriter &rewriter, linalg::LinalgOp op,
+                                                   StringRef name, const TileLimits &limits,
+                                                   const TensorCores &cores,
+                                                   const ProductFusion &fusion) {
   return TiledKernels(rewriter, op, name, limits, cores, fusion).build();
 }

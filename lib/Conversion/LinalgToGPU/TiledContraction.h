@@ -24,9 +24,12 @@ inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 /// step (one of kGPUTileDepths; 0: chosen by the product's input types);
 /// and the blocks a product of fewer tiles splits its reduction towards
 /// (`splitBlocks`, kGPUFewestSplitBlocks to kGPUMostSplitBlocks; 0: chosen
-/// by where its products run).
+/// by where its products run); and the stages of shared memory a product on
+/// f16 or bf16 values copies its inputs into with cp.async (`stages`, up to
+/// kGPUMostCopyStages; 0: none, each thread loads its elements a step ahead
+/// into registers).
 struct TileLimits {
-  int64_t maxTile = 128, depth = 0, splitBlocks = 0;
+  int64_t maxTile = 128, depth = 0, splitBlocks = 0, stages = 0;
 };
 
 /// Whether `op` is a product the tiled kernel computes within `limits`: on
@@ -44,12 +47,18 @@ struct TensorCores {
   bool narrow = false, tf32 = false;
 };
 
+/// What launchTiledContraction built: kernels, and inputs copied into
+/// shared memory with cp.async.
+struct TiledKernelCounts {
+  int64_t kernels = 0, copiedInputs = 0;
+};
+
 /// Replaces `op` (isTiledContraction with `limits`) and the ops of `fusion`
 /// with its tiled gpu.launch, named `name` unless empty, and, when the
 /// product splits its reduction to occupy the GPU, a second one (`name`_sum)
 /// adding the slices' sums in order. The products run on tensor cores as
-/// `cores` allows, else on each thread in f32. Returns the number of kernels.
-int64_t launchTiledContraction(mlir::IRRewriter &rewriter, mlir::linalg::LinalgOp op,
+/// `cores` allows, else on each thread in f32.
+TiledKernelCounts launchTiledContraction(mlir::IRRewriter &rewriter, mlir::linalg::LinalgOp op,
                                llvm::StringRef name, const TileLimits &limits,
                                const TensorCores &cores,
                                const ProductFusion &fusion);
