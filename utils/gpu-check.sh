@@ -22,7 +22,8 @@
 #                 batch 1 also with --pipeline=auto (_auto) and replaying
 #                 a CUDA graph (--cuda-graph; model name _graph), also
 #                 with the flags of gpu-prepare.sh's AB (_s512 in f32:
-#                 --gpu-split-blocks=512; _c3 in f16:
+#                 --gpu-split-blocks=512; _fused in TF32:
+#                 --gpu-fuse-reductions; _c3 in f16:
 #                 --gpu-copy-stages=3; _k32 in f32 and TF32 and _k16 in
 #                 f16: the other --gpu-tile-depth), and the
 #                 libraries an earlier compiler made (_before, when the
@@ -85,16 +86,18 @@ echo "== zoo models against the CPU backend ($SECONDS s)"
 : > "$results/models.txt"
 for so in "$payload"/models/*.so; do
   m=$(basename "$so" .so)
-  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, ...): M's inputs
-  case ${m#"$base"} in
-    "" | .[ksc][0-9]*) tolerance=(--rtol=1e-3 --atol=1e-4) ;;
-    .tf32*) tolerance=(--rtol=2e-2 --atol=2e-2) ;;
+  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .fused): M's inputs
+  # the library without its A/B's suffix (gpu-prepare.sh's AB)
+  plain=$(sed -E 's/\.(k[0-9]+|s[0-9]+|c[0-9]+|fused)$//' <<< "$m")
+  case ${plain#"$base"} in
+    "") tolerance=(--rtol=1e-3 --atol=1e-4) ;;
+    .tf32) tolerance=(--rtol=2e-2 --atol=2e-2) ;;
     *) tolerance=(--rtol=5e-2 --atol=0.1) ;; # f16, bf16
   esac
   # expected outputs (and weights) of the variant's own where it has them
   # (M.f16.k16: M.f16's); weights only for a library that keeps some outside
   own=$base
-  for variant in "$m" "${m%.[ksc][0-9]*}"; do
+  for variant in "$m" "$plain"; do
     if [ -e "$payload/models/$variant.expected0.npy" ]; then own=$variant; break; fi
   done
   args=()

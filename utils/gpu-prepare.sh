@@ -35,11 +35,13 @@
 #                                   pseudo-randomly: timing only, see README)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
-# AB, a comma-separated list (default split,copy): split: X = s512, in f32
-# with --gpu-split-blocks=512 (the products on the threads' own FMAs; those
-# on tensor cores split towards 512 blocks by default since
-# bench/gpu/h200-split-blocks); copy: X = c3, in f16 and bf16 with
-# --gpu-copy-stages=3 (inputs copied into shared memory with cp.async);
+# AB, a comma-separated list (default split,fused,copy): split: X = s512,
+# in f32 with --gpu-split-blocks=512 (the products on the threads' own
+# FMAs; those on tensor cores split towards 512 blocks by default since
+# bench/gpu/h200-split-blocks); fused: X = fused, in TF32 with
+# --gpu-fuse-reductions (reductions' kernels computing their fills and
+# epilogues); copy: X = c3, in f16 and bf16 with --gpu-copy-stages=3
+# (inputs copied into shared memory with cp.async);
 # depth: X = k32 in f32 and TF32 and k16 in f16 and bf16, with that
 # --gpu-tile-depth (the other step depth than the default); none: no such
 # libraries. One flag per variant.
@@ -55,15 +57,16 @@ arch=${3:-sm_90}
 # the A/B of a flag, per variant (f32, tf32, f16; bf16 takes f16's): "the
 # names' suffix, then the flags"
 declare -A ab=()
-IFS=, read -r -a abs <<< "${AB:-split,copy}"
+IFS=, read -r -a abs <<< "${AB:-split,fused,copy}"
 for a in "${abs[@]}"; do
   case $a in
     split) ab[f32]="s512 --gpu-split-blocks=512" ;;
+    fused) ab[tf32]="fused --gpu-fuse-reductions" ;;
     copy) ab[f16]="c3 --gpu-copy-stages=3" ;;
     depth) ab[f32]="k32 --gpu-tile-depth=32" ab[tf32]="k32 --gpu-tile-depth=32"
            ab[f16]="k16 --gpu-tile-depth=16" ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, copy, depth or none" >&2; exit 2 ;;
+    *) echo "gpu-prepare: AB=$AB: expected split, fused, copy, depth or none" >&2; exit 2 ;;
   esac
 done
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}

@@ -5,7 +5,7 @@
 // (a kernel each, but the in-place transpose's second) and one product;
 // the depthwise convolution's and the product's epilogues fused, and the
 // initial values of all but the transposed case.
-// STATS: copies-forwarded 0, fused-epilogues 2, fused-inits 3, fused-inputs 2, kernels 5,
+// STATS: copies-forwarded 0, fused-epilogues 2, fused-inits 3, fused-inputs 2, fused-reductions 0, kernels 5,
 // STATS-SAME: tiled-products 1, warp-reductions 0, window-reductions 3
 
 // A depthwise convolution as the CPU's lowering leaves it: the input padded

@@ -66,6 +66,11 @@ static cl::opt<int64_t>
                             "reduction towards this many (slices of 8 steps or more, summed "
                             "in order by a second kernel): 32 to 4096 (default: 512 for "
                             "products on tensor cores, 128 for others)"));
+static cl::opt<bool> gpuFuseReductions(
+    "gpu-fuse-reductions",
+    cl::desc("cuda: a reduction's kernel (a layer norm's or a softmax's sums) also computes "
+             "the elementwise ops around it: its output's initial values, the op reading "
+             "its output just after (default: kernels of their own)"));
 static cl::opt<int64_t>
     gpuCopyStages("gpu-copy-stages", cl::init(0),
                   cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
@@ -322,6 +327,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   gpu->tileDepth = gpuTileDepth;
   gpu->splitBlocks = gpuSplitBlocks;
   gpu->copyStages = gpuCopyStages;
+  gpu->fuseReductions = gpuFuseReductions;
   if (gpuTF32 && !gpu->hasTensorCores()) {
     consumeError(device.takeError());
     return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
@@ -520,9 +526,11 @@ int main(int argc, char **argv) {
                 "' (expected graph, linalg, loops or llvm)");
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
                 gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences() ||
-                gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences()))
+                gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences() ||
+                gpuFuseReductions))
     return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks, "
-                "--gpu-copy-stages and --cuda-path apply to --target=cuda");
+                "--gpu-copy-stages, --gpu-fuse-reductions and --cuda-path apply to "
+                "--target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
   // 0 (the pass chooses) is the default of both, not a value to give.

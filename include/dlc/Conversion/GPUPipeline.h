@@ -56,6 +56,9 @@ struct GPUTarget {
   /// copies its inputs contiguous along the reduction into with cp.async,
   /// 2 to kGPUMostCopyStages (dlc-gpu-map-to-threads' copy-stages; 0: none).
   int64_t copyStages = 0;
+  /// A reduction's kernel also computes the elementwise ops around it
+  /// (dlc-gpu-map-to-threads' fuse-reductions).
+  bool fuseReductions = false;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

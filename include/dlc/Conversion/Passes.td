@@ -433,7 +433,16 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     to f32 by conversions its kernel reads through, runs on tensor cores
     with `mma.sync` m16n8k16 on them: its tiles hold the narrow values in
     pairs, the products are exact and the tensor cores sum them in f32 (no
-    rounding of the inputs added, unlike TF32; sm_80 and later). A
+    rounding of the inputs added, unlike TF32; sm_80 and later). With
+    `copy-stages` (2 to 4), such a product's inputs contiguous along the
+    reduction in an f16 or bf16 buffer (read through a widening, or a
+    transpose keeping the last dimension; the reduction a whole number of
+    steps) are copied into shared memory with cp.async, 16 bytes a copy,
+    into a ring of that many stages each in the block's dynamic shared
+    memory (up to 96 KB in all; fewer stages where more would not fit):
+    the copies of the next stages - 1 steps are in flight while a step is
+    multiplied, and a block whose inputs are both copied passes one barrier
+    a step (`async-copied-inputs`). A
     reduction whose
     dimensions are not innermost has its loops reordered first, so that its
     outputs get threads (`reductions-moved-innermost`). A tiled product's
@@ -449,7 +458,14 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     reads (or updating the output in place, each element where it reads
     it: a bias and an activation), runs on each result as it is stored
     (`fused-epilogues`), the results stored too only if the output is read
-    later or is the caller's and not updated. Window reductions (an input
+    later or is the caller's and not updated. With `fuse-reductions`, a
+    reduction's kernel (a thread or a warp per output, as above) computes
+    the same ops around it: its output's initial values (a fill: the loop
+    starts from the value instead of loading it), the elementwise op
+    reading its results just after (a layer norm's mean and variance
+    divided by the length, a softmax's sums), inputs read through
+    (`fused-reductions` counts them; BERT-base at batch 1 launches 396
+    kernels instead of 521). Window reductions (an input
     indexed by a sum of loops, the output by the parallel ones: depthwise
     and grouped convolutions, pooling) get a kernel of their own too
     (`window-reductions`): a thread per output element, consecutive
@@ -464,7 +480,7 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     `warp-reductions`, `tiled-products`, `window-reductions`,
     `reductions-moved-innermost`,
     `fused-inputs`, `fused-inits`, `fused-epilogues`, `async-copied-inputs`,
-    `copies-forwarded`.
+    `fused-reductions`, `copies-forwarded`.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",
@@ -484,6 +500,10 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
            "Stages of shared memory a tiled product on f16 or bf16 values copies its inputs "
            "contiguous along the reduction into with cp.async, 2 to 4 (0: none, each thread "
            "loads its elements a step ahead)">,
+    Option<"fuseReductions", "fuse-reductions", "bool", /*default=*/"false",
+           "A reduction's kernel also computes the elementwise ops around it: its "
+           "output's initial values, the op reading its output just after, inputs read "
+           "through">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",

@@ -130,7 +130,8 @@ static bool readsAlongLoopOnly(scf::ParallelOp parallel, scf::ForOp loop) {
 /// The warp reduction of `parallel`'s `total` iterations, if it is one: few
 /// outputs or inputs read along the reduction only, a loop of at least a
 /// warp's iterations around a 32-bit combination, only pure ops and loads
-/// before the loop and only pure ops and stores after it.
+/// before the loop and only pure ops, loads and stores after it (a fused
+/// epilogue's, which the warp's first lane runs).
 static std::optional<WarpReduction> matchWarpReduction(scf::ParallelOp parallel, int64_t total) {
   Block *body = parallel.getBody();
   SmallVector<scf::ForOp> loops(body->getOps<scf::ForOp>());
@@ -158,7 +159,7 @@ static std::optional<WarpReduction> matchWarpReduction(scf::ParallelOp parallel,
       after = true;
       continue;
     }
-    bool allowed = isPure(&op) || (after ? isa<memref::StoreOp>(op) : isa<memref::LoadOp>(op));
+    bool allowed = isPure(&op) || isa<memref::LoadOp>(op) || (after && isa<memref::StoreOp>(op));
     if (op.getNumRegions() || !allowed)
       return std::nullopt;
   }
@@ -194,6 +195,76 @@ static bool moveReductionsInnermost(IRRewriter &rewriter, linalg::LinalgOp &op) 
     return false;
   op = *interchanged;
   return true;
+}
+
+/// Whether `op` is a reduction whose kernel may compute the ops around it
+/// (lowerFusedReduction): one output, indexed by its parallel loops and
+/// constants, and loops of static trip counts.
+static bool isFusableReduction(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0 ||
+      llvm::is_contained(op.getStaticLoopRanges(), ShapedType::kDynamic))
+    return false;
+  ArrayRef<AffineExpr> output = op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults();
+  return llvm::all_of(output, [&](AffineExpr e) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    return isa<AffineConstantExpr>(e) ||
+           (dim && op.getIteratorTypesArray()[dim.getPosition()] == utils::IteratorType::parallel);
+  });
+}
+
+/// Replaces the reduction `op` (isFusableReduction, its reductions
+/// innermost) and the ops of `fusion` with one loop nest: a parallel loop
+/// over its outputs, in each the output's initial value (computed by the
+/// op `fusion` fused writing it, else loaded), a loop per reduction
+/// dimension around its body (its inputs read through the producers
+/// `fusion` fused), and the result stored or handed to the epilogue.
+static void lowerFusedReduction(IRRewriter &rewriter, linalg::LinalgOp op,
+                                const dlc::ProductFusion &fusion) {
+  Location loc = op.getLoc();
+  dlc::moveEpilogueOperands(rewriter, op, fusion);
+  rewriter.setInsertionPoint(op);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned parallelLoops = op.getNumParallelLoops();
+  SmallVector<Value> zeros, counts, ones;
+  for (int64_t count : ArrayRef(ranges).take_front(parallelLoops)) {
+    zeros.push_back(index(0));
+    counts.push_back(index(count));
+    ones.push_back(index(1));
+  }
+  auto parallel = scf::ParallelOp::create(rewriter, loc, zeros, counts, ones);
+  rewriter.setInsertionPointToStart(parallel.getBody());
+  SmallVector<Value> loops(parallel.getInductionVars());
+  OpOperand &out = *op.getDpsInitOperand(0);
+  SmallVector<Value> at = llvm::map_to_vector(
+      op.getMatchingIndexingMap(&out).getResults(), [&](AffineExpr e) -> Value {
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          return loops[dim.getPosition()];
+        return index(cast<AffineConstantExpr>(e).getValue());
+      });
+  auto load = [&](OpBuilder &b, Value buffer, ValueRange indices) {
+    return dlc::elementOf(b, loc, fusion, buffer, indices);
+  };
+  std::function<Value(Value)> reduce = [&](Value accumulated) -> Value {
+    if (loops.size() == ranges.size())
+      return dlc::emitIteration(rewriter, op, loops, {{&out, accumulated}}, load)[0];
+    auto loop = scf::ForOp::create(rewriter, loc, index(0), index(ranges[loops.size()]),
+                                   index(1), accumulated);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    loops.push_back(loop.getInductionVar());
+    scf::YieldOp::create(rewriter, loc, reduce(loop.getRegionIterArgs()[0]));
+    loops.pop_back();
+    return loop.getResult(0);
+  };
+  Value result = reduce(dlc::initialValue(rewriter, op, fusion, at));
+  dlc::storeResult(rewriter, op, fusion, at, result);
+  rewriter.eraseOp(op);
+  for (Operation *fused : fusion.ops())
+    rewriter.eraseOp(fused);
 }
 
 /// The first name in `loc` (the model's layer or node: "layer1.0.conv1"),
@@ -539,8 +610,30 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       fusedEpilogues += fusion.epilogue != nullptr;
       fusedInputs += fusion.inputs.size();
     }
+    // With fuse-reductions, so do reductions' kernels (lowerFusedReduction).
+    int64_t interchanged = 0, fusedReductions = 0;
+    SmallVector<std::pair<linalg::LinalgOp, dlc::ProductFusion>> reductions;
+    for (linalg::LinalgOp &op : linalgOps) {
+      if (!fuseReductions || wholeBody || op->getParentOp() != func || fused.contains(op) ||
+          !isFusableReduction(op))
+        continue;
+      rewriter.setInsertionPoint(op);
+      interchanged += moveReductionsInnermost(rewriter, op);
+      dlc::ProductFusion fusion = dlc::findProductFusion(op, fused);
+      if (!fusion.init && !fusion.epilogue && fusion.inputs.empty())
+        continue;
+      fused.insert_range(fusion.ops());
+      fused.insert(op);
+      fusedInits += fusion.init != nullptr;
+      fusedEpilogues += fusion.epilogue != nullptr;
+      fusedInputs += fusion.inputs.size();
+      reductions.emplace_back(op, std::move(fusion));
+    }
     llvm::erase_if(linalgOps, [&](linalg::LinalgOp op) { return fused.contains(op); });
-    int64_t interchanged = 0;
+    for (auto &[op, fusion] : reductions) {
+      lowerFusedReduction(rewriter, op, fusion);
+      ++fusedReductions;
+    }
     for (linalg::LinalgOp op : linalgOps) {
       rewriter.setInsertionPoint(op);
       if (!wholeBody && moveReductionsInnermost(rewriter, op)) {
@@ -632,6 +725,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     dlc::recordPassStat(getArgument(), "fused-epilogues", fusedEpilogues);
     dlc::recordPassStat(getArgument(), "fused-inputs", fusedInputs);
     dlc::recordPassStat(getArgument(), "async-copied-inputs", copiedInputs);
+    dlc::recordPassStat(getArgument(), "fused-reductions", fusedReductions);
     dlc::recordPassStat(getArgument(), "copies-forwarded", forwarded);
     dlc::recordPassStat(getArgument(), "reductions-moved-innermost", interchanged);
   }

@@ -135,6 +135,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   threads.tileDepth = target.tileDepth;
   threads.splitBlocks = target.splitBlocks;
   threads.copyStages = target.copyStages;
+  threads.fuseReductions = target.fuseReductions;
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());
