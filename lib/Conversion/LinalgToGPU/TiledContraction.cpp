@@ -206,6 +206,11 @@ static TilePlan choosePlan(const ContractionShape &shape, const dlc::TileLimits 
   return *plan(shape, limits.maxTile, stepK, splitBlocks);
 }
 
+/// The bytes of a buffer of `type`.
+static int64_t bytesOf(MemRefType type) {
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
 /// The narrow type (f16, bf16) of both inputs' values where `cores` takes
 /// products of them, else null.
 static Type narrowInputs(linalg::LinalgOp op, const dlc::TensorCores &cores,
@@ -314,7 +319,7 @@ private:
   void chooseCopies(int64_t most);
   /// The buffer `input` is copied from, null if it is staged through
   /// registers.
-  Value &sourceOf(OpOperand &input) { return &input == &lhs ? lhsSource : rhsSource; }
+  Value sourceOf(OpOperand &input) { return &input == &lhs ? lhsSource : rhsSource; }
   /// The address of `buffer`'s element at `indices` (the identity layout,
   /// or a view of a buffer of it), a pointer into `space`.
   Value address(Value buffer, ValueRange indices, unsigned space);
@@ -647,10 +652,7 @@ void TiledKernels::chooseCopies(int64_t most) {
   if (most < 2)
     return;
   Value lhsFrom = copySource(lhs), rhsFrom = copySource(rhs);
-  auto bytes = [&](OpOperand &input) {
-    MemRefType type = tileType(input);
-    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
-  };
+  auto bytes = [&](OpOperand &input) { return bytesOf(tileType(input)); };
   int64_t copied = (lhsFrom ? bytes(lhs) : 0) + (rhsFrom ? bytes(rhs) : 0);
   int64_t staged = (lhsFrom ? 0 : bytes(lhs)) + (rhsFrom ? 0 : bytes(rhs));
   if (copied == 0 || (kMostSharedBytes - staged) / copied < 2)
@@ -718,7 +720,7 @@ dlc::TiledKernelCounts TiledKernels::build() {
   for (OpOperand *input : {&lhs, &rhs}) {
     MemRefType type = tileType(*input);
     if (sourceOf(*input))
-      ringBytes += stages * type.getNumElements() * type.getElementTypeBitWidth() / 8;
+      ringBytes += stages * bytesOf(type);
     else
       ownTiles.push_back(type);
   }
@@ -754,7 +756,7 @@ dlc::TiledKernelCounts TiledKernels::build() {
                                     type.getMemorySpace());
     Value ring = memref::ViewOp::create(rewriter, loc, ringType, dynamic, index(ringOffset),
                                         ValueRange{});
-    ringOffset += ringType.getNumElements() * ringType.getElementTypeBitWidth() / 8;
+    ringOffset += bytesOf(ringType);
     return ring;
   };
   Value lhsTile = tileOf(lhs), rhsTile = tileOf(rhs);
