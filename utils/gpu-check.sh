@@ -87,8 +87,10 @@ echo "== zoo models against the CPU backend ($SECONDS s)"
 for so in "$payload"/models/*.so; do
   m=$(basename "$so" .so)
   base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .fused): M's inputs
-  # the library without its A/B's suffix (gpu-prepare.sh's AB)
-  plain=$(sed -E 's/\.(k[0-9]+|s[0-9]+|c[0-9]+|fused)$//' <<< "$m")
+  # the library without its A/B's suffix (gpu-prepare.sh's AB): a last
+  # part after the model's that names no variant
+  plain=$m
+  case ${m##*.} in "$m" | tf32 | f16 | bf16) ;; *) plain=${m%.*} ;; esac
   case ${plain#"$base"} in
     "") tolerance=(--rtol=1e-3 --atol=1e-4) ;;
     .tf32) tolerance=(--rtol=2e-2 --atol=2e-2) ;;

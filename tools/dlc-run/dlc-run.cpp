@@ -543,8 +543,9 @@ int main(int argc, char **argv) {
                 std::to_string(kGPUFewestSplitBlocks) + " to " +
                 std::to_string(kGPUMostSplitBlocks) + ")");
   if (gpuCopyStages.getNumOccurrences() &&
-      (gpuCopyStages < 2 || gpuCopyStages > kGPUMostCopyStages))
-    return fail("bad --gpu-copy-stages " + std::to_string(gpuCopyStages) + " (expected 2 to " +
+      (gpuCopyStages < kGPUFewestCopyStages || gpuCopyStages > kGPUMostCopyStages))
+    return fail("bad --gpu-copy-stages " + std::to_string(gpuCopyStages) + " (expected " +
+                std::to_string(kGPUFewestCopyStages) + " to " +
                 std::to_string(kGPUMostCopyStages) + ")");
   if (cuda && !passLedgerPath.empty())
     return fail("--dlc-pass-ledger is not available for --target=cuda yet");

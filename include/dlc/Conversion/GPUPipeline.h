@@ -28,10 +28,10 @@ inline constexpr int64_t kGPUTileDepths[] = {0, 16, 32};
 /// The fewest and the most blocks a tiled product may split its reduction
 /// towards (dlc-gpu-map-to-threads' split-blocks; 0 there: chosen).
 inline constexpr int64_t kGPUFewestSplitBlocks = 32, kGPUMostSplitBlocks = 4096;
-/// The most stages of shared memory a tiled product may copy its inputs
-/// into with cp.async (dlc-gpu-map-to-threads' copy-stages: 2 to this, or
-/// 0: none).
-inline constexpr int64_t kGPUMostCopyStages = 4;
+/// The fewest and the most stages of shared memory a tiled product may copy
+/// its inputs into with cp.async (dlc-gpu-map-to-threads' copy-stages; 0
+/// there: none).
+inline constexpr int64_t kGPUFewestCopyStages = 2, kGPUMostCopyStages = 4;
 
 /// The NVIDIA GPU compiled for.
 struct GPUTarget {
@@ -54,7 +54,8 @@ struct GPUTarget {
   int64_t splitBlocks = 0;
   /// The stages of shared memory a tiled product on f16 or bf16 values
   /// copies its inputs contiguous along the reduction into with cp.async,
-  /// 2 to kGPUMostCopyStages (dlc-gpu-map-to-threads' copy-stages; 0: none).
+  /// kGPUFewestCopyStages to kGPUMostCopyStages (dlc-gpu-map-to-threads'
+  /// copy-stages; 0: none).
   int64_t copyStages = 0;
   /// A reduction's kernel also computes the elementwise ops around it
   /// (dlc-gpu-map-to-threads' fuse-reductions).

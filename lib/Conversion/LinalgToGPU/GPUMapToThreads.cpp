@@ -567,9 +567,11 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
                        << dlc::kGPUMostSplitBlocks << " (or 0: chosen)";
       return signalPassFailure();
     }
-    if (copyStages != 0 && (copyStages < 2 || copyStages > dlc::kGPUMostCopyStages)) {
+    if (copyStages != 0 &&
+        (copyStages < dlc::kGPUFewestCopyStages || copyStages > dlc::kGPUMostCopyStages)) {
       func.emitError() << "dlc-gpu-map-to-threads: copy-stages=" << int64_t(copyStages)
-                       << " is not between 2 and " << dlc::kGPUMostCopyStages << " (or 0: none)";
+                       << " is not between " << dlc::kGPUFewestCopyStages << " and "
+                       << dlc::kGPUMostCopyStages << " (or 0: none)";
       return signalPassFailure();
     }
     dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages};
@@ -603,13 +605,14 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     SmallVector<dlc::ProductFusion> fusions;
     llvm::SmallPtrSet<Operation *, 16> fused;
     int64_t fusedInits = 0, fusedEpilogues = 0, fusedInputs = 0, copiedInputs = 0;
-    for (linalg::LinalgOp op : llvm::concat<linalg::LinalgOp>(tiled, windows)) {
-      const dlc::ProductFusion &fusion = fusions.emplace_back(dlc::findProductFusion(op, fused));
+    auto take = [&](const dlc::ProductFusion &fusion) {
       fused.insert_range(fusion.ops());
       fusedInits += fusion.init != nullptr;
       fusedEpilogues += fusion.epilogue != nullptr;
       fusedInputs += fusion.inputs.size();
-    }
+    };
+    for (linalg::LinalgOp op : llvm::concat<linalg::LinalgOp>(tiled, windows))
+      take(fusions.emplace_back(dlc::findProductFusion(op, fused)));
     // With fuse-reductions, so do reductions' kernels (lowerFusedReduction).
     int64_t interchanged = 0, fusedReductions = 0;
     SmallVector<std::pair<linalg::LinalgOp, dlc::ProductFusion>> reductions;
@@ -622,11 +625,8 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       dlc::ProductFusion fusion = dlc::findProductFusion(op, fused);
       if (!fusion.init && !fusion.epilogue && fusion.inputs.empty())
         continue;
-      fused.insert_range(fusion.ops());
+      take(fusion);
       fused.insert(op);
-      fusedInits += fusion.init != nullptr;
-      fusedEpilogues += fusion.epilogue != nullptr;
-      fusedInputs += fusion.inputs.size();
       reductions.emplace_back(op, std::move(fusion));
     }
     llvm::erase_if(linalgOps, [&](linalg::LinalgOp op) { return fused.contains(op); });

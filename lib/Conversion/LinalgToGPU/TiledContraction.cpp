@@ -1,5 +1,6 @@
 //===- TiledContraction.cpp - matrix products tiled in shared memory ------===//
 #include "TiledContraction.h"
+#include "dlc/Conversion/GPUPipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -327,6 +328,8 @@ private:
   /// tile in the ring `ring`), kCopyBytes a cp.async, the block's
   /// consecutive threads copying consecutive chunks of a row or column.
   void copyStep(OpOperand &input, Value first, Value ring, Value stage, Value stepStart);
+  /// The tile `stage` of the ring `ring`.
+  Value stageOf(Value ring, Value stage);
   /// Sets the loops `dims` to their values at row or column `linear`.
   void assign(ArrayRef<unsigned> dims, Value linear);
   /// The same with `linear` clamped to the last: a tile's rows and columns
@@ -345,19 +348,16 @@ private:
   /// (or computed by fused producers) a step ahead, so that the loads are
   /// in flight while the products of the step before are computed, and
   /// the paddings' conditions, applied when they are stored.
-  SmallVector<Staged> loadStep(OpOperand &input, ArrayRef<unsigned> dims, int64_t extent,
-                               Value first, Value stepStart);
+  SmallVector<Staged> loadStep(OpOperand &input, Value first, Value stepStart);
   /// Stores them into `buffer`, the tile in shared memory.
-  void storeStep(OpOperand &input, int64_t extent, Value buffer, ArrayRef<Staged> staged,
-                 Value stepStart);
+  void storeStep(OpOperand &input, Value buffer, ArrayRef<Staged> staged, Value stepStart);
   /// Where the element r of a thread's share of a step is in the tile:
   /// (reduction step, row or column).
-  std::pair<Value, Value> stagedPosition(OpOperand &input, int64_t extent, int64_t r);
+  std::pair<Value, Value> stagedPosition(OpOperand &input, int64_t r);
   /// Where item p of a thread's share of a step is, of `perLine` items per
   /// row or column (elements, or a narrow tile's pairs): (its index along
   /// the reduction, row or column).
-  std::pair<Value, Value> stagedItem(OpOperand &input, int64_t extent, int64_t perLine,
-                                     int64_t p);
+  std::pair<Value, Value> stagedItem(OpOperand &input, int64_t perLine, int64_t p);
   /// The indices in the narrow tile of `input` of the word holding pair
   /// `pair` of row or column `at`.
   SmallVector<Value, 2> wordIndices(OpOperand &input, Value at, Value pair) {
@@ -462,18 +462,17 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
 // tiles hold pairs of consecutive reduction steps (a 32-bit word, as the
 // tensor cores take them): element r is half r % 2 of pair r / 2, the
 // block's consecutive threads staging consecutive pairs.
-std::pair<Value, Value> TiledKernels::stagedPosition(OpOperand &input, int64_t extent,
-                                                     int64_t r) {
+std::pair<Value, Value> TiledKernels::stagedPosition(OpOperand &input, int64_t r) {
   if (narrow) {
-    auto [pair, at] = stagedItem(input, extent, stepK / 2, r / 2);
+    auto [pair, at] = stagedItem(input, stepK / 2, r / 2);
     return {add(times(pair, 2), index(r % 2)), at};
   }
-  return stagedItem(input, extent, stepK, r);
+  return stagedItem(input, stepK, r);
 }
 
-std::pair<Value, Value> TiledKernels::stagedItem(OpOperand &input, int64_t extent,
-                                                 int64_t perLine, int64_t p) {
+std::pair<Value, Value> TiledKernels::stagedItem(OpOperand &input, int64_t perLine, int64_t p) {
   bool alongK = innermostDim(op, input) == shape.k;
+  int64_t extent = extentOf(input);
   Value e = add(thread, index(p * kThreads));
   return {alongK ? remainder(e, perLine) : divide(e, extent),
           alongK ? divide(e, perLine) : remainder(e, extent)};
@@ -481,12 +480,11 @@ std::pair<Value, Value> TiledKernels::stagedItem(OpOperand &input, int64_t exten
 
 // Past the reduction's end (the step after the last), it loads the last
 // element, which is not used.
-SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, ArrayRef<unsigned> dims,
-                                           int64_t extent, Value first, Value stepStart) {
+SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, Value first, Value stepStart) {
   SmallVector<Staged> staged;
-  for (int64_t r = 0; r < extent * stepK / kThreads; ++r) {
-    auto [kk, rr] = stagedPosition(input, extent, r);
-    assignClamped(dims, add(first, rr));
+  for (int64_t r = 0; r < extentOf(input) * stepK / kThreads; ++r) {
+    auto [kk, rr] = stagedPosition(input, r);
+    assignClamped(dimsOf(input), add(first, rr));
     at[shape.k] = arith::MinUIOp::create(rewriter, loc, add(stepStart, kk), index(depth - 1));
     Staged &s = staged.emplace_back();
     s.value = dlc::elementOf(rewriter, loc, fusion, input.get(), indices(input), &s.guards);
@@ -497,8 +495,8 @@ SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, ArrayRef<unsigned> 
 }
 
 // Past the reduction's end it stores zeros, which add nothing.
-void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
-                             ArrayRef<Staged> staged, Value stepStart) {
+void TiledKernels::storeStep(OpOperand &input, Value buffer, ArrayRef<Staged> staged,
+                             Value stepStart) {
   bool ragged = depth % stepK != 0;
   SmallVector<Value> values;
   // (narrow: the paddings' values are the narrow type's too)
@@ -506,7 +504,7 @@ void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
     return narrow ? arith::TruncFOp::create(rewriter, loc, narrow, v) : v;
   };
   for (auto [r, s] : llvm::enumerate(staged)) {
-    auto [kk, rr] = stagedPosition(input, extent, r);
+    auto [kk, rr] = stagedPosition(input, r);
     Value v = s.value;
     for (auto [condition, otherwise] : s.guards)
       v = arith::SelectOp::create(rewriter, loc, condition, v, typed(otherwise));
@@ -533,7 +531,7 @@ void TiledKernels::storeStep(OpOperand &input, int64_t extent, Value buffer,
                                   arith::BitcastOp::create(rewriter, loc, i16, half));
   };
   for (int64_t p = 0; p < int64_t(values.size()) / 2; ++p) {
-    auto [pair, rr] = stagedItem(input, extent, stepK / 2, p);
+    auto [pair, rr] = stagedItem(input, stepK / 2, p);
     Value high = arith::ShLIOp::create(rewriter, loc, bits(values[2 * p + 1]),
                                        arith::ConstantIntOp::create(rewriter, loc, i32, 16));
     Value word = arith::OrIOp::create(rewriter, loc, bits(values[2 * p]), high);
@@ -649,17 +647,20 @@ Value TiledKernels::copySource(OpOperand &input) {
 }
 
 void TiledKernels::chooseCopies(int64_t most) {
-  if (most < 2)
+  if (most == 0)
     return;
   Value lhsFrom = copySource(lhs), rhsFrom = copySource(rhs);
   auto bytes = [&](OpOperand &input) { return bytesOf(tileType(input)); };
   int64_t copied = (lhsFrom ? bytes(lhs) : 0) + (rhsFrom ? bytes(rhs) : 0);
   int64_t staged = (lhsFrom ? 0 : bytes(lhs)) + (rhsFrom ? 0 : bytes(rhs));
-  if (copied == 0 || (kMostSharedBytes - staged) / copied < 2)
+  if (copied == 0)
+    return;
+  int64_t fit = std::min(most, (kMostSharedBytes - staged) / copied);
+  if (fit < dlc::kGPUFewestCopyStages)
     return;
   lhsSource = lhsFrom;
   rhsSource = rhsFrom;
-  stages = std::min(most, (kMostSharedBytes - staged) / copied);
+  stages = fit;
 }
 
 Value TiledKernels::address(Value buffer, ValueRange indices, unsigned space) {
@@ -696,6 +697,20 @@ void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value sta
     NVVM::CpAsyncOp::create(rewriter, loc, to, from, kCopyBytes,
                             NVVM::LoadCacheModifierKind::CG, /*cpSize=*/Value());
   }
+}
+
+Value TiledKernels::stageOf(Value ring, Value stage) {
+  auto ringType = cast<MemRefType>(ring.getType());
+  ArrayRef<int64_t> tileShape = ringType.getShape().drop_front();
+  SmallVector<OpFoldResult> offsets = {stage}, sizes = {rewriter.getIndexAttr(1)};
+  for (int64_t size : tileShape) {
+    offsets.push_back(rewriter.getIndexAttr(0));
+    sizes.push_back(rewriter.getIndexAttr(size));
+  }
+  SmallVector<OpFoldResult> strides(ringType.getRank(), rewriter.getIndexAttr(1));
+  MemRefType type =
+      memref::SubViewOp::inferRankReducedResultType(tileShape, ringType, offsets, sizes, strides);
+  return memref::SubViewOp::create(rewriter, loc, type, ring, offsets, sizes, strides);
 }
 
 dlc::TiledKernelCounts TiledKernels::build() {
@@ -811,9 +826,9 @@ dlc::TiledKernelCounts TiledKernels::build() {
   // arrive.
   SmallVector<Staged> lhsFirst, rhsFirst;
   if (!lhsSource)
-    lhsFirst = loadStep(lhs, shape.m, tile.bm, firstRow, begin);
+    lhsFirst = loadStep(lhs, firstRow, begin);
   if (!rhsSource)
-    rhsFirst = loadStep(rhs, shape.n, tile.bn, firstCol, begin);
+    rhsFirst = loadStep(rhs, firstCol, begin);
   SmallVector<Value> carried(initial);
   flatten(lhsFirst, carried);
   flatten(rhsFirst, carried);
@@ -824,9 +839,9 @@ dlc::TiledKernelCounts TiledKernels::build() {
   SmallVector<Value> accumulated(iterArgs.take_front(initial.size()));
   ValueRange flat = iterArgs.drop_front(initial.size());
   if (!lhsSource)
-    storeStep(lhs, tile.bm, lhsTile, unflatten(lhsFirst, flat), step);
+    storeStep(lhs, lhsTile, unflatten(lhsFirst, flat), step);
   if (!rhsSource)
-    storeStep(rhs, tile.bn, rhsTile, unflatten(rhsFirst, flat), step);
+    storeStep(rhs, rhsTile, unflatten(rhsFirst, flat), step);
   // This thread's copies of this step done (of the stages - 2 after it
   // they may not be), then everyone's.
   if (copying)
@@ -840,29 +855,17 @@ dlc::TiledKernelCounts TiledKernels::build() {
     copySteps(remainder(add(count, index(stages - 1)), stages),
               add(step, index((stages - 1) * stepK)));
     Value stage = remainder(count, stages);
-    auto stageOf = [&](Value ring) -> Value {
-      auto ringType = cast<MemRefType>(ring.getType());
-      SmallVector<OpFoldResult> offsets = {stage, rewriter.getIndexAttr(0),
-                                           rewriter.getIndexAttr(0)};
-      SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1)};
-      for (int64_t size : ringType.getShape().drop_front())
-        sizes.push_back(rewriter.getIndexAttr(size));
-      SmallVector<OpFoldResult> strides(3, rewriter.getIndexAttr(1));
-      MemRefType type = memref::SubViewOp::inferRankReducedResultType(
-          ringType.getShape().drop_front(), ringType, offsets, sizes, strides);
-      return memref::SubViewOp::create(rewriter, loc, type, ring, offsets, sizes, strides);
-    };
     if (lhsSource)
-      lhsStep = stageOf(lhsTile);
+      lhsStep = stageOf(lhsTile, stage);
     if (rhsSource)
-      rhsStep = stageOf(rhsTile);
+      rhsStep = stageOf(rhsTile, stage);
   }
   Value next = add(step, index(stepK));
   SmallVector<Staged> lhsNext, rhsNext;
   if (!lhsSource)
-    lhsNext = loadStep(lhs, shape.m, tile.bm, firstRow, next);
+    lhsNext = loadStep(lhs, firstRow, next);
   if (!rhsSource)
-    rhsNext = loadStep(rhs, shape.n, tile.bn, firstCol, next);
+    rhsNext = loadStep(rhs, firstCol, next);
   if (tensorCores)
     multiplyOnTensorCores(lhsStep, rhsStep, accumulated);
   else
