@@ -275,4 +275,4 @@ func.func @copies_kept(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32
 // five in @not_fused (the product, the two elementwise ops, the copy and
 // the sum), three in @masked_scores (the exponential, the transpose, the
 // product) and four in @copies_kept (two ops, two copies).
-// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, copies-forwarded 1, fused-epilogues 3, fused-inits 3, fused-inputs 2, fused-reductions 0, kernels 15, reductions-moved-innermost 0, single-thread 0, tiled-products 4, warp-reductions 1
+// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, copies-forwarded 1, fused-epilogues 3, fused-inits 3, fused-inputs 2, fused-reductions 0, kernels 15, reductions-moved-innermost 0, row-kernels 0, single-thread 0, tiled-products 4, warp-reductions 1

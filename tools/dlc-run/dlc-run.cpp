@@ -71,6 +71,11 @@ static cl::opt<bool> gpuFuseReductions(
     cl::desc("cuda: a reduction's kernel (a layer norm's or a softmax's sums) also computes "
              "the elementwise ops around it: its output's initial values, the op reading "
              "its output just after (default: kernels of their own)"));
+static cl::opt<bool> gpuRowKernels(
+    "gpu-row-kernels",
+    cl::desc("cuda: a run of row-wise ops (a layer norm, a softmax with its mask and "
+             "conversion: reductions along rows and the elementwise ops on them) runs as one "
+             "kernel, a warp per row (default: kernels of their own)"));
 static cl::opt<int64_t>
     gpuCopyStages("gpu-copy-stages", cl::init(0),
                   cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
@@ -328,6 +333,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   gpu->splitBlocks = gpuSplitBlocks;
   gpu->copyStages = gpuCopyStages;
   gpu->fuseReductions = gpuFuseReductions;
+  gpu->rowKernels = gpuRowKernels;
   if (gpuTF32 && !gpu->hasTensorCores()) {
     consumeError(device.takeError());
     return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
@@ -527,10 +533,10 @@ int main(int argc, char **argv) {
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
                 gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences() ||
                 gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences() ||
-                gpuFuseReductions))
+                gpuFuseReductions || gpuRowKernels))
     return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks, "
-                "--gpu-copy-stages, --gpu-fuse-reductions and --cuda-path apply to "
-                "--target=cuda");
+                "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels and --cuda-path "
+                "apply to --target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
   // 0 (the pass chooses) is the default of both, not a value to give.

@@ -60,6 +60,10 @@ struct GPUTarget {
   /// A reduction's kernel also computes the elementwise ops around it
   /// (dlc-gpu-map-to-threads' fuse-reductions).
   bool fuseReductions = false;
+  /// Runs of row-wise ops (a layer norm, a softmax) one kernel each, a warp
+  /// per row (dlc-gpu-merge-row-kernels, dlc-gpu-map-to-threads'
+  /// row-kernels).
+  bool rowKernels = false;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

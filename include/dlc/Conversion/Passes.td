@@ -465,7 +465,13 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     reading its results just after (a layer norm's mean and variance
     divided by the length, a softmax's sums), inputs read through
     (`fused-reductions` counts them; BERT-base at batch 1 launches 396
-    kernels instead of 521). Window reductions (an input
+    kernels instead of 521). With `row-kernels`, a function whose ops all
+    work row by row (reductions along the rows, of one number of rows, and
+    elementwise ops, every buffer the function writes read and written by
+    row; a layer norm or a softmax, after dlc-gpu-merge-row-kernels) runs
+    as one kernel (`row-kernels`): a warp per row runs the ops in turn, its
+    lanes striding over the row, a reduction combined by a butterfly of
+    shuffles, the warp synchronized between ops. Window reductions (an input
     indexed by a sum of loops, the output by the parallel ones: depthwise
     and grouped convolutions, pooling) get a kernel of their own too
     (`window-reductions`): a thread per output element, consecutive
@@ -480,7 +486,7 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     `warp-reductions`, `tiled-products`, `window-reductions`,
     `reductions-moved-innermost`,
     `fused-inputs`, `fused-inits`, `fused-epilogues`, `async-copied-inputs`,
-    `fused-reductions`, `copies-forwarded`.
+    `fused-reductions`, `row-kernels`, `copies-forwarded`.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",
@@ -504,6 +510,9 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
            "A reduction's kernel also computes the elementwise ops around it: its "
            "output's initial values, the op reading its output just after, inputs read "
            "through">,
+    Option<"rowKernels", "row-kernels", "bool", /*default=*/"false",
+           "A body of row-wise ops (a layer norm's, a softmax's reductions along rows and "
+           "the elementwise ops on them) runs as one kernel, a warp per row">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
@@ -540,6 +549,27 @@ def GPUHostBuffersPass : Pass<"dlc-gpu-host-buffers", "mlir::ModuleOp"> {
     Counters (`--dlc-pass-stats`): `buffers`, `constants`.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::func::FuncDialect"];
+}
+
+def GPUMergeRowKernelsPass : Pass<"dlc-gpu-merge-row-kernels", "mlir::ModuleOp"> {
+  let summary = "Merge consecutive calls of kernel functions working row by row into one";
+  let description = [{
+    FuseOps puts a layer norm into several kernels (the mean, the
+    difference, the variance, the normalization, a conversion) and a
+    softmax's mask before it and conversion after it into kernels of their
+    own. After bufferization, a run of consecutive calls of kernel functions
+    (private, `dlc.kernel`; nothing between them but allocations, views
+    and constants) whose bodies together form a row kernel (RowKernel.h:
+    reductions along rows of one number, every buffer written read and
+    written by row) becomes one call of a new function running their
+    bodies in turn on the buffers the calls passed (views recreated
+    inside). `dlc-gpu-map-to-threads{row-kernels}` then launches it as one
+    kernel, a warp per row. A run needs a reduction and two calls or more;
+    functions no longer called are erased. Counters (`--dlc-pass-stats`):
+    `merged-calls` (the calls replaced), `row-functions` (the functions
+    made).
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
 def GPUInlineKernelFunctionsPass : Pass<"dlc-gpu-inline-kernel-functions", "mlir::ModuleOp"> {

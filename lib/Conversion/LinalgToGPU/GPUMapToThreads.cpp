@@ -1,4 +1,5 @@
 //===- GPUMapToThreads.cpp - loop nests as one-thread-per-iteration kernels ===//
+#include "RowKernel.h"
 #include "TiledContraction.h"
 #include "WindowKernel.h"
 #include "dlc/Conversion/GPUPipeline.h"
@@ -588,6 +589,14 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     // and window reductions theirs (WindowKernel.h) unless the whole body
     // runs on one thread; every other linalg op becomes a loop nest.
     bool wholeBody = computesScalarsBetweenLoops(func);
+    // With row-kernels, a body of row-wise ops (RowKernel.h) is one kernel.
+    int64_t rowKernelsLaunched = 0;
+    if (rowKernels && !wholeBody)
+      if (std::optional<dlc::RowKernel> rows = dlc::findRowKernel(func); rows && rows->rows) {
+        std::string layer = layerName(rows->ops.front().op->getLoc());
+        dlc::launchRowKernel(rewriter, *rows, layer.empty() ? "" : "k_" + layer);
+        ++rowKernelsLaunched;
+      }
     SmallVector<linalg::LinalgOp> linalgOps, tiled, windows;
     func.walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
@@ -716,7 +725,8 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       ++kernels;
     }
     eraseUnusedBuffers(rewriter, func);
-    dlc::recordPassStat(getArgument(), "kernels", kernels);
+    dlc::recordPassStat(getArgument(), "kernels", kernels + rowKernelsLaunched);
+    dlc::recordPassStat(getArgument(), "row-kernels", rowKernelsLaunched);
     dlc::recordPassStat(getArgument(), "single-thread", singleThread);
     dlc::recordPassStat(getArgument(), "warp-reductions", warpReductions);
     dlc::recordPassStat(getArgument(), "tiled-products", tiled.size());

@@ -136,6 +136,9 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   threads.splitBlocks = target.splitBlocks;
   threads.copyStages = target.copyStages;
   threads.fuseReductions = target.fuseReductions;
+  threads.rowKernels = target.rowKernels;
+  if (target.rowKernels)
+    pm.addPass(createGPUMergeRowKernelsPass());
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());

@@ -30,11 +30,9 @@ void dlc::forEachAccess(Value buffer, function_ref<void(Operation *)> visit) {
   }
 }
 
-using dlc::rootOf;
+using dlc::isReshapeOfRoot, dlc::rootOf;
 
-/// Whether `v` is a buffer or a reshape of one (elementOf follows
-/// reshapes, not other views).
-static bool isReshapeOfRoot(Value v) {
+bool dlc::isReshapeOfRoot(Value v) {
   while (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(v.getDefiningOp()))
     v = v.getDefiningOp()->getOperand(0);
   return v == rootOf(v);

@@ -21,6 +21,10 @@ namespace dlc {
 /// The buffer `v` views (itself if it is no view).
 mlir::Value rootOf(mlir::Value v);
 
+/// Whether `v` is a buffer or a reshape of one (elementOf follows
+/// reshapes, not other views).
+bool isReshapeOfRoot(mlir::Value v);
+
 /// Calls `visit` on each user of `buffer` and of its views, transitively,
 /// that is not itself a view of them.
 void forEachAccess(mlir::Value buffer, llvm::function_ref<void(mlir::Operation *)> visit);
