@@ -24,7 +24,8 @@
 #                 with the flags of gpu-prepare.sh's AB (_s512 in f32:
 #                 --gpu-split-blocks=512; _fused in TF32:
 #                 --gpu-fuse-reductions; _c3 in f16:
-#                 --gpu-copy-stages=3; _k32 in f32 and TF32 and _k16 in
+#                 --gpu-copy-stages=3; _rows in TF32 and f16:
+#                 --gpu-row-kernels; _k32 in f32 and TF32 and _k16 in
 #                 f16: the other --gpu-tile-depth), and the
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)
@@ -123,11 +124,8 @@ if ! tar -C "$work" -xJf "$payload/bench.tar.xz"; then
 fi
 for so in "$work"/bench/*.so; do
   base=$(basename "$so" .so)
-  core=${base%_before}
-  case ${core%_[ks][0-9]*} in
-    *_b1 | *_b1_tf32 | *_b1_f16 | *_b1_auto) w=10 r=100 graph=(--cuda-graph) ;;
-    *) w=3 r=20 graph=() ;;
-  esac
+  # batch 1, of any variant or A/B side
+  if [[ $base =~ _b1(_|$) ]]; then w=10 r=100 graph=(--cuda-graph); else w=3 r=20 graph=(); fi
   # (--max-seconds bounds the warm-up and the timed runs of slow models;
   # batch 1 is timed a second time replaying a CUDA graph)
   for mode in plain graph; do
@@ -172,6 +170,8 @@ fi
 {
   echo "node tests: $node_pass passed, $node_fail failed"
   grep -E '^(PASS|FAIL)' "$results/models.txt"
+  [ -s "$payload/bench-unchanged.txt" ] &&
+    echo "A/B sides not timed (identical to the other side): $(tr '\n' ' ' < "$payload/bench-unchanged.txt")"
   python3 "$repo/bench/gpu_peers.py" --table "$results/bench.jsonl" "$results/peers.jsonl" 2>&1
 } > "$results/summary.txt"
 cat "$results/summary.txt"

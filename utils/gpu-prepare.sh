@@ -33,18 +33,21 @@
 #                                   checked so, where AB has the variant);
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
+#   bench-unchanged.txt             the A/B sides left out: identical to
+#                                   the library they would be timed against
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
-# AB, a comma-separated list (default split,fused,copy): split: X = s512,
-# in f32 with --gpu-split-blocks=512 (the products on the threads' own
-# FMAs; those on tensor cores split towards 512 blocks by default since
+# AB, a comma-separated list (default split,fused,copy,rows): split: X =
+# s512, in f32 with --gpu-split-blocks=512 (the products on the threads'
+# own FMAs; those on tensor cores split towards 512 blocks by default since
 # bench/gpu/h200-split-blocks); fused: X = fused, in TF32 with
 # --gpu-fuse-reductions (reductions' kernels computing their fills and
 # epilogues); copy: X = c3, in f16 and bf16 with --gpu-copy-stages=3
-# (inputs copied into shared memory with cp.async);
-# depth: X = k32 in f32 and TF32 and k16 in f16 and bf16, with that
-# --gpu-tile-depth (the other step depth than the default); none: no such
-# libraries. One flag per variant.
+# (inputs copied into shared memory with cp.async); rows: X = rows, in
+# TF32 and in f16 and bf16 with --gpu-row-kernels (layer norms and
+# softmaxes one kernel each, a warp per row); depth: X = k32 in f32 and
+# TF32 and k16 in f16 and bf16, with that --gpu-tile-depth (the other step
+# depth than the default); none: no such libraries.
 # BEFORE=DLC_RUN: the f32 and f16 benchmark libraries also compiled by that
 # dlc-run, an earlier build of dlc (in a build tree's bin/, whose lib/ has
 # the CUDA runtime), as M_bB_before.so and M_bB_f16_before.so: the A/B of a
@@ -54,19 +57,20 @@ build=$(cd "$1" && pwd)/bin
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=$2
 arch=${3:-sm_90}
-# the A/B of a flag, per variant (f32, tf32, f16; bf16 takes f16's): "the
-# names' suffix, then the flags"
-declare -A ab=()
-IFS=, read -r -a abs <<< "${AB:-split,fused,copy}"
-for a in "${abs[@]}"; do
+# the A/Bs of a flag: "VARIANT SUFFIX FLAGS" each (variants f32, tf32,
+# f16; bf16 takes f16's)
+abs_=()
+IFS=, read -r -a names <<< "${AB:-split,fused,copy,rows}"
+for a in "${names[@]}"; do
   case $a in
-    split) ab[f32]="s512 --gpu-split-blocks=512" ;;
-    fused) ab[tf32]="fused --gpu-fuse-reductions" ;;
-    copy) ab[f16]="c3 --gpu-copy-stages=3" ;;
-    depth) ab[f32]="k32 --gpu-tile-depth=32" ab[tf32]="k32 --gpu-tile-depth=32"
-           ab[f16]="k16 --gpu-tile-depth=16" ;;
+    split) abs_+=("f32 s512 --gpu-split-blocks=512") ;;
+    fused) abs_+=("tf32 fused --gpu-fuse-reductions") ;;
+    copy) abs_+=("f16 c3 --gpu-copy-stages=3") ;;
+    rows) abs_+=("tf32 rows --gpu-row-kernels" "f16 rows --gpu-row-kernels") ;;
+    depth) abs_+=("f32 k32 --gpu-tile-depth=32" "tf32 k32 --gpu-tile-depth=32"
+                  "f16 k16 --gpu-tile-depth=16") ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, fused, copy, depth or none" >&2; exit 2 ;;
+    *) echo "gpu-prepare: AB=$AB: expected split, fused, copy, rows, depth or none" >&2; exit 2 ;;
   esac
 done
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
@@ -150,19 +154,21 @@ for spec in large_product: large_product:tf32 large_product:f16 large_product:bf
     tf32) flags=(--gpu-tf32) ;;
     f16 | bf16) flags=("--pipeline=O3;mixed=$variant") kind=f16 ;;
   esac
-  [ -n "${ab[$kind]:-}" ] || continue
-  read -r suffix ab_flags <<< "${ab[$kind]}"
   own=$out/models/$lib.weights # the variant's own weights, else the model's
   [ -e "$own" ] || own=$out/models/$m.weights
-  weights=() lib=$lib.$suffix
-  [ -e "$own" ] && weights=(--external-weights="$scratch/ab.weights")
-  "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
-    $ab_flags --emit=shared -o "$out/models/$lib.so" "${weights[@]}"
-  if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/ab.weights"; then
-    echo "gpu-prepare: $lib's weights differ from $(basename "$own")'s" >&2
-    exit 1
-  fi
-  rm -f "$out/models/$lib.o" "$out/models/$lib.h" "$scratch/ab.weights"
+  for entry in ${abs_[@]+"${abs_[@]}"}; do
+    read -r ab_kind suffix ab_flags <<< "$entry"
+    [ "$ab_kind" = "$kind" ] || continue
+    weights=()
+    [ -e "$own" ] && weights=(--external-weights="$scratch/ab.weights")
+    "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
+      $ab_flags --emit=shared -o "$out/models/$lib.$suffix.so" "${weights[@]}"
+    if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/ab.weights"; then
+      echo "gpu-prepare: $lib.$suffix's weights differ from $(basename "$own")'s" >&2
+      exit 1
+    fi
+    rm -f "$out/models/$lib.$suffix.o" "$out/models/$lib.$suffix.h" "$scratch/ab.weights"
+  done
 done
 
 echo "== benchmark models (weights left out)"
@@ -173,23 +179,31 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
     variants=(f32 tf32 f16)
     [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
     # the A/Bs of a flag (AB) and of a change of compiler (_before)
-    for kind in f32 tf32 f16; do [ -n "${ab[$kind]:-}" ] && variants+=("$kind:ab"); done
+    for ((i = 0; i < ${#abs_[@]}; i++)); do variants+=("ab:$i"); done
     [ -n "${BEFORE:-}" ] && variants+=(f32:before f16:before)
     for variant in "${variants[@]}"; do
       name=${m}_b$b flags=() compiler=$build/dlc-run
+      suffix='' ab_flags=''
       case $variant in
-        tf32*) name=${name}_tf32 flags=(--gpu-tf32) ;;
-        f16*) name=${name}_f16 flags=("--pipeline=O3;mixed=f16") ;;
+        ab:*) read -r variant suffix ab_flags <<< "${abs_[${variant#ab:}]}" ;;
+        *:before) variant=${variant%:before} suffix=before compiler=$BEFORE ;;
+      esac
+      case $variant in
+        tf32) name=${name}_tf32 flags=(--gpu-tf32) ;;
+        f16) name=${name}_f16 flags=("--pipeline=O3;mixed=f16") ;;
         auto) name=${name}_auto flags=(--pipeline=auto) ;;
       esac
-      case $variant in
-        *:ab) read -r suffix ab_flags <<< "${ab[${variant%:ab}]}"
-              name=${name}_$suffix flags+=($ab_flags) ;;
-        *:before) name=${name}_before compiler=$BEFORE ;;
-      esac
+      name=$name${suffix:+_$suffix}
+      flags+=($ab_flags)
       "$compiler" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
         --emit=shared -o "$scratch/bench/$name.so" --external-weights="$scratch/$m.weights"
       rm -f "$scratch/bench/$name.o" "$scratch/bench/$name.h" "$scratch/$m.weights"
+      # An A/B side identical to the library it is timed against (the flag
+      # changed nothing in this model) is not timed.
+      if [ -n "$suffix" ] && cmp -s "$scratch/bench/$name.so" "$scratch/bench/${name%_$suffix}.so"; then
+        rm "$scratch/bench/$name.so"
+        echo "$name" >> "$out/bench-unchanged.txt"
+      fi
     done
   done
 done
