@@ -129,6 +129,10 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   // Integer powers as helper functions, which kernel outlining copies into
   // the kernels' module.
   pm.addPass(createConvertMathToFuncs());
+  // Runs of kernel functions working row by row (a layer norm, a softmax)
+  // as one function, which dlc-gpu-map-to-threads launches as one kernel.
+  if (target.rowKernels)
+    pm.addPass(createGPUMergeRowKernelsPass());
   GPUMapToThreadsPassOptions threads;
   threads.tf32 = target.tf32;
   threads.maxTile = target.maxTile;
@@ -137,8 +141,6 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   threads.copyStages = target.copyStages;
   threads.fuseReductions = target.fuseReductions;
   threads.rowKernels = target.rowKernels;
-  if (target.rowKernels)
-    pm.addPass(createGPUMergeRowKernelsPass());
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());
