@@ -12,9 +12,13 @@
 // combined, the first lane storing; the elementwise ops' lanes striding
 // over the row; the warp synchronized between ops (5 barriers for 6 ops).
 // CHECK-LABEL: func.func @softmax
-// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c128{{.*}}) threads({{.*}}) in (%{{.*}} = %c64
-// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
-// CHECK: scf.if
+// CHECK: gpu.launch blocks(%[[BLOCK:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128{{.*}}) threads(%[[THREAD:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64
+// CHECK: %[[WARP:.*]] = arith.divui %[[THREAD]], %c32
+// CHECK: %[[FIRST:.*]] = arith.muli %[[BLOCK]], %c2
+// CHECK: %[[ROW:.*]] = arith.addi %[[FIRST]], %[[WARP]]
+// CHECK: %[[LANE:.*]] = arith.remui %[[THREAD]], %c32
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %c256
+// CHECK: scf.if %[[IN]]
 // CHECK: scf.for %{{.*}} = %[[LANE]] to %c1 step %c32
 // CHECK: memref.store %cst{{.*}}, %[[MAX:.*]][
 // CHECK: nvvm.bar.warp.sync
@@ -29,8 +33,13 @@
 // CHECK: scf.for %{{.*}} = %[[LANE]] to %c128 step %c32 {
 // CHECK: math.exp
 // CHECK: nvvm.bar.warp.sync
+// CHECK: memref.store %cst{{.*}}, %[[SUM:.*]][
 // CHECK: nvvm.bar.warp.sync
 // CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: %[[INIT:.*]] = memref.load %[[SUM]]
+// CHECK: %[[TOTAL:.*]] = arith.addf %[[INIT]], %{{.*}} : f32
+// CHECK: arith.cmpi eq, %[[LANE]], %c0
+// CHECK: memref.store %[[TOTAL]], %[[SUM]]
 // CHECK: nvvm.bar.warp.sync
 // CHECK: arith.divf
 // CHECK: memref.store %{{.*}}, %arg1
@@ -134,14 +143,102 @@ func.func @normalize(%x: memref<1x128x768xf32>, %gamma: memref<768xf32>,
 }
 
 // Not row kernels, lowered as before: a buffer the kernel writes read in
-// another row (a transpose of the exponentials), reductions over rows of
-// two numbers, a matrix product (its second input read down columns), a
-// reduction over fewer elements than a warp has lanes.
+// another row (the exponentials transposed by an elementwise op), an
+// argument that may be the written one (the same elements: a caller may
+// pass a reshape of one buffer for both) read across rows, a written
+// buffer a body loads from, reductions over rows of two numbers, a matrix
+// product (its second input read down columns), a reduction over fewer
+// elements than a warp has lanes.
 // CHECK-LABEL: func.func @across_rows
 // CHECK-NOT: nvvm.bar.warp.sync
 // CHECK: return
 func.func @across_rows(%x: memref<128x128xf32>, %y: memref<128x1xf32>) {
   %zero = arith.constant 0.0 : f32
+  %e = memref.alloc() : memref<128x128xf32>
+  %t = memref.alloc() : memref<128x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<128x128xf32>) outs(%e : memref<128x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(r, c) -> (c, r)>, affine_map<(r, c) -> (r, c)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%e : memref<128x128xf32>) outs(%t : memref<128x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%y : memref<128x1xf32>)
+  linalg.generic {indexing_maps = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, 0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%t : memref<128x128xf32>) outs(%y : memref<128x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+// CHECK-LABEL: func.func @aliased_arguments
+// CHECK-NOT: nvvm.bar.warp.sync
+// CHECK: return
+func.func @aliased_arguments(%x: memref<2x64x128xf32>, %alias: memref<128x128xf32>,
+                             %out: memref<2x64x128xf32>, %y: memref<2x64x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>,
+                                   affine_map<(a, b, c) -> (c, a * 64 + b)>,
+                                   affine_map<(a, b, c) -> (a, b, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %alias : memref<2x64x128xf32>, memref<128x128xf32>)
+      outs(%out : memref<2x64x128xf32>) {
+  ^bb0(%in: f32, %other: f32, %o: f32):
+    %s = arith.addf %in, %other : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>,
+                                   affine_map<(a, b, c) -> (a, b, 0)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%out : memref<2x64x128xf32>) outs(%y : memref<2x64x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+// The same, its callers passing buffers that do not overlap (a function
+// dlc-gpu-merge-row-kernels made): the argument is read-only, a row
+// kernel.
+// CHECK-LABEL: func.func @distinct_arguments
+// CHECK-COUNT-1: nvvm.bar.warp.sync
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @distinct_arguments(%x: memref<2x64x128xf32>, %alias: memref<128x128xf32>,
+                              %out: memref<2x64x128xf32>, %y: memref<2x64x1xf32>)
+    attributes {dlc.distinct_arguments} {
+  linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>,
+                                   affine_map<(a, b, c) -> (c, a * 64 + b)>,
+                                   affine_map<(a, b, c) -> (a, b, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %alias : memref<2x64x128xf32>, memref<128x128xf32>)
+      outs(%out : memref<2x64x128xf32>) {
+  ^bb0(%in: f32, %other: f32, %o: f32):
+    %s = arith.addf %in, %other : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>,
+                                   affine_map<(a, b, c) -> (a, b, 0)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%out : memref<2x64x128xf32>) outs(%y : memref<2x64x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+// CHECK-LABEL: func.func @loaded
+// CHECK-NOT: nvvm.bar.warp.sync
+// CHECK: return
+func.func @loaded(%x: memref<128x128xf32>, %y: memref<128x1xf32>) {
+  %c0 = arith.constant 0 : index
   %e = memref.alloc() : memref<128x128xf32>
   linalg.generic {indexing_maps = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>],
                   iterator_types = ["parallel", "parallel"]}
@@ -150,12 +247,13 @@ func.func @across_rows(%x: memref<128x128xf32>, %y: memref<128x1xf32>) {
     %v = math.exp %in : f32
     linalg.yield %v : f32
   }
-  linalg.fill ins(%zero : f32) outs(%y : memref<128x1xf32>)
-  linalg.generic {indexing_maps = [affine_map<(r, c) -> (c, r)>, affine_map<(r, c) -> (r, 0)>],
+  linalg.generic {indexing_maps = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, 0)>],
                   iterator_types = ["parallel", "reduction"]}
-      ins(%e : memref<128x128xf32>) outs(%y : memref<128x1xf32>) {
+      ins(%x : memref<128x128xf32>) outs(%y : memref<128x1xf32>) {
   ^bb0(%in: f32, %acc: f32):
-    %s = arith.addf %acc, %in : f32
+    %first = memref.load %e[%c0, %c0] : memref<128x128xf32>
+    %d = arith.subf %in, %first : f32
+    %s = arith.addf %acc, %d : f32
     linalg.yield %s : f32
   }
   return
@@ -202,4 +300,25 @@ func.func @short_rows(%x: memref<4096x16xf32>, %y: memref<4096x1xf32>) {
   return
 }
 
-// STATS: dlc-gpu-map-to-threads: {{.*}}kernels 9, reductions-moved-innermost 0, row-kernels 2,
+// One row (a vector's sum): a block of one warp, the fill's lane 0, a
+// barrier, the reduction.
+// CHECK-LABEL: func.func @one_row
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c32
+// CHECK-COUNT-1: nvvm.bar.warp.sync
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @one_row(%x: memref<64xf32>, %y: memref<1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1xf32>)
+  linalg.generic {indexing_maps = [affine_map<(c) -> (c)>, affine_map<(c) -> (0)>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// STATS: dlc-gpu-map-to-threads: {{.*}}kernels 16, reductions-moved-innermost 0, row-kernels 4,

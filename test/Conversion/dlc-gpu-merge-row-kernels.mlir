@@ -6,11 +6,12 @@
 // kernels: calls of kernel functions writing their callers' buffers, a
 // view between them, then a product. The two calls become one of a new
 // function running both bodies on the buffers passed (the root of the
-// view, the view made again inside); the product's call stays, and so do
+// view, the view made again inside; buffers that do not overlap, which
+// the function's attribute says); the product's call stays, and so do
 // the callees still called.
 // CHECK-LABEL: func.func private @mean_rows{{.*}}(
 // CHECK-SAME: %[[X:.*]]: memref<1x128x768xf32>, %[[M:.*]]: memref<1x128x1xf32>, %[[D:.*]]: memref<1x128x768xf32>)
-// CHECK-SAME: dlc.kernel = "rows"
+// CHECK-SAME: attributes {dlc.distinct_arguments, dlc.kernel = "rows"}
 // CHECK: linalg.fill
 // CHECK: linalg.generic
 // CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[M]]

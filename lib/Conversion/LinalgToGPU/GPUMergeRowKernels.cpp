@@ -50,6 +50,8 @@ static func::FuncOp outline(IRRewriter &rewriter, SymbolTable &symbols,
       rewriter.getFunctionType(ValueRange(operands.getArrayRef()).getTypes(), {}));
   merged.setPrivate();
   merged->setAttr("dlc.kernel", rewriter.getStringAttr("rows"));
+  // Its one call passes buffers, not views: they do not overlap.
+  merged->setAttr(dlc::kDistinctArguments, rewriter.getUnitAttr());
   Block *entry = merged.addEntryBlock();
   IRMapping outer; // the caller's values, inside
   outer.map(operands.getArrayRef(), entry->getArguments());

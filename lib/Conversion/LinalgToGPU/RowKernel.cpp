@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/bit.h"
 
 using namespace mlir;
@@ -34,7 +35,7 @@ struct Loops {
   SmallVector<int64_t> ranges;
   bool reduces = false;
   SmallVector<Access> accesses;
-  /// The buffers its body loads from (a gather's table).
+  /// The buffers its body reads (a gather's table).
   SmallVector<Value> loaded;
 };
 } // namespace
@@ -54,14 +55,33 @@ static Operation *combinerOf(linalg::LinalgOp op) {
   return acc.getType().isF32() || acc.getType().isInteger(32) ? combiner : nullptr;
 }
 
+/// The buffers `op` (an op of a linalg op's body, of no regions) reads,
+/// appended to `read`, unless it writes or allocates memory or its
+/// effects are unknown.
+static LogicalResult readsOnly(Operation &op, SmallVectorImpl<Value> &read) {
+  if (isPure(&op))
+    return success();
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return failure();
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  for (const MemoryEffects::EffectInstance &instance : instances) {
+    if (!isa<MemoryEffects::Read>(instance.getEffect()) || !instance.getValue())
+      return failure();
+    read.push_back(instance.getValue());
+  }
+  return success();
+}
+
 /// `op`'s loops and accesses, if it is an op a row kernel runs: a copy or
-/// a linalg op on buffers of static loops, all parallel but the last,
-/// which may reduce (combinerOf) over at least a warp's elements, whose
-/// body has no regions and stores nothing.
+/// a linalg op on buffers of one or more static loops, all parallel but
+/// the last, which may reduce (combinerOf) over at least a warp's
+/// elements, whose body has no regions and writes no memory.
 static std::optional<Loops> loopsOf(Operation *op) {
   if (auto copy = dyn_cast<memref::CopyOp>(op)) {
     auto type = cast<MemRefType>(copy.getSource().getType());
-    if (!type.hasStaticShape())
+    if (!type.hasStaticShape() || type.getRank() == 0)
       return std::nullopt;
     AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), op->getContext());
     return Loops{llvm::to_vector(type.getShape()),
@@ -74,14 +94,11 @@ static std::optional<Loops> loopsOf(Operation *op) {
     return std::nullopt;
   Loops loops;
   loops.ranges = linalgOp.getStaticLoopRanges();
-  if (llvm::is_contained(loops.ranges, ShapedType::kDynamic))
+  if (loops.ranges.empty() || llvm::is_contained(loops.ranges, ShapedType::kDynamic))
     return std::nullopt;
-  for (Operation &inner : linalgOp.getBlock()->without_terminator()) {
-    if (inner.getNumRegions() || isa<memref::StoreOp>(inner))
+  for (Operation &inner : linalgOp.getBlock()->without_terminator())
+    if (inner.getNumRegions() || failed(readsOnly(inner, loops.loaded)))
       return std::nullopt;
-    if (auto load = dyn_cast<memref::LoadOp>(inner))
-      loops.loaded.push_back(load.getMemRef());
-  }
   unsigned reductions = linalgOp.getNumReductionLoops();
   loops.reduces = reductions > 0;
   if (reductions > 1 ||
@@ -142,7 +159,7 @@ static bool byRow(const Access &access, const Loops &loops, unsigned leading, in
     stride *= size;
   }
   int64_t expected = width;
-  for (int64_t i = leading - 1; i >= 0; --i) {
+  for (int64_t i = int64_t(leading) - 1; i >= 0; --i) {
     if (loops.ranges[i] != 1 && coefficients[i] != expected)
       return false;
     expected *= loops.ranges[i];
@@ -187,7 +204,8 @@ std::optional<dlc::RowKernel> dlc::findRowKernel(func::FuncOp func) {
     rowOp.leading = *leading;
   }
   // The buffers written, and the arguments that may be one of them (a
-  // caller may pass a buffer for two arguments of the same type).
+  // caller may pass a buffer, or a reshape of it, for two arguments: of
+  // one element type and number).
   llvm::SmallPtrSet<Value, 8> written;
   for (const Loops &opLoops : loops)
     for (const Access &access : opLoops.accesses) {
@@ -197,17 +215,34 @@ std::optional<dlc::RowKernel> dlc::findRowKernel(func::FuncOp func) {
       if (access.write)
         written.insert(root);
     }
+  auto sameElements = [](Value a, Value b) {
+    auto x = cast<MemRefType>(a.getType()), y = cast<MemRefType>(b.getType());
+    return x.getElementType() == y.getElementType() &&
+           x.getNumElements() == y.getNumElements();
+  };
+  bool distinct = func->hasAttr(kDistinctArguments);
   for (BlockArgument arg : func.getArguments())
-    if (llvm::any_of(written, [&](Value w) { return isa<BlockArgument>(w) && w != arg &&
-                                                    w.getType() == arg.getType(); }))
+    if (!distinct && isa<MemRefType>(arg.getType()) &&
+        cast<MemRefType>(arg.getType()).hasStaticShape() &&
+        llvm::any_of(written, [&](Value w) {
+          return isa<BlockArgument>(w) && w != arg && sameElements(w, arg);
+        }))
       written.insert(arg);
   // Those read or written by row (a reduction's inputs too: a matrix
-  // product's are not), none loaded by a body.
+  // product's are not), none read by a body, and an op reading a buffer
+  // it writes only where it writes it (a lane must not overwrite what
+  // another lane of the same op still reads).
   for (auto [rowOp, opLoops] : llvm::zip(kernel.ops, loops)) {
-    for (const Access &access : opLoops.accesses)
-      if ((written.contains(rootOf(access.buffer)) || opLoops.reduces) &&
+    for (const Access &access : opLoops.accesses) {
+      Value root = rootOf(access.buffer);
+      if ((written.contains(root) || opLoops.reduces) &&
           !byRow(access, opLoops, rowOp.leading, kernel.rows))
         return std::nullopt;
+      if (llvm::any_of(opLoops.accesses, [&](const Access &other) {
+            return other.write && rootOf(other.buffer) == root && other.map != access.map;
+          }))
+        return std::nullopt;
+    }
     if (llvm::any_of(opLoops.loaded, [&](Value v) { return written.contains(rootOf(v)); }))
       return std::nullopt;
   }
@@ -287,6 +322,7 @@ static void emitRowOp(IRRewriter &rewriter, linalg::LinalgOp op, SmallVector<Val
 // index split over the op's leading loops, the warp synchronized after each
 // op (bar.warp.sync orders the lanes' memory accesses too).
 void dlc::launchRowKernel(IRRewriter &rewriter, const RowKernel &kernel, StringRef name) {
+  OpBuilder::InsertionGuard insertion(rewriter);
   Operation *first = kernel.ops.front().op, *last = kernel.ops.back().op;
   Location loc = first->getLoc();
   // Deallocations among the ops wait for the kernel.
