@@ -303,13 +303,10 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
   Value one = index(1);
   auto kernel = gpu::LaunchOp::create(rewriter, loc, index(blocks), one, one, index(threads), one,
                                       one);
-  // The kernel named after the layer it computes, for profiles.
-  if (std::string layer = layerName(loc); !layer.empty())
-    kernel.setFunctionAttr(FlatSymbolRefAttr::get(rewriter.getContext(), "k_" + layer));
+  // The kernel named after the layer it computes.
+  std::string layer = layerName(loc);
+  dlc::startKernel(rewriter, kernel, layer.empty() ? "" : "k_" + layer);
   Block &body = kernel.getBody().front();
-  rewriter.setInsertionPointToStart(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
   if (!parallel) { // one thread runs the nest
     rewriter.moveOpBefore(nest, body.getTerminator());
     return;

@@ -341,12 +341,7 @@ void dlc::launchRowKernel(IRRewriter &rewriter, const RowKernel &kernel, StringR
   Value one = index(1);
   auto launch = gpu::LaunchOp::create(rewriter, loc, index(llvm::divideCeil(kernel.rows, warps)),
                                       one, one, index(warps * kGPUWarpSize), one, one);
-  if (!name.empty())
-    launch.setFunctionAttr(FlatSymbolRefAttr::get(rewriter.getContext(), name));
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToStart(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
+  dlc::startKernel(rewriter, launch, name);
   Value thread = launch.getThreadIds().x;
   Value row = arith::AddIOp::create(
       rewriter, loc, arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, index(warps)),

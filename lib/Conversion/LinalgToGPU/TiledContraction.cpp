@@ -404,13 +404,17 @@ private:
 };
 } // namespace
 
-void TiledKernels::startKernel(gpu::LaunchOp kernel, StringRef suffix) {
+void dlc::startKernel(RewriterBase &rewriter, gpu::LaunchOp kernel, StringRef name) {
   if (!name.empty())
-    kernel.setFunctionAttr(FlatSymbolRefAttr::get(rewriter.getContext(), (name + suffix).str()));
+    kernel.setFunctionAttr(FlatSymbolRefAttr::get(rewriter.getContext(), name));
   Block &body = kernel.getBody().front();
   rewriter.setInsertionPointToStart(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
+  gpu::TerminatorOp::create(rewriter, kernel.getLoc());
   rewriter.setInsertionPointToStart(&body);
+}
+
+void TiledKernels::startKernel(gpu::LaunchOp kernel, StringRef suffix) {
+  dlc::startKernel(rewriter, kernel, name.empty() ? "" : (name + suffix).str());
 }
 
 void TiledKernels::assign(ArrayRef<unsigned> dims, Value linear) {

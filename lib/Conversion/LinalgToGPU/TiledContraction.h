@@ -19,6 +19,10 @@ namespace dlc {
 /// Threads per block of dlc's kernels, and lanes per warp.
 inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 
+/// Names `kernel` `name` (for profiles) unless it is empty and ends its
+/// body, leaving the insertion point at the body's start.
+void startKernel(mlir::RewriterBase &rewriter, mlir::gpu::LaunchOp kernel, llvm::StringRef name);
+
 /// The tiles a product may take: at most `maxTile` rows and columns (one of
 /// kGPUTileSides, GPUPipeline.h), `depth` reduction elements staged per
 /// step (one of kGPUTileDepths; 0: chosen by the product's input types);

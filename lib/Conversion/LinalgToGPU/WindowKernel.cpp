@@ -68,12 +68,7 @@ void dlc::launchWindowReduction(IRRewriter &rewriter, linalg::LinalgOp op, Strin
   Value one = index(1);
   auto kernel = gpu::LaunchOp::create(rewriter, loc, index(llvm::divideCeil(outputs, threads)),
                                       one, one, index(threads), one, one);
-  if (!name.empty())
-    kernel.setFunctionAttr(FlatSymbolRefAttr::get(rewriter.getContext(), name));
-  Block &body = kernel.getBody().front();
-  rewriter.setInsertionPointToStart(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
+  startKernel(rewriter, kernel, name);
   Value linear = arith::AddIOp::create(
       rewriter, loc, arith::MulIOp::create(rewriter, loc, kernel.getBlockIds().x, index(threads)),
       kernel.getThreadIds().x);
