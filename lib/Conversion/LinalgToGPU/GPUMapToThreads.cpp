@@ -98,11 +98,10 @@ static void promoteAccumulator(IRRewriter &rewriter, scf::ForOp loop) {
 
 /// A reduction a warp computes: the one loop of a parallel loop's body, its
 /// one iteration argument combined with each iteration's contribution by
-/// `combiner` (associative and commutative, with a neutral element).
+/// `combiner` (dlc::warpCombiner).
 struct WarpReduction {
   scf::ForOp loop;
   Operation *combiner;
-  unsigned accumulatorOperand;
 };
 
 /// Whether the loads of `loop` that index along it read consecutive
@@ -146,13 +145,8 @@ static std::optional<WarpReduction> matchWarpReduction(scf::ParallelOp parallel,
                          step = getConstantIntValue(loop.getStep());
   if (!lb || !ub || !step || *step <= 0 || llvm::divideCeil(*ub - *lb, *step) < kGPUWarpSize)
     return std::nullopt;
-  BlockArgument acc = loop.getRegionIterArgs()[0];
-  if (!acc.getType().isF32() && !acc.getType().isInteger(32))
-    return std::nullopt;
-  Operation *combiner = loop.getYieldedValues()[0].getDefiningOp();
-  if (!combiner || combiner->getBlock() != loop.getBody() || combiner->getNumOperands() != 2 ||
-      combiner->getNumResults() != 1 || !acc.hasOneUse() || *acc.getUsers().begin() != combiner ||
-      !arith::getNeutralElement(combiner))
+  Operation *combiner = dlc::warpCombiner(loop.getRegionIterArgs()[0], loop.getYieldedValues()[0]);
+  if (!combiner)
     return std::nullopt;
   bool after = false;
   for (Operation &op : body->without_terminator()) {
@@ -164,7 +158,7 @@ static std::optional<WarpReduction> matchWarpReduction(scf::ParallelOp parallel,
     if (op.getNumRegions() || !allowed)
       return std::nullopt;
   }
-  return WarpReduction{loop, combiner, combiner->getOperand(0) == acc ? 0u : 1u};
+  return WarpReduction{loop, combiner};
 }
 
 /// Puts the reduction dimensions of `op` innermost, the parallel ones first
@@ -240,12 +234,7 @@ static void lowerFusedReduction(IRRewriter &rewriter, linalg::LinalgOp op,
   rewriter.setInsertionPointToStart(parallel.getBody());
   SmallVector<Value> loops(parallel.getInductionVars());
   OpOperand &out = *op.getDpsInitOperand(0);
-  SmallVector<Value> at = llvm::map_to_vector(
-      op.getMatchingIndexingMap(&out).getResults(), [&](AffineExpr e) -> Value {
-        if (auto dim = dyn_cast<AffineDimExpr>(e))
-          return loops[dim.getPosition()];
-        return index(cast<AffineConstantExpr>(e).getValue());
-      });
+  SmallVector<Value> at = dlc::applyMap(rewriter, loc, op.getMatchingIndexingMap(&out), loops);
   auto load = [&](OpBuilder &b, Value buffer, ValueRange indices) {
     return dlc::elementOf(b, loc, fusion, buffer, indices);
   };
@@ -358,19 +347,10 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
     rewriter.clone(inner, map);
   scf::YieldOp::create(rewriter, loc, map.lookupOrDefault(loop.getYieldedValues()[0]));
   rewriter.setInsertionPointAfter(strided);
-  auto combine = [&](Value accumulated, Value other) {
-    IRMapping operands;
-    operands.map(warp->combiner->getOperand(warp->accumulatorOperand), accumulated);
-    operands.map(warp->combiner->getOperand(1 - warp->accumulatorOperand), other);
-    return rewriter.clone(*warp->combiner, operands)->getResult(0);
-  };
-  Value partial = strided.getResult(0);
-  for (int32_t offset = kGPUWarpSize / 2; offset > 0; offset /= 2) {
-    auto shuffle = gpu::ShuffleOp::create(rewriter, loc, partial, offset, kGPUWarpSize,
-                                          gpu::ShuffleMode::XOR);
-    partial = combine(partial, shuffle.getShuffleResult());
-  }
-  map.map(loop.getResult(0), combine(map.lookupOrDefault(loop.getInitArgs()[0]), partial));
+  BlockArgument acc = loop.getRegionIterArgs()[0];
+  Value warpTotal = dlc::combineLanes(rewriter, loc, warp->combiner, acc, strided.getResult(0));
+  map.map(loop.getResult(0), dlc::combine(rewriter, warp->combiner, acc,
+                                          map.lookupOrDefault(loop.getInitArgs()[0]), warpTotal));
   Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane, index(0));
   auto store = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(store.thenBlock());

@@ -30,7 +30,7 @@ void dlc::forEachAccess(Value buffer, function_ref<void(Operation *)> visit) {
   }
 }
 
-using dlc::isReshapeOfRoot, dlc::rootOf;
+using dlc::applyMap, dlc::isReshapeOfRoot, dlc::rootOf;
 
 bool dlc::isReshapeOfRoot(Value v) {
   while (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(v.getDefiningOp()))
@@ -430,8 +430,7 @@ SmallVector<Value> dlc::loopsAt(linalg::LinalgOp op, OpOperand &operand, ValueRa
   return loops;
 }
 
-/// The indices `map` gives at `loops`.
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map, ValueRange loops) {
+SmallVector<Value> dlc::applyMap(OpBuilder &b, Location loc, AffineMap map, ValueRange loops) {
   return llvm::map_to_vector(map.getResults(), [&](AffineExpr e) -> Value {
     if (auto dim = dyn_cast<AffineDimExpr>(e))
       return loops[dim.getPosition()];

@@ -96,6 +96,10 @@ void storeResult(mlir::OpBuilder &b, mlir::linalg::LinalgOp product,
 llvm::SmallVector<mlir::Value> loopsAt(mlir::linalg::LinalgOp op, mlir::OpOperand &operand,
                                        mlir::ValueRange indices);
 
+/// The indices `map` gives at `loops`.
+llvm::SmallVector<mlir::Value> applyMap(mlir::OpBuilder &b, mlir::Location loc, mlir::AffineMap map,
+                                        mlir::ValueRange loops);
+
 /// Loads an element of a buffer.
 using ElementLoader =
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Value, mlir::ValueRange)>;

@@ -40,19 +40,12 @@ struct Loops {
 };
 } // namespace
 
-/// The op yielding the result of `op` (a reduction with one output): a
-/// combination of the output's element with a value computed from the
-/// inputs alone, with a neutral element, on f32 or i32 (a warp shuffles
-/// 32-bit values). Null if it is not one.
+/// The op by which `op` (a reduction with one output) combines its
+/// output's element with each iteration's (dlc::warpCombiner), if a warp
+/// can.
 static Operation *combinerOf(linalg::LinalgOp op) {
-  BlockArgument acc = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
-  Block *body = op.getBlock();
-  Operation *combiner = body->getTerminator()->getOperand(0).getDefiningOp();
-  if (!combiner || combiner->getBlock() != body || combiner->getNumOperands() != 2 ||
-      combiner->getNumResults() != 1 || !acc.hasOneUse() || *acc.getUsers().begin() != combiner ||
-      !arith::getNeutralElement(combiner))
-    return nullptr;
-  return acc.getType().isF32() || acc.getType().isInteger(32) ? combiner : nullptr;
+  return dlc::warpCombiner(op.getMatchingBlockArgument(op.getDpsInitOperand(0)),
+                           op.getBlock()->getTerminator()->getOperand(0));
 }
 
 /// The buffers `op` (an op of a linalg op's body, of no regions) reads,
@@ -292,26 +285,10 @@ static void emitRowOp(IRRewriter &rewriter, linalg::LinalgOp op, SmallVector<Val
   rewriter.setInsertionPointAfter(strided);
   loops.back() = index(0); // (the output does not depend on it)
   BlockArgument acc = op.getMatchingBlockArgument(out);
-  auto combine = [&](Value accumulated, Value other) {
-    IRMapping operands;
-    for (Value operand : combiner->getOperands())
-      operands.map(operand, operand == acc ? accumulated : other);
-    return rewriter.clone(*combiner, operands)->getResult(0);
-  };
-  Value total = strided.getResult(0);
-  for (int32_t offset = kGPUWarpSize / 2; offset > 0; offset /= 2) {
-    auto shuffle = gpu::ShuffleOp::create(rewriter, loc, total, offset, kGPUWarpSize,
-                                          gpu::ShuffleMode::XOR);
-    total = combine(total, shuffle.getShuffleResult());
-  }
-  SmallVector<Value> at = llvm::map_to_vector(
-      op.getMatchingIndexingMap(out).getResults(), [&](AffineExpr e) -> Value {
-        if (auto dim = dyn_cast<AffineDimExpr>(e))
-          return loops[dim.getPosition()];
-        return index(cast<AffineConstantExpr>(e).getValue());
-      });
+  Value total = dlc::combineLanes(rewriter, loc, combiner, acc, strided.getResult(0));
+  SmallVector<Value> at = dlc::applyMap(rewriter, loc, op.getMatchingIndexingMap(out), loops);
   Value initial = memref::LoadOp::create(rewriter, loc, out->get(), at);
-  Value result = combine(initial, total);
+  Value result = dlc::combine(rewriter, combiner, acc, initial, total);
   Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane, index(0));
   auto once = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(once.thenBlock());

@@ -413,6 +413,32 @@ void dlc::startKernel(RewriterBase &rewriter, gpu::LaunchOp kernel, StringRef na
   rewriter.setInsertionPointToStart(&body);
 }
 
+Operation *dlc::warpCombiner(BlockArgument acc, Value yielded) {
+  Operation *combiner = yielded.getDefiningOp();
+  if (!combiner || combiner->getBlock() != acc.getOwner() || combiner->getNumOperands() != 2 ||
+      combiner->getNumResults() != 1 || !acc.hasOneUse() || *acc.getUsers().begin() != combiner ||
+      !arith::getNeutralElement(combiner))
+    return nullptr;
+  return acc.getType().isF32() || acc.getType().isInteger(32) ? combiner : nullptr;
+}
+
+Value dlc::combine(OpBuilder &b, Operation *combiner, Value acc, Value accumulated, Value other) {
+  IRMapping operands;
+  for (Value operand : combiner->getOperands())
+    operands.map(operand, operand == acc ? accumulated : other);
+  return b.clone(*combiner, operands)->getResult(0);
+}
+
+Value dlc::combineLanes(OpBuilder &b, Location loc, Operation *combiner, Value acc,
+                        Value partial) {
+  for (int32_t offset = kGPUWarpSize / 2; offset > 0; offset /= 2) {
+    auto shuffle =
+        gpu::ShuffleOp::create(b, loc, partial, offset, kGPUWarpSize, gpu::ShuffleMode::XOR);
+    partial = combine(b, combiner, acc, partial, shuffle.getShuffleResult());
+  }
+  return partial;
+}
+
 void TiledKernels::startKernel(gpu::LaunchOp kernel, StringRef suffix) {
   dlc::startKernel(rewriter, kernel, name.empty() ? "" : (name + suffix).str());
 }

@@ -23,6 +23,24 @@ inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 /// body, leaving the insertion point at the body's start.
 void startKernel(mlir::RewriterBase &rewriter, mlir::gpu::LaunchOp kernel, llvm::StringRef name);
 
+/// The op by which `acc` (the accumulator of a loop or of a linalg op's
+/// body) takes each element, if a warp can combine its lanes' partial
+/// results by it: `yielded`'s definition, in the accumulator's block, of
+/// two operands and one result, the accumulator's one use, with a neutral
+/// element, on f32 or i32 (a warp shuffles 32-bit values). Null otherwise.
+mlir::Operation *warpCombiner(mlir::BlockArgument acc, mlir::Value yielded);
+
+/// `combiner` (warpCombiner of `acc`) applied to `accumulated`, in the
+/// accumulator's place, and `other`.
+mlir::Value combine(mlir::OpBuilder &b, mlir::Operation *combiner, mlir::Value acc,
+                    mlir::Value accumulated, mlir::Value other);
+
+/// `partial`, a lane's, combined with the other lanes' of its warp by
+/// `combiner` (warpCombiner of `acc`): a butterfly of shuffles, which gives
+/// every lane the total.
+mlir::Value combineLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *combiner,
+                         mlir::Value acc, mlir::Value partial);
+
 /// The tiles a product may take: at most `maxTile` rows and columns (one of
 /// kGPUTileSides, GPUPipeline.h), `depth` reduction elements staged per
 /// step (one of kGPUTileDepths; 0: chosen by the product's input types);
