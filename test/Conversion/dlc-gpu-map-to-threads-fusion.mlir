@@ -275,4 +275,72 @@ func.func @copies_kept(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32
 // five in @not_fused (the product, the two elementwise ops, the copy and
 // the sum), three in @masked_scores (the exponential, the transpose, the
 // product) and four in @copies_kept (two ops, two copies).
-// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, copies-forwarded 1, fused-epilogues 3, fused-inits 3, fused-inputs 2, fused-reductions 0, kernels 15, reductions-moved-innermost 0, row-kernels 0, single-thread 0, tiled-products 4, warp-reductions 1
+// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, copies-forwarded 1, fused-epilogues 6, fused-inits 5, fused-inputs 2, fused-reductions 0, kernels 18, reductions-moved-innermost 0, row-kernels 0, single-thread 0, tiled-products 6, warp-reductions 1
+
+// A chain of epilogues: the product's results through a tanh into a buffer
+// of the function's own, then transposed into the caller's; each op reads
+// the one buffer the one before writes, element for element. One kernel
+// computes all three and stores only the transposed results.
+// CHECK-LABEL: func.func @epilogue_chain
+// CHECK: gpu.launch
+// CHECK-NOT: memref.store {{.*}} : memref<32x48xf32>
+// CHECK: math.tanh
+// CHECK-NOT: memref.store {{.*}} : memref<32x48xf32>
+// CHECK: memref.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] : memref<48x32xf32>
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @epilogue_chain(%x: memref<32x64xf32>, %w: memref<64x48xf32>, %out: memref<48x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<32x48xf32>)
+  linalg.matmul ins(%x, %w : memref<32x64xf32>, memref<64x48xf32>) outs(%y : memref<32x48xf32>)
+  %t = memref.alloc() : memref<32x48xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%y : memref<32x48xf32>) outs(%t : memref<32x48xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.tanh %v : f32
+    linalg.yield %r : f32
+  }
+  linalg.transpose ins(%t : memref<32x48xf32>) outs(%out : memref<48x32xf32>) permutation = [1, 0]
+  return
+}
+
+// The chain stops at an op reading the product's output too (elements
+// other threads compute): the tanh is the kernel's one epilogue, its
+// results stored, and the sum a kernel of its own.
+// CHECK-LABEL: func.func @epilogue_chain_cut
+// CHECK: gpu.launch
+// CHECK: math.tanh
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<32x48xf32>
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK: memref.load %{{.*}} : memref<32x48xf32>
+// CHECK: memref.load %{{.*}} : memref<32x48xf32>
+// CHECK: arith.addf
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @epilogue_chain_cut(%x: memref<32x64xf32>, %w: memref<64x48xf32>, %out: memref<48x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<32x48xf32>)
+  linalg.matmul ins(%x, %w : memref<32x64xf32>, memref<64x48xf32>) outs(%y : memref<32x48xf32>)
+  %t = memref.alloc() : memref<32x48xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%y : memref<32x48xf32>) outs(%t : memref<32x48xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.tanh %v : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (31 - j, i)>,
+                                   affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%t, %y : memref<32x48xf32>, memref<32x48xf32>) outs(%out : memref<48x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}

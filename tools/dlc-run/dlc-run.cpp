@@ -76,6 +76,12 @@ static cl::opt<bool> gpuRowKernels(
     cl::desc("cuda: a run of row-wise ops (a layer norm, a softmax with its mask and "
              "conversion: reductions along rows and the elementwise ops on them) runs as one "
              "kernel, a warp per row (default: kernels of their own)"));
+static cl::opt<bool> gpuMergeEpilogues(
+    "gpu-merge-epilogues",
+    cl::desc("cuda: a matrix product's kernel also computes the elementwise or layout op "
+             "after it that FuseOps leaves in a group of its own (BERT's head transposes, "
+             "and the conversion to f16 before them), which then reads and writes no buffer "
+             "of its own (default: kernels of their own)"));
 static cl::opt<int64_t>
     gpuCopyStages("gpu-copy-stages", cl::init(0),
                   cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
@@ -334,6 +340,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   gpu->copyStages = gpuCopyStages;
   gpu->fuseReductions = gpuFuseReductions;
   gpu->rowKernels = gpuRowKernels;
+  gpu->mergeEpilogues = gpuMergeEpilogues;
   if (gpuTF32 && !gpu->hasTensorCores()) {
     consumeError(device.takeError());
     return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
@@ -533,10 +540,10 @@ int main(int argc, char **argv) {
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
                 gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences() ||
                 gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences() ||
-                gpuFuseReductions || gpuRowKernels))
+                gpuFuseReductions || gpuRowKernels || gpuMergeEpilogues))
     return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks, "
-                "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels and --cuda-path "
-                "apply to --target=cuda");
+                "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels, "
+                "--gpu-merge-epilogues and --cuda-path apply to --target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
   // 0 (the pass chooses) is the default of both, not a value to give.

@@ -64,6 +64,9 @@ struct GPUTarget {
   /// per row (dlc-gpu-merge-row-kernels, dlc-gpu-map-to-threads'
   /// row-kernels).
   bool rowKernels = false;
+  /// A product's kernel also computes the elementwise or layout function
+  /// after it (a conversion, BERT's head transposes; dlc-gpu-merge-epilogues).
+  bool mergeEpilogues = false;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

@@ -572,6 +572,31 @@ def GPUMergeRowKernelsPass : Pass<"dlc-gpu-merge-row-kernels", "mlir::ModuleOp">
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def GPUMergeEpiloguesPass : Pass<"dlc-gpu-merge-epilogues", "mlir::ModuleOp"> {
+  let summary = "Merge a product's kernel function with the elementwise or layout function after it";
+  let description = [{
+    FuseOps, as TVM's, fuses no transpose or reshape into the group of a
+    matrix product before it: BERT's query, key and value denses, and its
+    attention's context product, are each followed by a function of their
+    own moving the heads (a reshape and a transpose), one more kernel and
+    one more round trip through memory per product. After bufferization,
+    a call of a kernel function followed by a call of another, with only
+    allocations, views and constants between them, becomes one call of a
+    new function running both bodies (KernelCalls.h) when the second's last
+    linalg op is then the last of the epilogues a product or window
+    reduction of the first computes in its kernel, with every op between
+    them (ProductFusion.h: each epilogue reads, element for element and
+    through a reshape, the one buffer the one before writes: a conversion
+    to f16, then the transpose). The buffers only the two calls use, which
+    the first writes for the second, are allocated in the new function,
+    where the kernel no longer stores them. A merged call may take the
+    call after it too. Functions no longer called are erased. Counters
+    (`--dlc-pass-stats`): `merged-calls` (the calls replaced),
+    `epilogue-functions` (the functions made).
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def GPUInlineKernelFunctionsPass : Pass<"dlc-gpu-inline-kernel-functions", "mlir::ModuleOp"> {
   let summary = "Inline the kernel functions dlc-outline-kernels made into their callers";
   let description = [{

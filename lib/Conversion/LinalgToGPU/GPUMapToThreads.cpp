@@ -1,4 +1,5 @@
 //===- GPUMapToThreads.cpp - loop nests as one-thread-per-iteration kernels ===//
+#include "KernelCalls.h"
 #include "RowKernel.h"
 #include "TiledContraction.h"
 #include "WindowKernel.h"
@@ -451,50 +452,6 @@ static FailureOr<int64_t> launchWholeBody(IRRewriter &rewriter, func::FuncOp fun
   return kernels;
 }
 
-/// Writes into the destination of each copy whose source is a buffer of
-/// the function, of the same type, used only before the copy, instead of
-/// into the source: the copy (a kernel of its own) goes. The destination,
-/// defined before the source, must not be used while the source is.
-/// Returns how many copies went.
-static int64_t forwardCopies(IRRewriter &rewriter, func::FuncOp func) {
-  int64_t forwarded = 0;
-  for (auto copy : llvm::make_early_inc_range(func.getBody().front().getOps<memref::CopyOp>())) {
-    Value source = copy.getSource(), target = copy.getTarget();
-    auto alloc = source.getDefiningOp<memref::AllocOp>();
-    if (!alloc || source.getType() != target.getType() || alloc->getBlock() != copy->getBlock())
-      continue;
-    // The destination a buffer itself (its views' uses are seen), defined
-    // before the source.
-    auto targetAlloc = target.getDefiningOp<memref::AllocOp>();
-    bool dominates = isa<BlockArgument>(target)
-                         ? target.getParentBlock() == copy->getBlock()
-                         : targetAlloc && targetAlloc->getBlock() == copy->getBlock() &&
-                               targetAlloc->isBeforeInBlock(alloc);
-    if (!dominates || dlc::usedBetween(target, alloc, copy, copy) ||
-        dlc::usedBetween(source, copy, copy->getBlock()->getTerminator(), copy))
-      continue;
-    // The source's deallocations go (one through a view would free the
-    // destination after the replacement: such a copy stays).
-    SmallVector<Operation *> deallocs;
-    bool freedThroughView = false;
-    dlc::forEachAccess(source, [&](Operation *user) {
-      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
-        deallocs.push_back(user);
-        freedThroughView |= dealloc.getMemref() != source;
-      }
-    });
-    if (freedThroughView)
-      continue;
-    for (Operation *dealloc : deallocs)
-      rewriter.eraseOp(dealloc);
-    rewriter.eraseOp(copy);
-    rewriter.replaceAllUsesWith(source, target);
-    rewriter.eraseOp(alloc);
-    ++forwarded;
-  }
-  return forwarded;
-}
-
 /// Erases the buffers of the function that nothing reads or writes (their
 /// writers fused into a product's kernel), with their views and
 /// deallocations.
@@ -554,7 +511,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     }
     dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages};
     IRRewriter rewriter(&getContext());
-    int64_t forwarded = forwardCopies(rewriter, func);
+    int64_t forwarded = dlc::forwardCopies(rewriter, func);
     // Copies and linalg ops as loop nests.
     SmallVector<memref::CopyOp> copies;
     func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
@@ -594,7 +551,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     auto take = [&](const dlc::ProductFusion &fusion) {
       fused.insert_range(fusion.ops());
       fusedInits += fusion.init != nullptr;
-      fusedEpilogues += fusion.epilogue != nullptr;
+      fusedEpilogues += fusion.epilogues.size();
       fusedInputs += fusion.inputs.size();
     };
     for (linalg::LinalgOp op : llvm::concat<linalg::LinalgOp>(tiled, windows))
@@ -609,7 +566,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       rewriter.setInsertionPoint(op);
       interchanged += moveReductionsInnermost(rewriter, op);
       dlc::ProductFusion fusion = dlc::findProductFusion(op, fused);
-      if (!fusion.init && !fusion.epilogue && fusion.inputs.empty())
+      if (!fusion.init && fusion.epilogues.empty() && fusion.inputs.empty())
         continue;
       take(fusion);
       fused.insert(op);

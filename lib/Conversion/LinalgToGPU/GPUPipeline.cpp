@@ -129,6 +129,10 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   // Integer powers as helper functions, which kernel outlining copies into
   // the kernels' module.
   pm.addPass(createConvertMathToFuncs());
+  // A product's function and the function after it that one kernel can
+  // compute (a transpose of its output), as one function.
+  if (target.mergeEpilogues)
+    pm.addPass(createGPUMergeEpiloguesPass());
   // Runs of kernel functions working row by row (a layer norm, a softmax)
   // as one function, which dlc-gpu-map-to-threads launches as one kernel.
   if (target.rowKernels)

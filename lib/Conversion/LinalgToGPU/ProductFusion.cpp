@@ -283,9 +283,10 @@ static bool fuseBuffer(Value root, Operation *consumer, Operation *reader, Value
 
 SmallVector<Operation *> dlc::ProductFusion::ops() const {
   SmallVector<Operation *> all;
-  for (linalg::LinalgOp op : {init, epilogue})
-    if (op)
-      all.push_back(op);
+  if (init)
+    all.push_back(init);
+  for (const Epilogue &epilogue : epilogues)
+    all.push_back(epilogue.op);
   for (const auto &[root, buffer] : inputs)
     for (linalg::LinalgOp op : {buffer.gather, buffer.fill, buffer.paste})
       if (op)
@@ -374,26 +375,61 @@ dlc::ProductFusion dlc::findProductFusion(linalg::LinalgOp product,
     if (&init != inPlace && (productBuffers.contains(written) || inputs.contains(written)))
       return fusion;
   }
-  fusion.epilogue = epilogue;
-  fusion.epilogueInput = reading;
   // A buffer of the function's own and read by no one later needs no
   // results (the caller's, a global's, may be read); one the epilogue
   // updates gets its results.
-  fusion.storeOutput =
-      !inPlace &&
-      (!root.getDefiningOp<memref::AllocOp>() ||
-       usedBetween(root, epilogue->getNextNode(), epilogue->getBlock()->getTerminator(), nullptr));
+  auto readLater = [](Value buffer, Operation *reader) {
+    return !buffer.getDefiningOp<memref::AllocOp>() ||
+           usedBetween(buffer, reader->getNextNode(), reader->getBlock()->getTerminator(),
+                       nullptr);
+  };
+  fusion.epilogues.push_back({epilogue, reading, !inPlace && readLater(root, epilogue)});
+
+  // Then ops each reading, through one operand, element for element and
+  // through a reshape, the one buffer the epilogue before writes, not in
+  // place, and no other buffer the kernel writes (the product's output,
+  // another epilogue's); writing buffers no op of the kernel reads.
+  llvm::SmallPtrSet<Value, 4> written = {root};
+  while (true) {
+    linalg::LinalgOp before = fusion.epilogues.back().op;
+    if (before.getNumDpsInits() != 1 || rootOf(before.getDpsInits()[0]) == root)
+      break;
+    Value buffer = before.getDpsInits()[0], bufferRoot = rootOf(buffer);
+    written.insert(bufferRoot);
+    Operation *next = neighbour(before, /*after=*/true);
+    if (!isElementwise(next) || taken.contains(next))
+      break;
+    auto op = cast<linalg::LinalgOp>(next);
+    OpOperand *in = nullptr;
+    bool fits = true;
+    for (OpOperand *candidate : op.getDpsInputOperands()) {
+      inputs.insert(rootOf(candidate->get()));
+      if (rootOf(candidate->get()) == bufferRoot && !in && isReshapeOf(candidate->get(), buffer) &&
+          op.getMatchingIndexingMap(candidate).isPermutation())
+        in = candidate;
+      else
+        fits &= !written.contains(rootOf(candidate->get()));
+    }
+    for (Value out : op.getDpsInits())
+      fits &= !written.contains(rootOf(out)) && !productBuffers.contains(rootOf(out)) &&
+              !inputs.contains(rootOf(out));
+    if (!fits || !in)
+      break;
+    fusion.epilogues.push_back({op, in, readLater(bufferRoot, op)});
+  }
   return fusion;
 }
 
 void dlc::moveEpilogueOperands(RewriterBase &rewriter, Operation *product,
                                const ProductFusion &fusion) {
-  Operation *epilogue = fusion.epilogue;
-  if (!epilogue)
+  if (fusion.epilogues.empty())
     return;
-  for (Operation *o = product->getNextNode(); o != epilogue;) {
+  Operation *last = fusion.epilogues.back().op;
+  for (Operation *o = product->getNextNode(); o != last;) {
     Operation *next = o->getNextNode();
-    rewriter.moveOpBefore(o, product);
+    if (llvm::none_of(fusion.epilogues,
+                      [&](const ProductFusion::Epilogue &e) { return e.op == o; }))
+      rewriter.moveOpBefore(o, product);
     o = next;
   }
 }
@@ -410,16 +446,26 @@ Value dlc::initialValue(OpBuilder &b, linalg::LinalgOp product, const ProductFus
 void dlc::storeResult(OpBuilder &b, linalg::LinalgOp product, const ProductFusion &fusion,
                       ValueRange indices, Value result) {
   Location loc = product.getLoc();
-  Value output = product.getDpsInitOperand(0)->get();
-  if (fusion.storeOutput || !fusion.epilogue)
-    memref::StoreOp::create(b, loc, result, output, indices);
-  if (!fusion.epilogue)
-    return;
-  linalg::LinalgOp epilogue = fusion.epilogue;
-  OpOperand &reading = *fusion.epilogueInput;
-  SmallVector<Value> loops =
-      loopsAt(epilogue, reading, viewIndices(b, loc, reading.get(), indices));
-  storeIteration(b, epilogue, loops, emitIteration(b, epilogue, loops, {{&reading, result}}));
+  // `result` is the element of `buffer` at `at`.
+  Value buffer = product.getDpsInitOperand(0)->get();
+  SmallVector<Value> at(indices);
+  for (const ProductFusion::Epilogue &epilogue : fusion.epilogues) {
+    if (epilogue.storeInput)
+      memref::StoreOp::create(b, loc, result, buffer, at);
+    linalg::LinalgOp op = epilogue.op;
+    SmallVector<Value> loops =
+        loopsAt(op, *epilogue.input, viewIndices(b, loc, epilogue.input->get(), at));
+    SmallVector<Value> values = emitIteration(b, op, loops, {{epilogue.input, result}});
+    if (&epilogue == &fusion.epilogues.back()) {
+      storeIteration(b, op, loops, values);
+      return;
+    }
+    OpOperand *out = op.getDpsInitOperand(0); // what the next epilogue reads
+    buffer = out->get();
+    at = applyMap(b, loc, op.getMatchingIndexingMap(out), loops);
+    result = values.front();
+  }
+  memref::StoreOp::create(b, loc, result, buffer, at);
 }
 
 SmallVector<Value> dlc::loopsAt(linalg::LinalgOp op, OpOperand &operand, ValueRange indices) {

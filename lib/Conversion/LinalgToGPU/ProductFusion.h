@@ -4,8 +4,9 @@
 // too, so that they launch no kernel and pass no buffer of their own: the
 // ops producing its inputs by moving or widening elements (a convolution's
 // im2col and padding, a transpose, a conversion from f16), the op giving its output initial values (a zero
-// fill, a bias broadcast) and the op consuming the output (an epilogue:
-// bias, residual, activation; a copy into the caller's buffer).
+// fill, a bias broadcast) and the ops consuming the output (epilogues:
+// bias, residual, activation; a copy into the caller's buffer; then a
+// conversion, a transpose into the layout a consumer wants).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_CONVERSION_LINALGTOGPU_PRODUCTFUSION_H
@@ -52,16 +53,23 @@ struct ProductFusion {
   /// iteration per element: its iteration at an element gives the
   /// element's initial value. Null: the initial values are loaded.
   mlir::linalg::LinalgOp init;
-  /// Reads the product's output (or a reshape of it) just after the
-  /// product, one iteration per element, and writes other buffers. Null:
-  /// the product's results are only stored.
-  mlir::linalg::LinalgOp epilogue;
-  /// The operand of `epilogue` that reads the product's output: an input,
-  /// or the output it updates in place.
-  mlir::OpOperand *epilogueInput = nullptr;
-  /// Whether the product's results are stored too: its output is the
-  /// caller's, or read after the epilogue, which does not update it.
-  bool storeOutput = true;
+  /// An op the kernel computes after the product, one iteration per
+  /// element: the first reads the product's output (or a reshape of it)
+  /// just after the product and writes other buffers (an epilogue: bias,
+  /// residual, activation; a copy into the caller's buffer); each next one
+  /// reads, just after the one before, the one buffer it writes (a
+  /// conversion to f16, then a transpose into the layout a consumer wants).
+  struct Epilogue {
+    mlir::linalg::LinalgOp op;
+    /// The operand reading what the kernel computed before: an input, or
+    /// (the first epilogue only) the product's output it updates in place.
+    mlir::OpOperand *input = nullptr;
+    /// Whether what it reads is stored too: a buffer of the caller's, or
+    /// read after the kernel, which no later epilogue updates.
+    bool storeInput = true;
+  };
+  /// Empty: the product's results are only stored.
+  llvm::SmallVector<Epilogue, 1> epilogues;
   /// The buffers the product's inputs view whose elements it computes.
   llvm::DenseMap<mlir::Value, FusedBuffer> inputs;
 
@@ -75,9 +83,9 @@ struct ProductFusion {
 ProductFusion findProductFusion(mlir::linalg::LinalgOp product,
                                 const llvm::SmallPtrSetImpl<mlir::Operation *> &taken);
 
-/// Moves the ops between `product` and the epilogue of `fusion` (views and
-/// constants the epilogue uses) before `product`, whose kernel computes the
-/// epilogue.
+/// Moves the ops between `product` and the last epilogue of `fusion` that
+/// are no epilogue (views and constants the epilogues use) before `product`,
+/// whose kernel computes the epilogues.
 void moveEpilogueOperands(mlir::RewriterBase &rewriter, mlir::Operation *product,
                           const ProductFusion &fusion);
 
@@ -87,7 +95,7 @@ mlir::Value initialValue(mlir::OpBuilder &b, mlir::linalg::LinalgOp product,
                          const ProductFusion &fusion, mlir::ValueRange indices);
 
 /// Stores `result`, `product`'s output element at `indices`, or hands it to
-/// the epilogue `fusion` fused, or both.
+/// the epilogues `fusion` fused in turn, or both.
 void storeResult(mlir::OpBuilder &b, mlir::linalg::LinalgOp product,
                  const ProductFusion &fusion, mlir::ValueRange indices, mlir::Value result);
 

@@ -1,5 +1,6 @@
 //===- RowKernel.cpp - a chain of row-wise ops as one kernel, a warp per row ===//
 #include "RowKernel.h"
+#include "KernelCalls.h"
 #include "ProductFusion.h"
 #include "TiledContraction.h"
 

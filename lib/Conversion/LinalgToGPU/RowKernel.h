@@ -36,10 +36,6 @@ struct RowKernel {
   llvm::SmallVector<RowOp> ops;
 };
 
-/// The unit attribute of a function whose callers pass it buffers that do
-/// not overlap, one per argument (dlc-gpu-merge-row-kernels' functions).
-inline constexpr llvm::StringLiteral kDistinctArguments = "dlc.distinct_arguments";
-
 /// The row kernel the body of `func` is, if it is one: its ops but views,
 /// allocations, constants and the return are linalg ops on buffers of
 /// static shapes (or copies) whose loops (one or more) are parallel but
@@ -48,9 +44,10 @@ inline constexpr llvm::StringLiteral kDistinctArguments = "dlc.distinct_argument
 /// inputs row by row; their bodies write no memory; every reduction is
 /// over rows of the same number; each buffer the body writes (with any
 /// argument of its element type and number, which a caller may pass for
-/// it, unless `func` has kDistinctArguments) is accessed row by row only (at row x width + the position along
-/// the row, or + 0, through reshapes), read by no op's body, and read by
-/// an op writing it only where the op writes it.
+/// it, unless `func` has kDistinctArguments, KernelCalls.h) is accessed
+/// row by row only (at row x width + the position along the row, or + 0,
+/// through reshapes), read by no op's body, and read by an op writing it
+/// only where the op writes it.
 std::optional<RowKernel> findRowKernel(mlir::func::FuncOp func);
 
 /// Replaces the ops of `kernel` (findRowKernel, with rows, linalg ops
