@@ -275,7 +275,7 @@ func.func @copies_kept(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32
 // five in @not_fused (the product, the two elementwise ops, the copy and
 // the sum), three in @masked_scores (the exponential, the transpose, the
 // product) and four in @copies_kept (two ops, two copies).
-// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, copies-forwarded 1, fused-epilogues 6, fused-inits 5, fused-inputs 2, fused-reductions 0, kernels 18, reductions-moved-innermost 0, row-kernels 0, single-thread 0, tiled-products 6, warp-reductions 1
+// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, copies-forwarded 2, fused-epilogues 6, fused-inits 6, fused-inputs 2, fused-reductions 0, kernels 20, reductions-moved-innermost 0, row-kernels 0, single-thread 0, tiled-products 7, warp-reductions 1
 
 // A chain of epilogues: the product's results through a tanh into a buffer
 // of the function's own, then transposed into the caller's; each op reads
@@ -342,5 +342,35 @@ func.func @epilogue_chain_cut(%x: memref<32x64xf32>, %w: memref<64x48xf32>, %out
     %r = arith.addf %a, %b : f32
     linalg.yield %r : f32
   }
+  return
+}
+
+// The product's output a reshape of the caller's buffer (its copy into it
+// forwarded), which the transpose reads through the reshape back: the two
+// reshapes fold before fusions are looked for, the transpose then reads
+// the caller's buffer itself and runs as a kernel of its own after the
+// product's (folded after the product's fusion was found, the pair lost
+// the epilogue's indices).
+// CHECK-LABEL: func.func @epilogue_through_reshapes
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %arg2
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[FLAT]][%{{.*}}, %{{.*}}] : memref<128x128xf32>
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK: memref.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}] : memref<128x2x64xf32>
+// CHECK: memref.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x128x64xf32>
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @epilogue_through_reshapes(%x: memref<128x128xf32>, %w: memref<128x128xf32>,
+                                     %heads: memref<128x2x64xf32>, %r: memref<2x128x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %flat = memref.collapse_shape %heads [[0], [1, 2]] : memref<128x2x64xf32> into memref<128x128xf32>
+  %t = memref.alloc() : memref<128x128xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<128x128xf32>)
+  linalg.matmul ins(%x, %w : memref<128x128xf32>, memref<128x128xf32>) outs(%t : memref<128x128xf32>)
+  %e = memref.expand_shape %t [[0], [1, 2]] output_shape [128, 2, 64]
+      : memref<128x128xf32> into memref<128x2x64xf32>
+  linalg.transpose ins(%e : memref<128x2x64xf32>) outs(%r : memref<2x128x64xf32>) permutation = [1, 0, 2]
+  memref.copy %t, %flat : memref<128x128xf32> to memref<128x128xf32>
   return
 }

@@ -243,3 +243,35 @@ func.func @kept(%x: memref<1x128x128xf16>, %w: memref<128x128xf16>, %r: memref<1
   call @row_sums(%p, %sums) : (memref<1x128x128xf32>, memref<1x128xf32>) -> ()
   return
 }
+
+// Kept apart: the calls pass a reshape of the buffer between them, and
+// the permute reshapes it back. Made again inside, the two reshapes fold
+// away: the transpose then reads the buffer itself, not the product's
+// output, and is no epilogue of it.
+// CHECK-LABEL: func.func @through_view
+// CHECK: call @mm(
+// CHECK: call @perm(
+func.func private @mm(%x: memref<128x128xf32>, %w: memref<128x128xf32>, %out: memref<128x128xf32>)
+    attributes {dlc.kernel = "out_elemwise_fusable"} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<128x128xf32>)
+  linalg.matmul ins(%x, %w : memref<128x128xf32>, memref<128x128xf32>) outs(%out : memref<128x128xf32>)
+  return
+}
+
+func.func private @perm(%in: memref<128x128xf32>, %out: memref<2x128x64xf32>)
+    attributes {dlc.kernel = "injective"} {
+  %e = memref.expand_shape %in [[0], [1, 2]] output_shape [128, 2, 64]
+      : memref<128x128xf32> into memref<128x2x64xf32>
+  linalg.transpose ins(%e : memref<128x2x64xf32>) outs(%out : memref<2x128x64xf32>)
+      permutation = [1, 0, 2]
+  return
+}
+
+func.func @through_view(%x: memref<128x128xf32>, %w: memref<128x128xf32>, %r: memref<2x128x64xf32>) {
+  %heads = memref.alloc() : memref<128x2x64xf32>
+  %flat = memref.collapse_shape %heads [[0], [1, 2]] : memref<128x2x64xf32> into memref<128x128xf32>
+  call @mm(%x, %w, %flat) : (memref<128x128xf32>, memref<128x128xf32>, memref<128x128xf32>) -> ()
+  call @perm(%flat, %r) : (memref<128x128xf32>, memref<2x128x64xf32>) -> ()
+  return
+}

@@ -456,9 +456,12 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     broadcast) gives the accumulators theirs (`fused-inits`); the
     elementwise op reading the output just after it, into buffers neither
     reads (or updating the output in place, each element where it reads
-    it: a bias and an activation), runs on each result as it is stored
-    (`fused-epilogues`), the results stored too only if the output is read
-    later or is the caller's and not updated. With `fuse-reductions`, a
+    it: a bias and an activation), runs on each result as it is stored,
+    then each op after it that reads, element for element through a
+    reshape, the one buffer the one before writes, and no other buffer the
+    kernel writes (a conversion, then a transpose into the heads' layout;
+    `fused-epilogues` counts them all), each op's results stored too only
+    if its output is read later or is the caller's and not updated. With `fuse-reductions`, a
     reduction's kernel (a thread or a warp per output, as above) computes
     the same ops around it: its output's initial values (a fill: the loop
     starts from the value instead of loading it), the elementwise op
@@ -480,8 +483,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     plane apart), the window's loops in the thread with the accumulator in
     a register, and the same ops around it fused: the input's padding read
     through, the initial values, the epilogue. First, a copy from a buffer of the function used only before
-    it into one not used meanwhile writes there instead
-    (`copies-forwarded`). Kernels are named `k_<layer>` after the op's
+    it into one (or a reshape of one) not used meanwhile writes there
+    instead (`copies-forwarded`). Kernels are named `k_<layer>` after the op's
     location. Counters (`--dlc-pass-stats`): `kernels`, `single-thread`,
     `warp-reductions`, `tiled-products`, `window-reductions`,
     `reductions-moved-innermost`,
@@ -581,13 +584,14 @@ def GPUMergeEpiloguesPass : Pass<"dlc-gpu-merge-epilogues", "mlir::ModuleOp"> {
     own moving the heads (a reshape and a transpose), one more kernel and
     one more round trip through memory per product. After bufferization,
     a call of a kernel function followed by a call of another, with only
-    allocations, views and constants between them, becomes one call of a
-    new function running both bodies (KernelCalls.h) when the second's last
-    linalg op is then the last of the epilogues a product or window
-    reduction of the first computes in its kernel, with every op between
-    them (ProductFusion.h: each epilogue reads, element for element and
-    through a reshape, the one buffer the one before writes: a conversion
-    to f16, then the transpose). The buffers only the two calls use, which
+    allocations, reshapes, globals' addresses and constants between them,
+    becomes one call of a new function running both bodies (KernelCalls.h)
+    when the second's last linalg op is then the last of the epilogues a
+    product or window reduction of the first computes in its kernel, with
+    every op between them and no op after it but views, allocations and
+    constants (ProductFusion.h: each epilogue reads, element for element
+    and through a reshape, the one buffer the one before writes: a
+    conversion to f16, then the transpose). The buffers only the two calls use, which
     the first writes for the second, are allocated in the new function,
     where the kernel no longer stores them. A merged call may take the
     call after it too. Functions no longer called are erased. Counters

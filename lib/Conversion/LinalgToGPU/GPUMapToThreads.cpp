@@ -512,6 +512,12 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages};
     IRRewriter rewriter(&getContext());
     int64_t forwarded = dlc::forwardCopies(rewriter, func);
+    // What forwarding (or merging calls) made foldable folded now, before
+    // the fusions below record operands that the folds after the loops are
+    // made would change: an epilogue's reshape of a product's output that
+    // became a reshape back of the buffer the output reshapes.
+    if (failed(applyPatternsGreedily(func, RewritePatternSet(&getContext()))))
+      return signalPassFailure();
     // Copies and linalg ops as loop nests.
     SmallVector<memref::CopyOp> copies;
     func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });

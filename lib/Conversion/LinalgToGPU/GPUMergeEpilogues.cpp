@@ -7,6 +7,7 @@
 #include "dlc/Transforms/PassLedger.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace dlc {
@@ -18,7 +19,8 @@ using namespace mlir;
 
 /// The buffers of the caller that only `first` and `second` use (through
 /// views; deallocations aside), allocated there with a static shape, and
-/// that both are passed: what the first writes for the second.
+/// that both are passed: what the first writes for the second, if the
+/// merge is made (fusesConsumer).
 static SmallVector<Value> passedBetween(func::CallOp first, func::CallOp second) {
   llvm::SetVector<Value> roots;
   for (Value v : first.getOperands())
@@ -45,8 +47,10 @@ static SmallVector<Value> passedBetween(func::CallOp first, func::CallOp second)
 /// `firstOps` linalg ops (its first call's) has the last linalg op (its
 /// second call's) as its last epilogue (findProductFusion), so that one
 /// kernel computes the product, the second call's ops and every op between
-/// them, and no op after it but views. Tile limits as
-/// dlc-gpu-map-to-threads' defaults.
+/// them, and no op after it but views, allocations, constants and
+/// deallocations. Tile limits as dlc-gpu-map-to-threads' defaults (with
+/// others, a product may be lowered otherwise and compute no epilogue:
+/// the merged function then launches the kernels the two calls did).
 static bool fusesConsumer(func::FuncOp merged, size_t firstOps) {
   SmallVector<linalg::LinalgOp> ops = llvm::to_vector(merged.getBody().getOps<linalg::LinalgOp>());
   linalg::LinalgOp consumer = ops.back();
@@ -106,8 +110,14 @@ struct GPUMergeEpiloguesPass : dlc::impl::GPUMergeEpiloguesPassBase<GPUMergeEpil
       if (!merged)
         return nullptr;
       // The bodies write their results into the buffers their callers
-      // passed, now the function's own for those between them.
+      // passed, now the function's own for those between them; what that
+      // makes foldable folded, as dlc-gpu-map-to-threads does before it
+      // looks for fusions.
       dlc::forwardCopies(rewriter, merged);
+      if (failed(applyPatternsGreedily(merged, RewritePatternSet(&getContext())))) {
+        symbols.erase(merged);
+        return nullptr;
+      }
       if (!fusesConsumer(merged, llvm::range_size(first.getBody().getOps<linalg::LinalgOp>()))) {
         symbols.erase(merged);
         return nullptr;
