@@ -252,6 +252,7 @@ AB_SIDES = {"_t64": "tiles up to 64 x 64", "_k32": "32-element steps",
             "_c3": "inputs copied in 3 stages (cp.async)",
             "_fused": "reductions' kernels fused with their fills and epilogues",
             "_rows": "layer norms and softmaxes a kernel each, a warp per row",
+            "_epi": "products' kernels computing the transposes after them",
             "_before": "the compiler before"}
 
 
