@@ -53,6 +53,8 @@ static SmallVector<Value> passedBetween(func::CallOp first, func::CallOp second)
 /// the merged function then launches the kernels the two calls did).
 static bool fusesConsumer(func::FuncOp merged, size_t firstOps) {
   SmallVector<linalg::LinalgOp> ops = llvm::to_vector(merged.getBody().getOps<linalg::LinalgOp>());
+  if (ops.size() <= firstOps) // the second call's ops folded away
+    return false;
   linalg::LinalgOp consumer = ops.back();
   for (Operation *op = consumer->getNextNode(); !op->hasTrait<OpTrait::IsTerminator>();
        op = op->getNextNode())
@@ -88,7 +90,7 @@ struct GPUMergeEpiloguesPass : dlc::impl::GPUMergeEpiloguesPassBase<GPUMergeEpil
     int64_t mergedCalls = 0;
     llvm::SetVector<func::FuncOp> callees, made;
     // The call of the function `call` and the kernel call after it become
-    // one, if the second's one op becomes an epilogue of a product of the
+    // one, if the second's ops become epilogues of a product of the
     // first's (fusesConsumer): the new call, else null.
     auto merge = [&](func::CallOp call) -> func::CallOp {
       Operation *next = call->getNextNode();
