@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace dlc {
@@ -452,31 +451,6 @@ static FailureOr<int64_t> launchWholeBody(IRRewriter &rewriter, func::FuncOp fun
   return kernels;
 }
 
-/// Erases the buffers of the function that nothing reads or writes (their
-/// writers fused into a product's kernel), with their views and
-/// deallocations.
-static void eraseUnusedBuffers(IRRewriter &rewriter, func::FuncOp func) {
-  for (auto alloc : llvm::make_early_inc_range(func.getBody().front().getOps<memref::AllocOp>())) {
-    SmallVector<Operation *> unused; // views, after the buffers they view
-    SmallVector<Value> aliases = {alloc};
-    bool used = false;
-    for (size_t i = 0; i < aliases.size() && !used; ++i)
-      for (Operation *user : aliases[i].getUsers()) {
-        if (auto view = dyn_cast<ViewLikeOpInterface>(user);
-            view && view.getViewSource() == aliases[i])
-          aliases.push_back(view->getResult(0));
-        else if (!isa<memref::DeallocOp>(user))
-          used = true;
-        unused.push_back(user);
-      }
-    if (used)
-      continue;
-    for (Operation *op : llvm::reverse(unused))
-      rewriter.eraseOp(op);
-    rewriter.eraseOp(alloc);
-  }
-}
-
 namespace {
 struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsPass> {
   using GPUMapToThreadsPassBase::GPUMapToThreadsPassBase;
@@ -511,12 +485,8 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     }
     dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages};
     IRRewriter rewriter(&getContext());
-    int64_t forwarded = dlc::forwardCopies(rewriter, func);
-    // What forwarding (or merging calls) made foldable folded now, before
-    // the fusions below record operands that the folds after the loops are
-    // made would change: an epilogue's reshape of a product's output that
-    // became a reshape back of the buffer the output reshapes.
-    if (failed(applyPatternsGreedily(func, RewritePatternSet(&getContext()))))
+    FailureOr<int64_t> forwarded = dlc::forwardCopies(rewriter, func);
+    if (failed(forwarded))
       return signalPassFailure();
     // Copies and linalg ops as loop nests.
     SmallVector<memref::CopyOp> copies;
@@ -617,7 +587,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
         return signalPassFailure();
       dlc::recordPassStat(getArgument(), "kernels", *kernels);
       dlc::recordPassStat(getArgument(), "single-thread", *kernels);
-      dlc::recordPassStat(getArgument(), "copies-forwarded", forwarded);
+      dlc::recordPassStat(getArgument(), "copies-forwarded", *forwarded);
       return;
     }
     // The loop nests at the top of the function's blocks.
@@ -664,7 +634,10 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       dlc::launchWindowReduction(rewriter, op, layer.empty() ? "" : "k_" + layer, fusion);
       ++kernels;
     }
-    eraseUnusedBuffers(rewriter, func);
+    // The buffers nothing reads or writes any more (their writers fused
+    // into a product's kernel).
+    for (auto alloc : llvm::make_early_inc_range(func.getBody().front().getOps<memref::AllocOp>()))
+      dlc::eraseIfUnused(rewriter, alloc);
     dlc::recordPassStat(getArgument(), "kernels", kernels + rowKernelsLaunched);
     dlc::recordPassStat(getArgument(), "row-kernels", rowKernelsLaunched);
     dlc::recordPassStat(getArgument(), "single-thread", singleThread);
@@ -676,7 +649,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     dlc::recordPassStat(getArgument(), "fused-inputs", fusedInputs);
     dlc::recordPassStat(getArgument(), "async-copied-inputs", copiedInputs);
     dlc::recordPassStat(getArgument(), "fused-reductions", fusedReductions);
-    dlc::recordPassStat(getArgument(), "copies-forwarded", forwarded);
+    dlc::recordPassStat(getArgument(), "copies-forwarded", *forwarded);
     dlc::recordPassStat(getArgument(), "reductions-moved-innermost", interchanged);
   }
 };

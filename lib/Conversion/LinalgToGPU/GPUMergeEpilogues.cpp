@@ -7,7 +7,6 @@
 #include "dlc/Transforms/PassLedger.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace dlc {
@@ -69,18 +68,6 @@ static bool fusesConsumer(func::FuncOp merged, size_t firstOps) {
   });
 }
 
-/// Erases `root`, an allocation, and the views and deallocations of it left.
-static void eraseBuffer(IRRewriter &rewriter, Value root) {
-  SmallVector<Operation *> users(root.getUsers());
-  for (Operation *user : users) {
-    for (Value view : user->getResults())
-      eraseBuffer(rewriter, view);
-    rewriter.eraseOp(user);
-  }
-  if (Operation *def = root.getDefiningOp(); def && isa<memref::AllocOp>(def))
-    rewriter.eraseOp(def);
-}
-
 namespace {
 struct GPUMergeEpiloguesPass : dlc::impl::GPUMergeEpiloguesPassBase<GPUMergeEpiloguesPass> {
   void runOnOperation() override {
@@ -112,15 +99,10 @@ struct GPUMergeEpiloguesPass : dlc::impl::GPUMergeEpiloguesPassBase<GPUMergeEpil
       if (!merged)
         return nullptr;
       // The bodies write their results into the buffers their callers
-      // passed, now the function's own for those between them; what that
-      // makes foldable folded, as dlc-gpu-map-to-threads does before it
-      // looks for fusions.
-      dlc::forwardCopies(rewriter, merged);
-      if (failed(applyPatternsGreedily(merged, RewritePatternSet(&getContext())))) {
-        symbols.erase(merged);
-        return nullptr;
-      }
-      if (!fusesConsumer(merged, llvm::range_size(first.getBody().getOps<linalg::LinalgOp>()))) {
+      // passed, now the function's own for those between them (as
+      // dlc-gpu-map-to-threads forwards them before it looks for fusions).
+      if (failed(dlc::forwardCopies(rewriter, merged)) ||
+          !fusesConsumer(merged, llvm::range_size(first.getBody().getOps<linalg::LinalgOp>()))) {
         symbols.erase(merged);
         return nullptr;
       }
@@ -133,7 +115,7 @@ struct GPUMergeEpiloguesPass : dlc::impl::GPUMergeEpiloguesPassBase<GPUMergeEpil
         rewriter.eraseOp(old);
       }
       for (Value buffer : between)
-        eraseBuffer(rewriter, buffer);
+        dlc::eraseIfUnused(rewriter, buffer);
       return mergedCall;
     };
     SmallVector<func::FuncOp> callers;

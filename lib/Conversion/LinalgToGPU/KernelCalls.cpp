@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -77,7 +79,7 @@ func::FuncOp dlc::mergeCalls(IRRewriter &rewriter, SymbolTable &symbols,
   return merged;
 }
 
-int64_t dlc::forwardCopies(RewriterBase &rewriter, func::FuncOp func) {
+FailureOr<int64_t> dlc::forwardCopies(RewriterBase &rewriter, func::FuncOp func) {
   int64_t forwarded = 0;
   for (auto copy : llvm::make_early_inc_range(func.getBody().front().getOps<memref::CopyOp>())) {
     Value source = copy.getSource(), target = copy.getTarget();
@@ -115,5 +117,25 @@ int64_t dlc::forwardCopies(RewriterBase &rewriter, func::FuncOp func) {
     rewriter.eraseOp(alloc);
     ++forwarded;
   }
+  if (failed(applyPatternsGreedily(func, RewritePatternSet(func.getContext()))))
+    return failure();
   return forwarded;
+}
+
+bool dlc::eraseIfUnused(RewriterBase &rewriter, Value buffer) {
+  SmallVector<Operation *> unused; // views, after the buffers they view
+  SmallVector<Value> aliases = {buffer};
+  for (size_t i = 0; i < aliases.size(); ++i)
+    for (Operation *user : aliases[i].getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == aliases[i])
+        aliases.push_back(view->getResult(0));
+      else if (!isa<memref::DeallocOp>(user))
+        return false;
+      unused.push_back(user);
+    }
+  for (Operation *op : llvm::reverse(unused))
+    rewriter.eraseOp(op);
+  rewriter.eraseOp(buffer.getDefiningOp());
+  return true;
 }

@@ -48,10 +48,17 @@ mlir::func::FuncOp mergeCalls(mlir::IRRewriter &rewriter, mlir::SymbolTable &sym
 /// copy, instead of into the source: the copy (a kernel of its own) goes,
 /// and so do the source and its deallocations. The destination (a buffer
 /// or a reshape of one, defined before the source) must not be used while
-/// the source is. A kernel
-/// function's body writes its result into its caller's buffer this way.
-/// Returns how many copies went.
-int64_t forwardCopies(mlir::RewriterBase &rewriter, mlir::func::FuncOp func);
+/// the source is. A kernel function's body writes its result into its
+/// caller's buffer this way. Then folds what that (or merging calls) made
+/// foldable, a reshape of a buffer read through the reshape back, so that
+/// the fusions found afterwards record operands no later fold changes.
+/// Returns how many copies went; failure if the folds do not converge.
+mlir::FailureOr<int64_t> forwardCopies(mlir::RewriterBase &rewriter, mlir::func::FuncOp func);
+
+/// Erases `buffer`, an allocation, with its views and deallocations, if
+/// nothing else uses them (its writers fused into a kernel, or merged
+/// into a function that allocates it). Returns whether it did.
+bool eraseIfUnused(mlir::RewriterBase &rewriter, mlir::Value buffer);
 
 } // namespace dlc
 
