@@ -253,6 +253,7 @@ AB_SIDES = {"_t64": "tiles up to 64 x 64", "_k32": "32-element steps",
             "_fused": "reductions' kernels fused with their fills and epilogues",
             "_rows": "layer norms and softmaxes a kernel each, a warp per row",
             "_epi": "products' kernels computing the transposes after them",
+            "_lbs": "split products' slices added by their last blocks",
             "_before": "the compiler before"}
 
 

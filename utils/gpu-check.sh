@@ -26,7 +26,8 @@
 #                 --gpu-fuse-reductions; _c3 in f16:
 #                 --gpu-copy-stages=3; _rows in TF32 and f16:
 #                 --gpu-row-kernels; _epi in TF32 and f16:
-#                 --gpu-merge-epilogues; _k32 in f32 and TF32 and _k16 in
+#                 --gpu-merge-epilogues; _lbs in TF32 and f16:
+#                 --gpu-last-block-sums; _k32 in f32 and TF32 and _k16 in
 #                 f16: the other --gpu-tile-depth), and the
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)
@@ -88,7 +89,7 @@ echo "== zoo models against the CPU backend ($SECONDS s)"
 : > "$results/models.txt"
 for so in "$payload"/models/*.so; do
   m=$(basename "$so" .so)
-  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .fused, .rows, .epi): M's inputs
+  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .fused, .rows, .epi, .lbs): M's inputs
   # the library without its A/B's suffix (gpu-prepare.sh's AB): a last
   # part after the model's that names no variant
   plain=$m

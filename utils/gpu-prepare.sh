@@ -37,7 +37,7 @@
 #                                   the library they would be timed against
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
-# AB, a comma-separated list (default split,fused,copy,rows,epilogues): split: X =
+# AB, a comma-separated list (default split,fused,copy,rows,epilogues,lastblock): split: X =
 # s512, in f32 with --gpu-split-blocks=512 (the products on the threads'
 # own FMAs; those on tensor cores split towards 512 blocks by default since
 # bench/gpu/h200-split-blocks); fused: X = fused, in TF32 with
@@ -47,7 +47,10 @@
 # TF32 and in f16 and bf16 with --gpu-row-kernels (layer norms and
 # softmaxes one kernel each, a warp per row); epilogues: X = epi, in TF32
 # and in f16 and bf16 with --gpu-merge-epilogues (a product's kernel
-# computing the transpose after it: BERT's heads); depth: X = k32 in f32 and
+# computing the transpose after it: BERT's heads); lastblock: X = lbs, in
+# TF32 and in f16 and bf16 with --gpu-last-block-sums (a split product's
+# slices added by the last block of its kernel, not by a second kernel);
+# depth: X = k32 in f32 and
 # TF32 and k16 in f16 and bf16, with that --gpu-tile-depth (the other step
 # depth than the default); none: no such libraries.
 # BEFORE=DLC_RUN: the f32 and f16 benchmark libraries also compiled by that
@@ -62,7 +65,7 @@ arch=${3:-sm_90}
 # the A/Bs of a flag: "VARIANT SUFFIX FLAGS" each (variants f32, tf32,
 # f16; bf16 takes f16's)
 abs_=()
-IFS=, read -r -a names <<< "${AB:-split,fused,copy,rows,epilogues}"
+IFS=, read -r -a names <<< "${AB:-split,fused,copy,rows,epilogues,lastblock}"
 for a in "${names[@]}"; do
   case $a in
     split) abs_+=("f32 s512 --gpu-split-blocks=512") ;;
@@ -70,10 +73,11 @@ for a in "${names[@]}"; do
     copy) abs_+=("f16 c3 --gpu-copy-stages=3") ;;
     rows) abs_+=("tf32 rows --gpu-row-kernels" "f16 rows --gpu-row-kernels") ;;
     epilogues) abs_+=("tf32 epi --gpu-merge-epilogues" "f16 epi --gpu-merge-epilogues") ;;
+    lastblock) abs_+=("tf32 lbs --gpu-last-block-sums" "f16 lbs --gpu-last-block-sums") ;;
     depth) abs_+=("f32 k32 --gpu-tile-depth=32" "tf32 k32 --gpu-tile-depth=32"
                   "f16 k16 --gpu-tile-depth=16") ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, fused, copy, rows, epilogues, depth or none" >&2; exit 2 ;;
+    *) echo "gpu-prepare: AB=$AB: expected split, fused, copy, rows, epilogues, lastblock, depth or none" >&2; exit 2 ;;
   esac
 done
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}

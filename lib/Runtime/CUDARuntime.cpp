@@ -13,7 +13,9 @@
 // - a kernel's dynamic shared memory limit raised only when a launch needs
 //   more than it was raised to;
 // - constants (weights) uploaded once, on their first use, and kept on the
-//   device for the process (dlc_cuda_constant_*);
+//   device for the process (dlc_cuda_constant_*); so are the zeroed
+//   buffers in which split products count their finished slices, which
+//   their kernels leave zeroed (dlc-gpu-host-buffers);
 // - with DLC_CUDA_PROFILE set, each kernel's GPU time measured with CUDA
 //   events around its launch and summed per kernel (dlc_cuda_profile_write);
 // - a call of a model captured as a CUDA graph and replayed

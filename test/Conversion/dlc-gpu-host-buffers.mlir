@@ -57,4 +57,4 @@ func.func @g(%out: memref<f32>) {
 // CHECK: func.func private @dlc_cuda_constant_f32(memref<?xf32>) -> memref<?xf32> attributes {llvm.emit_c_interface}
 // CHECK-NOT: func.func private @dlc_cuda_constant_f32
 
-// STATS: dlc-gpu-host-buffers: buffers 1, constants 2
+// STATS: dlc-gpu-host-buffers: buffers 1, constants 2, zeroed-buffers 0

@@ -82,6 +82,11 @@ static cl::opt<bool> gpuMergeEpilogues(
              "after it that FuseOps leaves in a group of its own (BERT's head transposes, "
              "and the conversion to f16 before them), which then reads and writes no buffer "
              "of its own (default: kernels of their own)"));
+static cl::opt<bool> gpuLastBlockSums(
+    "gpu-last-block-sums",
+    cl::desc("cuda: a matrix product that splits its reduction adds the slices in its own "
+             "kernel: the last block to finish each tile adds them in order and applies the "
+             "epilogue (default: a second kernel adds them)"));
 static cl::opt<int64_t>
     gpuCopyStages("gpu-copy-stages", cl::init(0),
                   cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
@@ -341,6 +346,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   gpu->fuseReductions = gpuFuseReductions;
   gpu->rowKernels = gpuRowKernels;
   gpu->mergeEpilogues = gpuMergeEpilogues;
+  gpu->lastBlockSums = gpuLastBlockSums;
   if (gpuTF32 && !gpu->hasTensorCores()) {
     consumeError(device.takeError());
     return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
@@ -540,10 +546,11 @@ int main(int argc, char **argv) {
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
                 gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences() ||
                 gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences() ||
-                gpuFuseReductions || gpuRowKernels || gpuMergeEpilogues))
+                gpuFuseReductions || gpuRowKernels || gpuMergeEpilogues || gpuLastBlockSums))
     return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks, "
                 "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels, "
-                "--gpu-merge-epilogues and --cuda-path apply to --target=cuda");
+                "--gpu-merge-epilogues, --gpu-last-block-sums and --cuda-path apply to "
+                "--target=cuda");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
   // 0 (the pass chooses) is the default of both, not a value to give.

@@ -32,6 +32,12 @@ inline constexpr int64_t kGPUFewestSplitBlocks = 32, kGPUMostSplitBlocks = 4096;
 /// its inputs into with cp.async (dlc-gpu-map-to-threads' copy-stages; 0
 /// there: none).
 inline constexpr int64_t kGPUFewestCopyStages = 2, kGPUMostCopyStages = 4;
+/// The attribute marking a buffer (a memref.alloc) that must be zeroed when
+/// its kernels first run and that they leave zeroed (a split product's
+/// counts of finished slices, dlc-gpu-map-to-threads' last-block-sums):
+/// dlc-gpu-host-buffers keeps it in device memory for the process instead
+/// of allocating it per call.
+inline constexpr llvm::StringLiteral kGPUZeroedBufferAttr = "dlc.gpu.zeroed";
 
 /// The NVIDIA GPU compiled for.
 struct GPUTarget {
@@ -67,6 +73,10 @@ struct GPUTarget {
   /// A product's kernel also computes the elementwise or layout function
   /// after it (a conversion, BERT's head transposes; dlc-gpu-merge-epilogues).
   bool mergeEpilogues = false;
+  /// A product that splits its reduction adds the slices in its own kernel,
+  /// the last block to finish each tile, instead of a second kernel
+  /// (dlc-gpu-map-to-threads' last-block-sums).
+  bool lastBlockSums = false;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

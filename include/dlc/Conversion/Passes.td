@@ -424,6 +424,15 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     faster, 128 for others) in slices of at least 8 steps (of tiles up to
     64 x 64) summed into a buffer, which a
     second kernel adds to the output in order (the same result every run).
+    With `last-block-sums`, the tiles' kernel adds them instead
+    (`last-block-sums` counts such products): each block stores its slice,
+    makes it visible to the GPU (a fence) and counts it in the tile's count
+    of finished slices (an atomic add by one thread, in a buffer marked
+    `dlc.gpu.zeroed`, which dlc-gpu-host-buffers keeps zeroed for the
+    process); the block counting the last slice adds the slices to the
+    output in the same order, its consecutive threads on consecutive
+    columns, applies the epilogue and sets the count back to zero. One
+    kernel fewer per split product, and the same results.
     With `tf32`, the tiled products run on tensor cores: each warp of the
     block computes 32 x 64 outputs of a 128 x 128 tile, 16 rows of a
     smaller one, with `mma.sync` m16n8k8 on TF32
@@ -489,7 +498,7 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     `warp-reductions`, `tiled-products`, `window-reductions`,
     `reductions-moved-innermost`,
     `fused-inputs`, `fused-inits`, `fused-epilogues`, `async-copied-inputs`,
-    `fused-reductions`, `row-kernels`, `copies-forwarded`.
+    `fused-reductions`, `row-kernels`, `copies-forwarded`, `last-block-sums`.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",
@@ -516,6 +525,9 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     Option<"rowKernels", "row-kernels", "bool", /*default=*/"false",
            "A body of row-wise ops (a layer norm's, a softmax's reductions along rows and "
            "the elementwise ops on them) runs as one kernel, a warp per row">,
+    Option<"lastBlockSums", "last-block-sums", "bool", /*default=*/"false",
+           "A tiled product that splits its reduction adds the slices in its own kernel: "
+           "the last block to finish a tile, instead of a second kernel">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
@@ -546,10 +558,13 @@ def GPUHostBuffersPass : Pass<"dlc-gpu-host-buffers", "mlir::ModuleOp"> {
     of `dlc_cuda_constant_<element type>` (C interface, dlc's CUDA runtime),
     which uploads the constant on its first use and returns its device copy
     from then on: weights cross to the GPU once per process, not once per
-    call. Existing deallocations are dropped (the function's end frees every
-    buffer). A buffer allocated inside a region, and a constant of an
-    element type the runtime has no upload for, are refused.
-    Counters (`--dlc-pass-stats`): `buffers`, `constants`.
+    call. A buffer marked `dlc.gpu.zeroed` (split products' counts of
+    finished slices, which their kernels leave zeroed) becomes a zeroed
+    module global of its own, uploaded the same way: it persists, zeroed,
+    from call to call. Existing deallocations are dropped (the function's
+    end frees every buffer). A buffer allocated inside a region, and a
+    constant of an element type the runtime has no upload for, are refused.
+    Counters (`--dlc-pass-stats`): `buffers`, `constants`, `zeroed-buffers`.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::func::FuncDialect"];
 }

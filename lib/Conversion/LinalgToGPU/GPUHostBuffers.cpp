@@ -1,4 +1,5 @@
 //===- GPUHostBuffers.cpp - a function's buffers in device memory ----------===//
+#include "dlc/Conversion/GPUPipeline.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 
@@ -21,12 +22,32 @@ static constexpr llvm::StringLiteral kUploadable[] = {"f16", "bf16", "f32", "f64
 namespace {
 struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass> {
   void runOnOperation() override {
-    int64_t numBuffers = 0, numConstants = 0;
+    int64_t numBuffers = 0, numConstants = 0, numZeroed = 0;
+    SymbolTable symbols(getOperation());
     for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
-      if (!func.isExternal() && failed(runOnFunction(func, numBuffers, numConstants)))
+      if (!func.isExternal() &&
+          failed(runOnFunction(func, symbols, numBuffers, numConstants, numZeroed)))
         return signalPassFailure();
     dlc::recordPassStat(getArgument(), "buffers", numBuffers);
     dlc::recordPassStat(getArgument(), "constants", numConstants);
+    dlc::recordPassStat(getArgument(), "zeroed-buffers", numZeroed);
+  }
+
+  /// `alloc` (marked dlc::kGPUZeroedBufferAttr) as the address of a zeroed
+  /// global of its own, which the constants' upload puts in device memory
+  /// once: the buffer persists from call to call.
+  memref::GetGlobalOp zeroedGlobal(memref::AllocOp alloc, SymbolTable &symbols) {
+    MemRefType type = alloc.getType();
+    OpBuilder b = OpBuilder::atBlockBegin(getOperation().getBody());
+    auto zeros = DenseElementsAttr::get(RankedTensorType::get(type.getShape(),
+                                                              type.getElementType()),
+                                        b.getZeroAttr(type.getElementType()));
+    auto global = memref::GlobalOp::create(b, alloc.getLoc(), "dlc_zeroed",
+                                           b.getStringAttr("private"), type, zeros,
+                                           /*constant=*/false, /*alignment=*/nullptr);
+    symbols.insert(global); // a unique name
+    IRRewriter rewriter(alloc);
+    return rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(alloc, type, global.getSymName());
   }
 
   /// `dlc_cuda_constant_<type>(memref<?xtype>) -> memref<?xtype>`, declared
@@ -49,9 +70,10 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
     return decl;
   }
 
-  LogicalResult runOnFunction(func::FuncOp func, int64_t &numBuffers, int64_t &numConstants) {
+  LogicalResult runOnFunction(func::FuncOp func, SymbolTable &symbols, int64_t &numBuffers,
+                              int64_t &numConstants, int64_t &numZeroed) {
     Block &body = func.getBody().front();
-    SmallVector<memref::AllocOp> allocs;
+    SmallVector<memref::AllocOp> allocs, zeroed;
     SmallVector<memref::GetGlobalOp> globals;
     SmallVector<memref::DeallocOp> deallocs;
     WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -61,7 +83,9 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
         op->emitError("a buffer allocated inside a region cannot be put in device memory");
         return WalkResult::interrupt();
       }
-      if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      if (auto alloc = dyn_cast<memref::AllocOp>(op); alloc && alloc->hasAttr(dlc::kGPUZeroedBufferAttr))
+        zeroed.push_back(alloc);
+      else if (alloc)
         allocs.push_back(alloc);
       else if (auto global = dyn_cast<memref::GetGlobalOp>(op))
         globals.push_back(global);
@@ -71,6 +95,8 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
     });
     if (walk.wasInterrupted())
       return failure();
+    for (memref::AllocOp alloc : zeroed)
+      globals.push_back(zeroedGlobal(alloc, symbols));
     IRRewriter rewriter(&getContext());
     for (memref::DeallocOp dealloc : deallocs)
       rewriter.eraseOp(dealloc);
@@ -116,7 +142,8 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
                                  buffer);
       }
     numBuffers += allocs.size();
-    numConstants += globals.size();
+    numConstants += globals.size() - zeroed.size();
+    numZeroed += zeroed.size();
     return success();
   }
 };

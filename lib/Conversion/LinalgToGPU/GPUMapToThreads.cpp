@@ -483,7 +483,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
                        << dlc::kGPUMostCopyStages << " (or 0: none)";
       return signalPassFailure();
     }
-    dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages};
+    dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages, lastBlockSums};
     IRRewriter rewriter(&getContext());
     FailureOr<int64_t> forwarded = dlc::forwardCopies(rewriter, func);
     if (failed(forwarded))
@@ -523,7 +523,8 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     // its kernel computes too.
     SmallVector<dlc::ProductFusion> fusions;
     llvm::SmallPtrSet<Operation *, 16> fused;
-    int64_t fusedInits = 0, fusedEpilogues = 0, fusedInputs = 0, copiedInputs = 0;
+    int64_t fusedInits = 0, fusedEpilogues = 0, fusedInputs = 0, copiedInputs = 0,
+            summedInKernel = 0;
     auto take = [&](const dlc::ProductFusion &fusion) {
       fused.insert_range(fusion.ops());
       fusedInits += fusion.init != nullptr;
@@ -628,6 +629,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
           dlc::TensorCores{narrowMMA, tf32}, fusion);
       kernels += built.kernels;
       copiedInputs += built.copiedInputs;
+      summedInKernel += built.lastBlockSums;
     }
     for (auto [op, fusion] : llvm::zip(windows, ArrayRef(fusions).drop_front(tiled.size()))) {
       std::string layer = layerName(op.getLoc());
@@ -640,6 +642,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       dlc::eraseIfUnused(rewriter, alloc);
     dlc::recordPassStat(getArgument(), "kernels", kernels + rowKernelsLaunched);
     dlc::recordPassStat(getArgument(), "row-kernels", rowKernelsLaunched);
+    dlc::recordPassStat(getArgument(), "last-block-sums", summedInKernel);
     dlc::recordPassStat(getArgument(), "single-thread", singleThread);
     dlc::recordPassStat(getArgument(), "warp-reductions", warpReductions);
     dlc::recordPassStat(getArgument(), "tiled-products", tiled.size());

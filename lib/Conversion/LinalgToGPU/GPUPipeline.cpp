@@ -145,6 +145,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   threads.copyStages = target.copyStages;
   threads.fuseReductions = target.fuseReductions;
   threads.rowKernels = target.rowKernels;
+  threads.lastBlockSums = target.lastBlockSums;
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());

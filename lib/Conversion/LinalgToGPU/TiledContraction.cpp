@@ -81,7 +81,7 @@ struct ContractionShape {
 /// How the product is cut: output tiles, staged `stepK` reduction
 /// elements at a time, and, when they are too few to occupy the GPU,
 /// slices of the reduction (split-K) of `chunk` elements each, summed in
-/// order by a second kernel.
+/// order by a second kernel or by the last block to finish the tile.
 struct TilePlan {
   TileShape tile;
   int64_t stepK, splits = 1, chunk = 0;
@@ -283,7 +283,8 @@ public:
         loc(op.getLoc()),
         rows(shape.count(shape.m)), cols(shape.count(shape.n)), batch(shape.count(shape.batch)),
         depth(shape.ranges[shape.k]), at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),
-        rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)) {
+        rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)),
+        lastBlockSums(limits.lastBlockSums) {
     chooseCopies(limits.stages);
   }
 
@@ -371,6 +372,16 @@ private:
   void multiplyOnTensorCores(Value lhsTile, Value rhsTile, MutableArrayRef<Value> accumulated);
   /// The kernel adding the slices' sums in `partial` to the output.
   void sumSlices(Value partial);
+  /// The same in the tiles' kernel, after the block stored its slice of
+  /// the tile at (`batchIndex`, `firstRow`, `firstCol`): the block that
+  /// finds it the last to finish the tile, from the tile's count in
+  /// `counts` (at `tileIndex`; told to its threads through `flag` in shared
+  /// memory), adds the slices and sets the count back to zero.
+  void sumSlicesInLastBlock(Value partial, Value counts, Value tileIndex, Value flag,
+                            Value batchIndex, Value firstRow, Value firstCol);
+  /// Adds the slices' sums in `partial` at the output element (`batchIndex`,
+  /// `row`, `col`) to its initial value, in order, and stores the result.
+  void sumAndStore(Value partial, Value batchIndex, Value row, Value col);
   /// The initial value of the output's element at the loops' values.
   Value initialValue() { return dlc::initialValue(rewriter, op, fusion, indices(out)); }
   /// Stores the product's result at the loops' values (dlc::storeResult).
@@ -398,6 +409,7 @@ private:
   /// Every loop's value at the element being loaded or stored.
   SmallVector<Value> at;
   OpOperand &lhs, &rhs, &out;
+  bool lastBlockSums;
   // The tiles' kernel: its thread, and its position in the thread grid (own
   // products) or in its warp's tile (tensor cores).
   Value thread, zero, tx, ty, group, quad, warpRow, warpCol;
@@ -744,7 +756,7 @@ Value TiledKernels::stageOf(Value ring, Value stage) {
 }
 
 dlc::TiledKernelCounts TiledKernels::build() {
-  bool split = cut.splits > 1;
+  bool split = cut.splits > 1, inKernelSum = split && lastBlockSums;
   Type f32 = rewriter.getF32Type();
   // The epilogue's kernel is the product's: the views and constants it
   // uses, between the two, go before it.
@@ -755,12 +767,22 @@ dlc::TiledKernelCounts TiledKernels::build() {
   if (split)
     partial = memref::AllocOp::create(rewriter, loc,
                                       MemRefType::get({cut.splits, batch, rows, cols}, f32));
+  // Summed in the kernel: each tile's count of finished slices, zero before
+  // the kernel runs and after.
+  int64_t tilesX = llvm::divideCeil(cols, tile.bn), tilesY = llvm::divideCeil(rows, tile.bm);
+  Value counts;
+  if (inKernelSum) {
+    auto alloc = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({batch * tilesY * tilesX}, rewriter.getI32Type()));
+    alloc->setAttr(dlc::kGPUZeroedBufferAttr, rewriter.getUnitAttr());
+    counts = alloc;
+  }
   // The product's grid: x over column tiles, y over row tiles, z over the
   // batch and the reduction's slices. The tiles of the inputs staged
   // through registers in shared memory of the kernel's own; those of the
   // inputs copied with cp.async, `stages` each (a ring), in dynamic shared
   // memory (16-byte aligned; over 48 KB allowed).
-  SmallVector<Type, 2> ownTiles;
+  SmallVector<Type, 3> ownTiles;
   int64_t ringBytes = 0;
   for (OpOperand *input : {&lhs, &rhs}) {
     MemRefType type = tileType(*input);
@@ -769,10 +791,15 @@ dlc::TiledKernelCounts TiledKernels::build() {
     else
       ownTiles.push_back(type);
   }
+  // Summed in the kernel: a word of shared memory telling the block's
+  // threads whether it finished its tile last.
+  if (inKernelSum)
+    ownTiles.push_back(MemRefType::get(
+        {1}, rewriter.getI32Type(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup)));
   Value one = index(1);
   auto kernel = gpu::LaunchOp::create(
-      rewriter, loc, index(llvm::divideCeil(cols, tile.bn)),
-      index(llvm::divideCeil(rows, tile.bm)), index(batch * cut.splits), index(kThreads), one,
+      rewriter, loc, index(tilesX), index(tilesY), index(batch * cut.splits), index(kThreads), one,
       one,
       ringBytes ? arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), ringBytes)
                 : Value(),
@@ -928,13 +955,20 @@ dlc::TiledKernelCounts TiledKernels::build() {
     }
     rewriter.setInsertionPointAfter(guard);
   }
+  if (inKernelSum) {
+    Value tileIndex = add(times(add(times(batchIndex, tilesY), kernel.getBlockIds().y), tilesX),
+                          kernel.getBlockIds().x);
+    sumSlicesInLastBlock(partial, counts, tileIndex, kernel.getWorkgroupAttributions().back(),
+                         batchIndex, firstRow, firstCol);
+  }
   rewriter.setInsertionPointAfter(kernel);
-  if (split)
+  if (split && !inKernelSum)
     sumSlices(partial);
   rewriter.eraseOp(op);
   for (Operation *fused : fusion.ops())
     rewriter.eraseOp(fused);
-  return {split ? 2 : 1, (lhsSource != nullptr) + (rhsSource != nullptr)};
+  return {split && !inKernelSum ? 2 : 1, (lhsSource != nullptr) + (rhsSource != nullptr),
+          inKernelSum};
 }
 
 // The slices' sums added to the output in order (the same result on every
@@ -949,15 +983,67 @@ void TiledKernels::sumSlices(Value partial) {
   auto guard = scf::IfOp::create(rewriter, loc, below(linear, outputs), /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(guard.thenBlock());
   SmallVector<Value> element = dlc::delinearize(rewriter, loc, linear, {batch, rows, cols});
-  assign(shape.batch, element[0]);
-  assign(shape.m, element[1]);
-  assign(shape.n, element[2]);
+  sumAndStore(partial, element[0], element[1], element[2]);
+}
+
+// The order of the memory operations (the CUDA programming guide's
+// threadfence reduction): each thread's stores of the slice, then a fence
+// making them visible to the GPU, the block's barrier, then one thread
+// counting the slice with an atomic add and a fence after it; the block
+// that counts the last slice passes a barrier and a fence before it loads
+// the others' sums, so it sees them all.
+void TiledKernels::sumSlicesInLastBlock(Value partial, Value counts, Value tileIndex, Value flag,
+                                        Value batchIndex, Value firstRow, Value firstCol) {
+  Type i32 = rewriter.getI32Type();
+  auto word = [&](int64_t v) { return arith::ConstantIntOp::create(rewriter, loc, i32, v); };
+  NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+  gpu::BarrierOp::create(rewriter, loc);
+  Value zeroIndex = index(0);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread, zeroIndex);
+    rewriter.setInsertionPointToStart(
+        scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false).thenBlock());
+    Value before = memref::AtomicRMWOp::create(rewriter, loc, arith::AtomicRMWKind::addi, word(1),
+                                               counts, tileIndex);
+    NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+    Value last =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, before, word(cut.splits - 1));
+    memref::StoreOp::create(rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i32, last), flag,
+                            zeroIndex);
+    // Every slice counted: the count back to zero for the next launch.
+    rewriter.setInsertionPointToStart(
+        scf::IfOp::create(rewriter, loc, last, /*withElseRegion=*/false).thenBlock());
+    memref::StoreOp::create(rewriter, loc, word(0), counts, tileIndex);
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  Value mine = memref::LoadOp::create(rewriter, loc, flag, zeroIndex);
+  Value last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, mine, word(0));
+  rewriter.setInsertionPointToStart(
+      scf::IfOp::create(rewriter, loc, last, /*withElseRegion=*/false).thenBlock());
+  NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+  // The tile's outputs, consecutive threads on consecutive columns.
+  auto outputs = scf::ForOp::create(rewriter, loc, thread, index(tile.bm * tile.bn),
+                                    index(kThreads));
+  rewriter.setInsertionPointToStart(outputs.getBody());
+  Value position = outputs.getInductionVar();
+  Value row = add(firstRow, divide(position, tile.bn));
+  Value col = add(firstCol, remainder(position, tile.bn));
+  Value inside = arith::AndIOp::create(rewriter, loc, below(row, rows), below(col, cols));
+  rewriter.setInsertionPointToStart(
+      scf::IfOp::create(rewriter, loc, inside, /*withElseRegion=*/false).thenBlock());
+  sumAndStore(partial, batchIndex, row, col);
+}
+
+void TiledKernels::sumAndStore(Value partial, Value batchIndex, Value row, Value col) {
+  assign(shape.batch, batchIndex);
+  assign(shape.m, row);
+  assign(shape.n, col);
   Value total = initialValue();
-  auto slices = scf::ForOp::create(rewriter, loc, index(0), index(cut.splits), one, total);
+  auto slices = scf::ForOp::create(rewriter, loc, index(0), index(cut.splits), index(1), total);
   rewriter.setInsertionPointToStart(slices.getBody());
   Value part = memref::LoadOp::create(
-      rewriter, loc, partial,
-      ValueRange{slices.getInductionVar(), element[0], element[1], element[2]});
+      rewriter, loc, partial, ValueRange{slices.getInductionVar(), batchIndex, row, col});
   scf::YieldOp::create(rewriter, loc,
                        arith::AddFOp::create(rewriter, loc, slices.getRegionIterArgs()[0], part)
                            .getResult());

@@ -49,9 +49,12 @@ mlir::Value combineLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation
 /// by where its products run); and the stages of shared memory a product on
 /// f16 or bf16 values copies its inputs into with cp.async (`stages`, up to
 /// kGPUMostCopyStages; 0: none, each thread loads its elements a step ahead
-/// into registers).
+/// into registers). With `lastBlockSums`, a product that splits its
+/// reduction adds the slices in its own kernel (the last block to finish
+/// a tile) rather than in a second one.
 struct TileLimits {
   int64_t maxTile = 128, depth = 0, splitBlocks = 0, stages = 0;
+  bool lastBlockSums = false;
 };
 
 /// Whether `op` is a product the tiled kernel computes within `limits`: on
@@ -69,16 +72,18 @@ struct TensorCores {
   bool narrow = false, tf32 = false;
 };
 
-/// What launchTiledContraction built: kernels, and inputs copied into
-/// shared memory with cp.async.
+/// What launchTiledContraction built: kernels, inputs copied into shared
+/// memory with cp.async, and split reductions summed by their last block.
 struct TiledKernelCounts {
-  int64_t kernels = 0, copiedInputs = 0;
+  int64_t kernels = 0, copiedInputs = 0, lastBlockSums = 0;
 };
 
 /// Replaces `op` (isTiledContraction with `limits`) and the ops of `fusion`
-/// with its tiled gpu.launch, named `name` unless empty, and, when the
-/// product splits its reduction to occupy the GPU, a second one (`name`_sum)
-/// adding the slices' sums in order. The products run on tensor cores as
+/// with its tiled gpu.launch, named `name` unless empty. When the product
+/// splits its reduction to occupy the GPU, the slices' sums are added in
+/// order (the same result on every run) by a second kernel (`name`_sum),
+/// or with `limits.lastBlockSums` by the last block to finish each tile,
+/// which also applies the epilogue. The products run on tensor cores as
 /// `cores` allows, else on each thread in f32.
 TiledKernelCounts launchTiledContraction(mlir::IRRewriter &rewriter, mlir::linalg::LinalgOp op,
                                llvm::StringRef name, const TileLimits &limits,
