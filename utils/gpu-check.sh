@@ -32,7 +32,8 @@
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
-#                 (dlc-cuda-run --profile, in runs of their own)
+#                 (dlc-cuda-run --profile, in runs of their own), of the
+#                 libraries A/Bs are timed against and of the _all ones
 #   peers.jsonl   PyTorch eager, ONNX Runtime, torch.compile (default,
 #                 reduce-overhead) on the same architectures
 #                 (bench/gpu_peers.py; PyTorch eager alone with
@@ -151,7 +152,8 @@ echo "== kernel profiles ($SECONDS s)"
 : > "$results/profiles.txt"
 for so in "$work"/bench/*.so; do
   name=$(basename "$so" .so)
-  [[ $name = *_t64 || $name = *_k[0-9]* || $name = *_before ]] && continue # (an A/B's other side)
+  # (an A/B's other side, but for the library with all the flags A/Bed)
+  [[ $name =~ _(t64|k[0-9]+|s512|fused|c3|rows|epi|lbs|before)$ ]] && continue
   if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=2 --runs=5 --max-seconds=3 \
       --profile="$work/$name.tsv" > /dev/null 2>&1; then
     { echo "-- $name"; head -16 "$work/$name.tsv"; } >> "$results/profiles.txt"

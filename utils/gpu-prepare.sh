@@ -34,10 +34,11 @@
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
 #   bench-unchanged.txt             the A/B sides left out: identical to
-#                                   the library they would be timed against
+#                                   the library they would be timed or
+#                                   checked against (models/ too)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
 # 64 MiB that travels to a lent GPU machine.
-# AB, a comma-separated list (default split,fused,copy,rows,epilogues,lastblock): split: X =
+# AB, a comma-separated list (default fused,copy,rows,epilogues,lastblock,all): split: X =
 # s512, in f32 with --gpu-split-blocks=512 (the products on the threads'
 # own FMAs; those on tensor cores split towards 512 blocks by default since
 # bench/gpu/h200-split-blocks); fused: X = fused, in TF32 with
@@ -50,7 +51,9 @@
 # computing the transpose after it: BERT's heads); lastblock: X = lbs, in
 # TF32 and in f16 and bf16 with --gpu-last-block-sums (a split product's
 # slices added by the last block of its kernel, not by a second kernel);
-# depth: X = k32 in f32 and
+# all: X = all, in TF32 with the flags of fused, rows, epilogues and
+# lastblock together, in f16 and bf16 with those of copy too (what dlc
+# would be with all of them the default); depth: X = k32 in f32 and
 # TF32 and k16 in f16 and bf16, with that --gpu-tile-depth (the other step
 # depth than the default); none: no such libraries.
 # BEFORE=DLC_RUN: the f32 and f16 benchmark libraries also compiled by that
@@ -65,7 +68,7 @@ arch=${3:-sm_90}
 # the A/Bs of a flag: "VARIANT SUFFIX FLAGS" each (variants f32, tf32,
 # f16; bf16 takes f16's)
 abs_=()
-IFS=, read -r -a names <<< "${AB:-split,fused,copy,rows,epilogues,lastblock}"
+IFS=, read -r -a names <<< "${AB:-fused,copy,rows,epilogues,lastblock,all}"
 for a in "${names[@]}"; do
   case $a in
     split) abs_+=("f32 s512 --gpu-split-blocks=512") ;;
@@ -74,10 +77,12 @@ for a in "${names[@]}"; do
     rows) abs_+=("tf32 rows --gpu-row-kernels" "f16 rows --gpu-row-kernels") ;;
     epilogues) abs_+=("tf32 epi --gpu-merge-epilogues" "f16 epi --gpu-merge-epilogues") ;;
     lastblock) abs_+=("tf32 lbs --gpu-last-block-sums" "f16 lbs --gpu-last-block-sums") ;;
+    all) pending="--gpu-fuse-reductions --gpu-row-kernels --gpu-merge-epilogues --gpu-last-block-sums"
+         abs_+=("tf32 all $pending" "f16 all $pending --gpu-copy-stages=3") ;;
     depth) abs_+=("f32 k32 --gpu-tile-depth=32" "tf32 k32 --gpu-tile-depth=32"
                   "f16 k16 --gpu-tile-depth=16") ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, fused, copy, rows, epilogues, lastblock, depth or none" >&2; exit 2 ;;
+    *) echo "gpu-prepare: AB=$AB: expected split, fused, copy, rows, epilogues, lastblock, all, depth or none" >&2; exit 2 ;;
   esac
 done
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
@@ -175,6 +180,11 @@ for spec in large_product: large_product:tf32 large_product:f16 large_product:bf
       exit 1
     fi
     rm -f "$out/models/$lib.$suffix.o" "$out/models/$lib.$suffix.h" "$scratch/ab.weights"
+    # identical to the library checked already: not checked again
+    if cmp -s "$out/models/$lib.$suffix.so" "$out/models/$lib.so"; then
+      rm "$out/models/$lib.$suffix.so"
+      echo "models/$lib.$suffix" >> "$out/bench-unchanged.txt"
+    fi
   done
 done
 
