@@ -394,9 +394,10 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
 }
 
 /// A host constant's device copy, made on first use: `host` is a contiguous
-/// constant of `elementBytes`-byte elements. The copy is keyed by the host
-/// address: a program that fills external weights does so before the first
-/// call. Called through the C interface
+/// constant of `elementBytes`-byte elements (or a zeroed buffer that the
+/// kernels leave zeroed: its copy is theirs for the process). The copy is
+/// keyed by the host address: a program that fills external weights does so
+/// before the first call. Called through the C interface
 /// of `dlc_cuda_constant_<type>` (dlc-gpu-host-buffers).
 static void deviceConstant(Descriptor1D *result, const Descriptor1D *host, int64_t elementBytes) {
   if (host->stride != 1 && host->size > 1)

@@ -10,6 +10,16 @@ func.func @in_region(%cond: i1) {
 
 // -----
 
+func.func @zeroed_in_region(%cond: i1) {
+  scf.if %cond {
+    // CHECK: error: a buffer allocated inside a region cannot be put in device memory
+    %counts = memref.alloc() {dlc.gpu.zeroed} : memref<4xi32>
+  }
+  return
+}
+
+// -----
+
 memref.global "private" constant @c : memref<2xcomplex<f32>> = dense<[(1.0, 2.0), (3.0, 4.0)]>
 func.func @complex_constant() {
   // CHECK: error: a constant of element type complex<f32> cannot be put in device memory

@@ -3,6 +3,10 @@
 
 memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
 
+// The zeroed buffers' globals (@counts below) come first.
+// CHECK: memref.global "private" @dlc_zeroed_0 : memref<8xi32> = dense<0>
+// CHECK: memref.global "private" @dlc_zeroed : memref<4xi32> = dense<0>
+
 // Buffers in device memory, freed where the function returns; a constant
 // uploaded once by the runtime and viewed with its own type; the function's
 // own deallocation dropped.
@@ -53,8 +57,28 @@ func.func @g(%out: memref<f32>) {
   return
 }
 
+
+// STATS: dlc-gpu-host-buffers: buffers 1, constants 2, zeroed-buffers 2
+
+// Buffers the kernels leave zeroed (dlc.gpu.zeroed: split products' counts
+// of finished slices) are zeroed globals of their own, each with its own
+// name (at the module's start), uploaded once like constants and never
+// freed.
+// CHECK-LABEL: func.func @counts
+// CHECK: %[[A:.*]] = memref.get_global @dlc_zeroed : memref<4xi32>
+// CHECK: call @dlc_cuda_constant_i32
+// CHECK: %[[B:.*]] = memref.get_global @dlc_zeroed_0 : memref<8xi32>
+// CHECK: call @dlc_cuda_constant_i32
+// CHECK-NOT: gpu.dealloc
+// CHECK: return
+func.func @counts() {
+  %a = memref.alloc() {dlc.gpu.zeroed} : memref<4xi32>
+  %b = memref.alloc() {dlc.gpu.zeroed} : memref<8xi32>
+  call @use(%a, %b) : (memref<4xi32>, memref<8xi32>) -> ()
+  return
+}
+func.func private @use(memref<4xi32>, memref<8xi32>)
+
 // One declaration per element type, with a C interface.
 // CHECK: func.func private @dlc_cuda_constant_f32(memref<?xf32>) -> memref<?xf32> attributes {llvm.emit_c_interface}
 // CHECK-NOT: func.func private @dlc_cuda_constant_f32
-
-// STATS: dlc-gpu-host-buffers: buffers 1, constants 2, zeroed-buffers 0

@@ -45,7 +45,7 @@
 // CHECK-NOT: gpu.launch
 // CHECK: return
 
-// STATS: dlc-gpu-map-to-threads: {{.*}}fused-epilogues 1, fused-inits 1, {{.*}}kernels 1, last-block-sums 1, {{.*}}tiled-products 1,
+// STATS: dlc-gpu-map-to-threads: {{.*}}fused-epilogues 1, fused-inits 1, {{.*}}kernels 2, last-block-sums 2, {{.*}}tiled-products 2,
 
 // Without it, a second kernel adds the slices (and nothing counts them).
 // TWO-LABEL: func.func @split_bias_relu
@@ -71,7 +71,7 @@
 // HOST-NOT: gpu.dealloc
 // HOST: return
 
-// HOST-STATS: dlc-gpu-host-buffers: buffers 1, constants 0, zeroed-buffers 1
+// HOST-STATS: dlc-gpu-host-buffers: buffers 2, constants 0, zeroed-buffers 2
 func.func @split_bias_relu(%w: memref<64x4608xf32>, %x: memref<1x4608x49xf32>,
                            %bias: memref<64xf32>, %y: memref<1x64x49xf32>) {
   %acc = memref.alloc() : memref<1x64x49xf32>
@@ -101,5 +101,36 @@ func.func @split_bias_relu(%w: memref<64x4608xf32>, %x: memref<1x4608x49xf32>,
     %r = arith.maximumf %in, %zero : f32
     linalg.yield %r : f32
   }
+  return
+}
+
+// A batch of 2 products of 128 x 128 outputs from 4096 products each,
+// accumulated into the output (no fill): 2 x 2 tiles of 64 x 64 a batch,
+// each split in 16 slices of 256. Each tile has its count, at (batch x 2 +
+// tile row) x 2 + tile column; the last block's sums start from the
+// output's values.
+// CHECK-LABEL: func.func @batched_accumulate
+// CHECK: %[[PARTIAL:.*]] = memref.alloc() : memref<16x2x128x128xf32>
+// CHECK: %[[COUNTS:.*]] = memref.alloc() {dlc.gpu.zeroed} : memref<8xi32>
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %[[BZ:.*]]) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c32{{.*}})
+// CHECK: %[[BATCH:.*]] = arith.remui %[[BZ]], %c2
+// CHECK: %[[T0:.*]] = arith.muli %[[BATCH]], %c2
+// CHECK: %[[T1:.*]] = arith.addi %[[T0]], %[[BY]]
+// CHECK: %[[T2:.*]] = arith.muli %[[T1]], %c2
+// CHECK: %[[TILE:.*]] = arith.addi %[[T2]], %[[BX]]
+// CHECK: memref.atomic_rmw addi %{{.*}}, %[[COUNTS]][%[[TILE]]]
+// CHECK: arith.cmpi eq, %{{.*}}, %c15_i32
+// CHECK: memref.store %c0_i32{{.*}}, %[[COUNTS]][%[[TILE]]]
+// CHECK: %[[INIT:.*]] = memref.load %arg2[%[[BATCH]],
+// CHECK: scf.for {{.*}} = %c0{{.*}} to %c16{{.*}} step %c1{{.*}} iter_args(%[[SUM:.*]] = %[[INIT]])
+// CHECK: memref.load %[[PARTIAL]][%{{.*}}, %[[BATCH]],
+// CHECK: memref.store %{{.*}}, %arg2[%[[BATCH]],
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @batched_accumulate(%a: memref<2x128x4096xf32>, %b: memref<2x4096x128xf32>,
+                              %c: memref<2x128x128xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x128x4096xf32>, memref<2x4096x128xf32>)
+                      outs(%c : memref<2x128x128xf32>)
   return
 }

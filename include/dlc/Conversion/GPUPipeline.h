@@ -36,7 +36,8 @@ inline constexpr int64_t kGPUFewestCopyStages = 2, kGPUMostCopyStages = 4;
 /// its kernels first run and that they leave zeroed (a split product's
 /// counts of finished slices, dlc-gpu-map-to-threads' last-block-sums):
 /// dlc-gpu-host-buffers keeps it in device memory for the process instead
-/// of allocating it per call.
+/// of allocating it per call. Sound because the runtime runs a model's
+/// launches on one stream, one after another.
 inline constexpr llvm::StringLiteral kGPUZeroedBufferAttr = "dlc.gpu.zeroed";
 
 /// The NVIDIA GPU compiled for.

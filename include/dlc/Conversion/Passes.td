@@ -428,11 +428,13 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     (`last-block-sums` counts such products): each block stores its slice,
     makes it visible to the GPU (a fence) and counts it in the tile's count
     of finished slices (an atomic add by one thread, in a buffer marked
-    `dlc.gpu.zeroed`, which dlc-gpu-host-buffers keeps zeroed for the
-    process); the block counting the last slice adds the slices to the
+    `dlc.gpu.zeroed`, which dlc-gpu-host-buffers puts in device memory once,
+    zeroed, for the process); the block counting the last slice adds the slices to the
     output in the same order, its consecutive threads on consecutive
-    columns, applies the epilogue and sets the count back to zero. One
-    kernel fewer per split product, and the same results.
+    columns, applies the epilogue and sets the count back to zero, so the
+    counts are zero again for the next launch (the runtime's one stream
+    runs launches one after another). One kernel fewer per split product,
+    and the sums added in the same order.
     With `tf32`, the tiled products run on tensor cores: each warp of the
     block computes 32 x 64 outputs of a 128 x 128 tile, 16 rows of a
     smaller one, with `mma.sync` m16n8k8 on TF32

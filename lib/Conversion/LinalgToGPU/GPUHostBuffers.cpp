@@ -83,10 +83,8 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
         op->emitError("a buffer allocated inside a region cannot be put in device memory");
         return WalkResult::interrupt();
       }
-      if (auto alloc = dyn_cast<memref::AllocOp>(op); alloc && alloc->hasAttr(dlc::kGPUZeroedBufferAttr))
-        zeroed.push_back(alloc);
-      else if (alloc)
-        allocs.push_back(alloc);
+      if (auto alloc = dyn_cast<memref::AllocOp>(op))
+        (alloc->hasAttr(dlc::kGPUZeroedBufferAttr) ? zeroed : allocs).push_back(alloc);
       else if (auto global = dyn_cast<memref::GetGlobalOp>(op))
         globals.push_back(global);
       else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))

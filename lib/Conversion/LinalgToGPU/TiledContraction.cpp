@@ -270,7 +270,8 @@ static SmallVector<Staged> unflatten(ArrayRef<Staged> like, ValueRange &flat) {
 }
 
 /// Builds the kernels of one tiled product: the tiles' kernel and, for a
-/// split reduction, the kernel adding the slices.
+/// split reduction, the kernel adding the slices (unless the tiles' kernel
+/// adds them, with last-block-sums).
 class TiledKernels {
 public:
   TiledKernels(IRRewriter &rewriter, linalg::LinalgOp op, StringRef name,
@@ -991,7 +992,10 @@ void TiledKernels::sumSlices(Value partial) {
 // making them visible to the GPU, the block's barrier, then one thread
 // counting the slice with an atomic add and a fence after it; the block
 // that counts the last slice passes a barrier and a fence before it loads
-// the others' sums, so it sees them all.
+// the others' sums, so it sees them all. The fences carry the ordering: the
+// atomic add is relaxed as LLVM emits it. The counts are safe because the
+// runtime runs a model's launches on one stream, one after another: two
+// launches of one kernel at once would mix them.
 void TiledKernels::sumSlicesInLastBlock(Value partial, Value counts, Value tileIndex, Value flag,
                                         Value batchIndex, Value firstRow, Value firstCol) {
   Type i32 = rewriter.getI32Type();
@@ -1007,8 +1011,8 @@ void TiledKernels::sumSlicesInLastBlock(Value partial, Value counts, Value tileI
     Value before = memref::AtomicRMWOp::create(rewriter, loc, arith::AtomicRMWKind::addi, word(1),
                                                counts, tileIndex);
     NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
-    Value last =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, before, word(cut.splits - 1));
+    Value last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, before,
+                                       word(cut.splits - 1));
     memref::StoreOp::create(rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i32, last), flag,
                             zeroIndex);
     // Every slice counted: the count back to zero for the next launch.
