@@ -36,7 +36,8 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
   /// `alloc` (marked dlc::kGPUZeroedBufferAttr) as the address of a zeroed
   /// global of its own, which the constants' upload puts in device memory
   /// once: the buffer persists from call to call.
-  memref::GetGlobalOp zeroedGlobal(memref::AllocOp alloc, SymbolTable &symbols) {
+  memref::GetGlobalOp zeroedGlobal(IRRewriter &rewriter, memref::AllocOp alloc,
+                                   SymbolTable &symbols) {
     MemRefType type = alloc.getType();
     OpBuilder b = OpBuilder::atBlockBegin(getOperation().getBody());
     auto zeros = DenseElementsAttr::get(RankedTensorType::get(type.getShape(),
@@ -46,7 +47,7 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
                                            b.getStringAttr("private"), type, zeros,
                                            /*constant=*/false, /*alignment=*/nullptr);
     symbols.insert(global); // a unique name
-    IRRewriter rewriter(alloc);
+    rewriter.setInsertionPoint(alloc);
     return rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(alloc, type, global.getSymName());
   }
 
@@ -93,9 +94,12 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
     });
     if (walk.wasInterrupted())
       return failure();
-    for (memref::AllocOp alloc : zeroed)
-      globals.push_back(zeroedGlobal(alloc, symbols));
+    numBuffers += allocs.size();
+    numConstants += globals.size();
+    numZeroed += zeroed.size();
     IRRewriter rewriter(&getContext());
+    for (memref::AllocOp alloc : zeroed)
+      globals.push_back(zeroedGlobal(rewriter, alloc, symbols));
     for (memref::DeallocOp dealloc : deallocs)
       rewriter.eraseOp(dealloc);
     SmallVector<Value> buffers;
@@ -139,9 +143,6 @@ struct GPUHostBuffersPass : dlc::impl::GPUHostBuffersPassBase<GPUHostBuffersPass
           gpu::DeallocOp::create(rewriter, op.getLoc(), /*asyncToken=*/Type(), ValueRange(),
                                  buffer);
       }
-    numBuffers += allocs.size();
-    numConstants += globals.size() - zeroed.size();
-    numZeroed += zeroed.size();
     return success();
   }
 };
