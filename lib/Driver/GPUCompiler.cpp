@@ -78,6 +78,17 @@ llvm::Error dlc::printLoweredForGPU(ModuleOp module, StringRef pipeline, GPUPhas
   return llvm::Error::success();
 }
 
+llvm::Expected<std::vector<Tensor>> dlc::emulateForGPU(ModuleOp module, StringRef entry,
+                                                      StringRef pipeline, const GPUTarget &target,
+                                                      llvm::ArrayRef<Tensor> inputs,
+                                                      GPUEmulatorStats *stats) {
+  TemporaryPayloads payloads(module.getContext()); // the weights the copy reads
+  OwningOpRef<ModuleOp> copy = module.clone();
+  if (llvm::Error e = lowerForGPU(*copy, pipeline, GPUPhase::GPU, target))
+    return std::move(e);
+  return emulateGPU(*copy, entry, inputs, stats);
+}
+
 /// dlc's CUDA runtime archive: beside the running program (its ../lib, as
 /// in the build tree and an installation), where dlc is installed, or in the
 /// build tree it was built in; an error naming where it looked.

@@ -31,6 +31,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 
 using namespace llvm;
@@ -87,6 +88,11 @@ static cl::opt<bool> gpuLastBlockSums(
     cl::desc("cuda: a matrix product that splits its reduction adds the slices in its own "
              "kernel: the last block to finish each tile adds them in order and applies the "
              "epilogue (default: a second kernel adds them)"));
+static cl::opt<bool> gpuEmulate(
+    "gpu-emulate",
+    cl::desc("cuda: run the compiled kernels on the CPU in dlc's GPU emulator instead of on a "
+             "GPU (every GPU thread a fiber; slow: for checking the kernels' outputs where "
+             "there is no GPU, small models)"));
 static cl::opt<int64_t>
     gpuCopyStages("gpu-copy-stages", cl::init(0),
                   cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
@@ -323,10 +329,9 @@ static int runOnCUDA(mlir::ModuleOp module, mlir::func::FuncOp func, const GPUTa
   return *status;
 }
 
-static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
-                          std::optional<GPUPhase> phase) {
-  StringRef entryName = func.getSymName();
-  Expected<CUDADevice> device = probeCUDADevice();
+/// The GPU target of the --gpu-* flags: --gpu-arch, else the present GPU's,
+/// else sm_80. `device` is the probe's result.
+static Expected<GPUTarget> gpuTargetFromFlags(Expected<CUDADevice> &device) {
   std::string arch = gpuArch;
   if (arch.empty())
     arch = device ? device->arch() : "sm_80";
@@ -335,8 +340,7 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
     std::string why = toString(gpu.takeError());
     if (gpuArch.empty()) // the present GPU's
       why = device->name + ": " + why + "; give --gpu-arch";
-    consumeError(device.takeError());
-    return fail("--gpu-arch: " + why);
+    return createStringError("--gpu-arch: " + why);
   }
   gpu->tf32 = gpuTF32;
   gpu->maxTile = gpuMaxTile;
@@ -347,9 +351,20 @@ static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
   gpu->rowKernels = gpuRowKernels;
   gpu->mergeEpilogues = gpuMergeEpilogues;
   gpu->lastBlockSums = gpuLastBlockSums;
-  if (gpuTF32 && !gpu->hasTensorCores()) {
+  if (gpuTF32 && !gpu->hasTensorCores())
+    return createStringError("--gpu-tf32: " + gpu->chip +
+                             " has no TF32 tensor cores (sm_80 and later have)");
+  return gpu;
+}
+
+static int compileForCUDA(mlir::ModuleOp module, mlir::func::FuncOp func,
+                          std::optional<GPUPhase> phase) {
+  StringRef entryName = func.getSymName();
+  Expected<CUDADevice> device = probeCUDADevice();
+  Expected<GPUTarget> gpu = gpuTargetFromFlags(device);
+  if (!gpu) {
     consumeError(device.takeError());
-    return fail("--gpu-tf32: " + gpu->chip + " has no TF32 tensor cores (sm_80 and later have)");
+    return fail(toString(gpu.takeError()));
   }
   if (!phase && emit.empty() && !device)
     return fail("--target=cuda: " + toString(device.takeError()));
@@ -546,11 +561,15 @@ int main(int argc, char **argv) {
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
                 gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences() ||
                 gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences() ||
-                gpuFuseReductions || gpuRowKernels || gpuMergeEpilogues || gpuLastBlockSums))
+                gpuFuseReductions || gpuRowKernels || gpuMergeEpilogues || gpuLastBlockSums ||
+                gpuEmulate))
     return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks, "
                 "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels, "
-                "--gpu-merge-epilogues, --gpu-last-block-sums and --cuda-path apply to "
-                "--target=cuda");
+                "--gpu-merge-epilogues, --gpu-last-block-sums, --gpu-emulate and --cuda-path "
+                "apply to --target=cuda");
+  if (gpuEmulate && (!compileTo.empty() || !emit.empty() || bench || !jsonPath.empty()))
+    return fail("--gpu-emulate runs a model and checks its outputs: not with --compile-to, "
+                "--emit, --bench or --json");
   if (!llvm::is_contained(kGPUTileSides, gpuMaxTile))
     return fail("bad --gpu-max-tile " + std::to_string(gpuMaxTile) + " (expected 128, 64 or 32)");
   // 0 (the pass chooses) is the default of both, not a value to give.
@@ -623,7 +642,7 @@ int main(int argc, char **argv) {
   mlir::FailureOr<mlir::func::FuncOp> func = findEntry(*module, entry);
   if (failed(func))
     return 1;
-  if (cuda)
+  if (cuda && !gpuEmulate)
     return compileForCUDA(*module, *func, gpuPhase);
   if (phase) {
     if (Error e = printLowered(*module, pipeline, *phase, outs(), threads))
@@ -713,6 +732,25 @@ int main(int argc, char **argv) {
         return fail(toString(s.takeError()));
       stats = std::move(*s);
     }
+  } else if (cuda) { // --gpu-emulate
+    Expected<CUDADevice> device = probeCUDADevice();
+    Expected<GPUTarget> gpu = gpuTargetFromFlags(device);
+    consumeError(device.takeError());
+    if (!gpu)
+      return fail(toString(gpu.takeError()));
+    GPUEmulatorStats emulated;
+    auto start = std::chrono::steady_clock::now();
+    Expected<std::vector<Tensor>> results =
+        emulateForGPU(*module, func->getSymName(), pipeline, *gpu, *inputs, &emulated);
+    if (!results)
+      return fail(toString(results.takeError()));
+    outputs = std::move(*results);
+    errs() << format("GPU emulator (%s): %lld kernel launches, %lld blocks, %lld threads, "
+                     "%.1f s\n",
+                     gpu->chip.c_str(), (long long)emulated.launches, (long long)emulated.blocks,
+                     (long long)emulated.threads,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                         .count());
   } else {
     mlir::FailureOr<std::vector<Tensor>> results = interpret(*func, *inputs);
     if (failed(results))

@@ -8,6 +8,7 @@
 #define DLC_DRIVER_GPUCOMPILER_H
 
 #include "dlc/Conversion/GPUPipeline.h"
+#include "dlc/Runtime/GPUEmulator.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -47,6 +48,15 @@ llvm::Expected<uint64_t> emitForGPU(mlir::ModuleOp module, llvm::StringRef entry
                                     const GPUTarget &target, llvm::StringRef objectPath,
                                     llvm::StringRef headerPath, llvm::StringRef sharedPath = "",
                                     llvm::StringRef weightsPath = "", bool weightRecipes = true);
+
+/// Compiles `entry` of a copy of `module` (graph pipeline `pipeline`,
+/// lowering for `target` to the `gpu` phase) and runs it on `inputs` in
+/// dlc's GPU emulator (GPUEmulator.h) on the CPU; returns the outputs.
+llvm::Expected<std::vector<Tensor>> emulateForGPU(mlir::ModuleOp module, llvm::StringRef entry,
+                                                  llvm::StringRef pipeline,
+                                                  const GPUTarget &target,
+                                                  llvm::ArrayRef<Tensor> inputs,
+                                                  GPUEmulatorStats *stats = nullptr);
 
 /// The smallest weight `emitForGPU` keeps outside the object.
 inline constexpr uint64_t kMinExternalWeightBytes = 1024;
