@@ -1,0 +1,197 @@
+//===- GPUEmulatorTest.cpp - the GPU emulator on hand-written kernels ------===//
+//
+// Kernels small enough to read, each checking one thing the emulator must
+// get right for its verdicts on dlc's kernels to mean anything: a missing
+// barrier shows, warps shuffle, cp.async copies land at their wait, and
+// deadlocks, accesses outside a buffer and unknown ops are errors.
+//
+//===----------------------------------------------------------------------===//
+#include "dlc/Runtime/GPUEmulator.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+
+/// A module whose @main launches kernel @k::@f on one block of `threads`
+/// threads, with an input and an output of 64 i32 each; `body` is the
+/// kernel's (arguments %in and %out, shared memory %s of 64 i32, %t the
+/// thread's index).
+std::string module(int threads, const std::string &body) {
+  return "module attributes {gpu.container_module} {\n"
+         "  func.func @main(%in: memref<64xi32>, %out: memref<64xi32>) {\n"
+         "    %one = arith.constant 1 : index\n"
+         "    %n = arith.constant " + std::to_string(threads) + " : index\n"
+         "    gpu.launch_func @k::@f blocks in (%one, %one, %one) threads in (%n, %one, %one)"
+         " args(%in : memref<64xi32>, %out : memref<64xi32>)\n"
+         "    return\n"
+         "  }\n"
+         "  gpu.module @k {\n"
+         "    gpu.func @f(%in: memref<64xi32>, %out: memref<64xi32>)"
+         " workgroup(%s : memref<64xi32, #gpu.address_space<workgroup>>) kernel {\n"
+         "      %t = gpu.thread_id x\n"
+         "      %c0 = arith.constant 0 : index\n"
+         "      %c1 = arith.constant 1 : index\n"
+         "      %c64 = arith.constant 64 : index\n" +
+         body +
+         "      gpu.return\n"
+         "    }\n"
+         "  }\n"
+         "}\n";
+}
+
+/// Thread t stores its input in shared memory, then reads its neighbour's.
+std::string rotate(bool barrier) {
+  return "      %v = memref.load %in[%t] : memref<64xi32>\n"
+         "      memref.store %v, %s[%t] : memref<64xi32, #gpu.address_space<workgroup>>\n" +
+         std::string(barrier ? "      gpu.barrier\n" : "") +
+         "      %next = arith.addi %t, %c1 : index\n"
+         "      %m = arith.remui %next, %c64 : index\n"
+         "      %w = memref.load %s[%m] : memref<64xi32, #gpu.address_space<workgroup>>\n"
+         "      memref.store %w, %out[%t] : memref<64xi32>\n";
+}
+
+class GPUEmulator : public ::testing::Test {
+protected:
+  GPUEmulator() {
+    registry.insert<func::FuncDialect, arith::ArithDialect, gpu::GPUDialect,
+                    memref::MemRefDialect, scf::SCFDialect, NVVM::NVVMDialect,
+                    LLVM::LLVMDialect, math::MathDialect>();
+    context = std::make_unique<MLIRContext>(registry);
+    input = Tensor(DType::I32, {64});
+    std::iota(input.data.begin(), input.data.end(), 100.0);
+  }
+
+  /// The output of running `ir`'s @main on `input`, or the error's message.
+  std::variant<Tensor, std::string> run(const std::string &ir) {
+    OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(ir, context.get());
+    if (!m)
+      return std::string("parse error");
+    llvm::Expected<std::vector<Tensor>> outputs = emulateGPU(*m, "main", {input});
+    if (!outputs)
+      return llvm::toString(outputs.takeError());
+    return outputs->front();
+  }
+
+  DialectRegistry registry;
+  std::unique_ptr<MLIRContext> context;
+  Tensor input;
+};
+
+} // namespace
+
+TEST_F(GPUEmulator, BarrierOrdersSharedMemory) {
+  auto out = run(module(64, rotate(/*barrier=*/true)));
+  ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
+  for (int t = 0; t < 64; ++t)
+    EXPECT_EQ(std::get<Tensor>(out).data[t], 100 + (t + 1) % 64) << "thread " << t;
+}
+
+TEST_F(GPUEmulator, MissingBarrierReadsWhatNobodyWrote) {
+  // Thread 0 runs to its end before thread 1 stores: it reads shared memory
+  // as a GPU leaves it (0xff bytes: -1), not its neighbour's value.
+  auto out = run(module(64, rotate(/*barrier=*/false)));
+  ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
+  EXPECT_EQ(std::get<Tensor>(out).data[0], -1);
+}
+
+TEST_F(GPUEmulator, ShufflesSumAWarp) {
+  std::string body = "      %x0 = arith.index_cast %t : index to i32\n"
+                     "      %w = arith.constant 32 : i32\n";
+  for (int k = 0, offset = 16; offset >= 1; ++k, offset /= 2)
+    body += "      %o" + std::to_string(k) + " = arith.constant " + std::to_string(offset) +
+            " : i32\n"
+            "      %y" + std::to_string(k) + ", %ok" + std::to_string(k) +
+            " = gpu.shuffle xor %x" + std::to_string(k) + ", %o" + std::to_string(k) +
+            ", %w : i32\n"
+            "      %x" + std::to_string(k + 1) + " = arith.addi %x" + std::to_string(k) +
+            ", %y" + std::to_string(k) + " : i32\n";
+  body += "      memref.store %x5, %out[%t] : memref<64xi32>\n";
+  auto out = run(module(32, body));
+  ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
+  for (int t = 0; t < 32; ++t)
+    EXPECT_EQ(std::get<Tensor>(out).data[t], 31 * 32 / 2) << "lane " << t;
+}
+
+TEST_F(GPUEmulator, AsyncCopiesLandAtTheirWait) {
+  // 16 bytes (4 values) copied into shared memory: not there before the
+  // wait_group, there after it.
+  auto out = run(module(1, R"(
+      %pin = memref.extract_aligned_pointer_as_index %in : memref<64xi32> -> index
+      %pin64 = arith.index_cast %pin : index to i64
+      %src = llvm.inttoptr %pin64 : i64 to !llvm.ptr<1>
+      %ps = memref.extract_aligned_pointer_as_index %s : memref<64xi32, #gpu.address_space<workgroup>> -> index
+      %ps64 = arith.index_cast %ps : index to i64
+      %dst = llvm.inttoptr %ps64 : i64 to !llvm.ptr<3>
+      nvvm.cp.async.shared.global %dst, %src, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+      nvvm.cp.async.commit.group
+      %before = memref.load %s[%c1] : memref<64xi32, #gpu.address_space<workgroup>>
+      memref.store %before, %out[%c0] : memref<64xi32>
+      nvvm.cp.async.wait.group 0
+      %after = memref.load %s[%c1] : memref<64xi32, #gpu.address_space<workgroup>>
+      memref.store %after, %out[%c1] : memref<64xi32>
+)"));
+  ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
+  EXPECT_EQ(std::get<Tensor>(out).data[0], -1);
+  EXPECT_EQ(std::get<Tensor>(out).data[1], 101);
+}
+
+TEST_F(GPUEmulator, DivergentBarrierIsADeadlock) {
+  auto out = run(module(32, R"(
+      %c16 = arith.constant 16 : index
+      %low = arith.cmpi ult, %t, %c16 : index
+      scf.if %low {
+        gpu.barrier
+      } else {
+        %x = arith.constant 1 : i32
+        %w = arith.constant 32 : i32
+        %y, %ok = gpu.shuffle xor %x, %x, %w : i32
+      }
+)"));
+  ASSERT_TRUE(std::holds_alternative<std::string>(out));
+  EXPECT_NE(std::get<std::string>(out).find("deadlock"), std::string::npos)
+      << std::get<std::string>(out);
+  EXPECT_NE(std::get<std::string>(out).find("kernel @f, block (0, 0, 0), thread (16, 0, 0)"),
+            std::string::npos)
+      << std::get<std::string>(out);
+}
+
+TEST_F(GPUEmulator, AccessOutsideABufferIsAnError) {
+  auto out = run(module(64, R"(
+      %next = arith.addi %t, %c1 : index
+      %v = memref.load %in[%next] : memref<64xi32>
+      memref.store %v, %out[%t] : memref<64xi32>
+)"));
+  ASSERT_TRUE(std::holds_alternative<std::string>(out));
+  EXPECT_NE(std::get<std::string>(out).find("thread (63, 0, 0)"), std::string::npos)
+      << std::get<std::string>(out);
+  EXPECT_NE(std::get<std::string>(out).find("index 64 of dimension 0 is outside [0, 64)"),
+            std::string::npos)
+      << std::get<std::string>(out);
+}
+
+TEST_F(GPUEmulator, UnknownOpIsAnError) {
+  auto out = run(module(1, R"(
+      %x = arith.constant 1.0 : f32
+      %y = math.atan %x : f32
+)"));
+  ASSERT_TRUE(std::holds_alternative<std::string>(out));
+  EXPECT_NE(std::get<std::string>(out).find("'math.atan'"), std::string::npos)
+      << std::get<std::string>(out);
+  EXPECT_NE(std::get<std::string>(out).find("does not know this op"), std::string::npos)
+      << std::get<std::string>(out);
+}
