@@ -1143,6 +1143,7 @@ LogicalResult Thread::runGPU(Operation *op, bool &handled) {
 LogicalResult Thread::run(Operation *op) {
   if (!emu.error.empty())
     return failure();
+  ++emu.stats.ops;
   for (auto family : {&Thread::runArith, &Thread::runMemRef, &Thread::runGPU}) {
     bool handled = false;
     if (failed((this->*family)(op, handled)))

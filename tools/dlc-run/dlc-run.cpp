@@ -746,9 +746,9 @@ int main(int argc, char **argv) {
       return fail(toString(results.takeError()));
     outputs = std::move(*results);
     errs() << format("GPU emulator (%s): %lld kernel launches, %lld blocks, %lld threads, "
-                     "%.1f s\n",
+                     "%.3g ops in %.1f s\n",
                      gpu->chip.c_str(), (long long)emulated.launches, (long long)emulated.blocks,
-                     (long long)emulated.threads,
+                     (long long)emulated.threads, double(emulated.ops),
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                          .count());
   } else {

@@ -28,6 +28,7 @@ namespace dlc {
 /// What an emulated run did.
 struct GPUEmulatorStats {
   int64_t launches = 0, blocks = 0, threads = 0;
+  int64_t ops = 0; ///< ops run, host code's and every thread's
 };
 
 /// Runs `entry` of `module` (lowered to the `gpu` phase: its arguments are
