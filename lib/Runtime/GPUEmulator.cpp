@@ -376,6 +376,7 @@ private:
   std::map<char *, int64_t> allocations;
   DenseMap<Operation *, MemRefVal> globals; ///< host globals, made once
   DenseMap<Operation *, std::unique_ptr<DenseMap<Value, unsigned>>> slotTables;
+  DenseMap<Operation *, size_t> kernelIndex; ///< in stats.kernels
   std::vector<std::unique_ptr<char[]>> stacks;
 };
 
@@ -1545,6 +1546,12 @@ LogicalResult Emulator::launch(gpu::LaunchFuncOp op, Thread &host) {
   if (Value bytes = op.getDynamicSharedMemorySize())
     b.dynamicSharedBytes = static_cast<int64_t>(host.get(bytes).i);
   ++stats.launches;
+  auto [known, added] = kernelIndex.try_emplace(kernel, stats.kernels.size());
+  if (added)
+    stats.kernels.push_back({kernel.getName().str()});
+  dlc::GPUEmulatorStats::Kernel &kernelStats = stats.kernels[known->second];
+  ++kernelStats.launches;
+  int64_t opsBefore = stats.ops;
   for (int64_t linear = 0; linear < b.bdim[0] * b.bdim[1] * b.bdim[2];
        ++linear) {
     b.threads.push_back(std::make_unique<Thread>(*this));
@@ -1571,7 +1578,9 @@ LogicalResult Emulator::launch(gpu::LaunchFuncOp op, Thread &host) {
         b.sharedGlobals.clear();
         ++stats.blocks;
         stats.threads += static_cast<int64_t>(b.threads.size());
+        kernelStats.threads += static_cast<int64_t>(b.threads.size());
       }
+  kernelStats.ops += stats.ops - opsBefore;
   block = outer;
   return result;
 }

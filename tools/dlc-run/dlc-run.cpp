@@ -93,6 +93,10 @@ static cl::opt<bool> gpuEmulate(
     cl::desc("cuda: run the compiled kernels on the CPU in dlc's GPU emulator instead of on a "
              "GPU (every GPU thread a fiber; slow: for checking the kernels' outputs where "
              "there is no GPU, small models)"));
+static cl::opt<bool> gpuEmulateKernels(
+    "gpu-emulate-kernels",
+    cl::desc("cuda, with --gpu-emulate: print each kernel's launches, threads and the IR ops "
+             "its threads ran, most ops first"));
 static cl::opt<int64_t>
     gpuCopyStages("gpu-copy-stages", cl::init(0),
                   cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
@@ -567,6 +571,8 @@ int main(int argc, char **argv) {
                 "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels, "
                 "--gpu-merge-epilogues, --gpu-last-block-sums, --gpu-emulate and --cuda-path "
                 "apply to --target=cuda");
+  if (gpuEmulateKernels && !gpuEmulate)
+    return fail("--gpu-emulate-kernels applies with --gpu-emulate");
   if (gpuEmulate && (!compileTo.empty() || !emit.empty() || bench || !jsonPath.empty()))
     return fail("--gpu-emulate runs a model and checks its outputs: not with --compile-to, "
                 "--emit, --bench or --json");
@@ -751,6 +757,13 @@ int main(int argc, char **argv) {
                      (long long)emulated.threads, double(emulated.ops),
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                          .count());
+    if (gpuEmulateKernels) {
+      llvm::stable_sort(emulated.kernels,
+                        [](const auto &a, const auto &b) { return a.ops > b.ops; });
+      outs() << "kernel launches threads ops\n";
+      for (const GPUEmulatorStats::Kernel &k : emulated.kernels)
+        outs() << k.name << " " << k.launches << " " << k.threads << " " << k.ops << "\n";
+    }
   } else {
     mlir::FailureOr<std::vector<Tensor>> results = interpret(*func, *inputs);
     if (failed(results))

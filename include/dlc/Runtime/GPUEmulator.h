@@ -29,6 +29,13 @@ namespace dlc {
 struct GPUEmulatorStats {
   int64_t launches = 0, blocks = 0, threads = 0;
   int64_t ops = 0; ///< ops run, host code's and every thread's
+  /// Each kernel's launches and the ops its threads ran, in the order of
+  /// their first launch: what the kernels cost in IR ops, a GPU's time aside.
+  struct Kernel {
+    std::string name;
+    int64_t launches = 0, threads = 0, ops = 0;
+  };
+  std::vector<Kernel> kernels;
 };
 
 /// Runs `entry` of `module` (lowered to the `gpu` phase: its arguments are
