@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -467,20 +468,37 @@ LogicalResult Thread::fail(Operation *op, const Twine &message) {
 
 LogicalResult Thread::runRegion(Region &region, ArrayRef<Val> args,
                                 SmallVectorImpl<Val> &results) {
-  if (!region.hasOneBlock())
-    return fail(region.getParentOp(),
-                "regions of more than one block are not emulated");
-  Block &body = region.front();
-  for (auto [arg, v] : llvm::zip_equal(body.getArguments(), args))
-    set(arg, v);
-  for (Operation &op : body.without_terminator())
-    if (failed(run(&op)))
-      return failure();
-  Operation *term = body.getTerminator();
-  results.clear();
-  for (Value v : term->getOperands())
-    results.push_back(get(v));
-  return success();
+  Block *block = &region.front();
+  SmallVector<Val> blockArgs(args.begin(), args.end());
+  while (true) {
+    for (auto [arg, v] : llvm::zip_equal(block->getArguments(), blockArgs))
+      set(arg, v);
+    for (Operation &op : block->without_terminator())
+      if (failed(run(&op)))
+        return failure();
+    // Branches between the blocks (helper functions with loops, as
+    // convert-math-to-funcs writes them); any other terminator ends the region.
+    Operation *term = block->getTerminator();
+    auto forward = [&](Block *next, ValueRange operands) {
+      blockArgs.clear();
+      for (Value v : operands)
+        blockArgs.push_back(get(v));
+      block = next;
+    };
+    if (auto br = dyn_cast<cf::BranchOp>(term)) {
+      forward(br.getDest(), br.getDestOperands());
+    } else if (auto cond = dyn_cast<cf::CondBranchOp>(term)) {
+      if (get(cond.getCondition()).i)
+        forward(cond.getTrueDest(), cond.getTrueDestOperands());
+      else
+        forward(cond.getFalseDest(), cond.getFalseDestOperands());
+    } else {
+      results.clear();
+      for (Value v : term->getOperands())
+        results.push_back(get(v));
+      return success();
+    }
+  }
 }
 
 LogicalResult Thread::call(func::FuncOp callee, ArrayRef<Val> args,
@@ -546,6 +564,22 @@ std::optional<double> unaryFloat(Operation *op, double a) {
       .Case([&](math::CeilOp) { return std::ceil(a); })
       .Case([&](math::SinOp) { return std::sin(a); })
       .Case([&](math::CosOp) { return std::cos(a); })
+      .Case([&](math::TanOp) { return std::tan(a); })
+      .Case([&](math::AsinOp) { return std::asin(a); })
+      .Case([&](math::AcosOp) { return std::acos(a); })
+      .Case([&](math::AtanOp) { return std::atan(a); })
+      .Case([&](math::SinhOp) { return std::sinh(a); })
+      .Case([&](math::CoshOp) { return std::cosh(a); })
+      .Case([&](math::AsinhOp) { return std::asinh(a); })
+      .Case([&](math::AcoshOp) { return std::acosh(a); })
+      .Case([&](math::AtanhOp) { return std::atanh(a); })
+      .Case([&](math::Log10Op) { return std::log10(a); })
+      .Case([&](math::Log1pOp) { return std::log1p(a); })
+      .Case([&](math::ExpM1Op) { return std::expm1(a); })
+      .Case([&](math::CbrtOp) { return std::cbrt(a); })
+      .Case([&](math::RoundOp) { return std::round(a); })
+      .Case([&](math::RoundEvenOp) { return std::nearbyint(a); })
+      .Case([&](math::TruncOp) { return std::trunc(a); })
       .Case([&](arith::NegFOp) { return -a; })
       .Default([](Operation *) { return std::nullopt; });
 }
@@ -786,20 +820,24 @@ LogicalResult Thread::runArith(Operation *op, bool &handled) {
   }
   if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
           arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
-          arith::MinNumFOp, arith::RemFOp, math::PowFOp>(op)) {
+          arith::MinNumFOp, arith::RemFOp, math::PowFOp, math::Atan2Op,
+          math::CopySignOp>(op)) {
     double a = fval(0), b = fval(1);
-    return setFloat(llvm::TypeSwitch<Operation *, double>(op)
-                        .Case([&](arith::AddFOp) { return a + b; })
-                        .Case([&](arith::SubFOp) { return a - b; })
-                        .Case([&](arith::MulFOp) { return a * b; })
-                        .Case([&](arith::DivFOp) { return a / b; })
-                        .Case([&](arith::MaximumFOp) { return maximumf(a, b); })
-                        .Case([&](arith::MinimumFOp) { return minimumf(a, b); })
-                        .Case([&](arith::MaxNumFOp) { return std::fmax(a, b); })
-                        .Case([&](arith::MinNumFOp) { return std::fmin(a, b); })
-                        .Case([&](arith::RemFOp) { return std::fmod(a, b); })
-                        .Case([&](math::PowFOp) { return std::pow(a, b); })
-                        .Default([](Operation *) { return 0.0; }));
+    return setFloat(
+        llvm::TypeSwitch<Operation *, double>(op)
+            .Case([&](arith::AddFOp) { return a + b; })
+            .Case([&](arith::SubFOp) { return a - b; })
+            .Case([&](arith::MulFOp) { return a * b; })
+            .Case([&](arith::DivFOp) { return a / b; })
+            .Case([&](arith::MaximumFOp) { return maximumf(a, b); })
+            .Case([&](arith::MinimumFOp) { return minimumf(a, b); })
+            .Case([&](arith::MaxNumFOp) { return std::fmax(a, b); })
+            .Case([&](arith::MinNumFOp) { return std::fmin(a, b); })
+            .Case([&](arith::RemFOp) { return std::fmod(a, b); })
+            .Case([&](math::PowFOp) { return std::pow(a, b); })
+            .Case([&](math::Atan2Op) { return std::atan2(a, b); })
+            .Case([&](math::CopySignOp) { return std::copysign(a, b); })
+            .Default([](Operation *) { return 0.0; }));
   }
   if (isa<math::FmaOp>(op))
     return setFloat(std::fma(fval(0), fval(1), fval(2)));
@@ -1211,6 +1249,59 @@ LogicalResult Thread::run(Operation *op) {
       carried = results;
     }
     for (auto [r, v] : llvm::zip_equal(loop.getResults(), carried))
+      set(r, v);
+    return success();
+  }
+  if (auto loops = dyn_cast<scf::ParallelOp>(op)) {
+    // Its iterations one after another, in order; reductions combined by
+    // their scf.reduce regions in that order.
+    SmallVector<int64_t> lbs, ubs, steps, ivs;
+    for (auto [lb, ub, step] : llvm::zip(
+             loops.getLowerBound(), loops.getUpperBound(), loops.getStep())) {
+      lbs.push_back(static_cast<int64_t>(get(lb).i));
+      ubs.push_back(static_cast<int64_t>(get(ub).i));
+      steps.push_back(static_cast<int64_t>(get(step).i));
+      if (steps.back() <= 0)
+        return fail(op, "a loop step of " + Twine(steps.back()));
+      if (lbs.back() >= ubs.back()) {
+        for (auto [r, init] :
+             llvm::zip_equal(loops.getResults(), loops.getInitVals()))
+          set(r, get(init));
+        return success();
+      }
+    }
+    SmallVector<Val> carried;
+    for (Value v : loops.getInitVals())
+      carried.push_back(get(v));
+    auto reduce = cast<scf::ReduceOp>(loops.getBody()->getTerminator());
+    ivs = lbs;
+    SmallVector<Val> args, combined;
+    while (true) { // every iteration
+      args.clear();
+      for (int64_t iv : ivs) {
+        args.emplace_back();
+        args.back().i = static_cast<uint64_t>(iv);
+      }
+      if (failed(runRegion(loops.getRegion(), args, results)))
+        return failure();
+      for (auto [k, value] : llvm::enumerate(results)) {
+        Val pair[] = {carried[k], value};
+        if (failed(runRegion(reduce.getReductions()[k], pair, combined)))
+          return failure();
+        carried[k] = combined.front();
+      }
+      // The next iteration, the last dimension fastest.
+      int64_t d = static_cast<int64_t>(ivs.size()) - 1;
+      for (; d >= 0; --d) {
+        ivs[d] += steps[d];
+        if (ivs[d] < ubs[d])
+          break;
+        ivs[d] = lbs[d];
+      }
+      if (d < 0)
+        break;
+    }
+    for (auto [r, v] : llvm::zip_equal(loops.getResults(), carried))
       set(r, v);
     return success();
   }

@@ -15,6 +15,12 @@
 // its inputs (input_N.npy) and expected outputs (expected_N.npy): the GPU
 // machine runs them with dlc-cuda-run (utils/gpu-check.sh).
 //
+// --target=cuda --gpu-emulate runs each test's first data set, once it
+// passed on the reference, compiled for the GPU in dlc's GPU emulator
+// (GPUEmulator.h) here, and compares its outputs with ONNX's at the GPU
+// check's tolerances (rtol 1e-3, atol 1e-5): the GPU kernels of every op
+// checked on a machine without a GPU.
+//
 //===----------------------------------------------------------------------===//
 #include "dlc/Frontend/ONNX.h"
 #include "dlc/Driver/CPUCompiler.h"
@@ -56,6 +62,11 @@ static cl::opt<std::string> emitDir("emit-dir",
                                              "inputs and expected outputs"));
 static cl::opt<std::string> gpuArch("gpu-arch", cl::init("sm_80"),
                                     cl::desc("cuda: the GPU architecture"));
+static cl::opt<bool> gpuEmulate("gpu-emulate",
+                                cl::desc("cuda: run each test in dlc's GPU emulator on the "
+                                         "CPU instead of writing it for a GPU machine"));
+/// What --gpu-emulate allows, as utils/gpu-check.sh on a GPU.
+constexpr double kGPUAbsTol = 1e-5, kGPURelTol = 1e-3;
 /// --target=cuda's target, toolkit found.
 static dlc::GPUTarget gpuTarget;
 
@@ -243,7 +254,25 @@ static Outcome runTest(StringRef dir, std::string &why) {
         return Outcome::Fail;
       }
     }
-    if (target == "cuda" && set == sets.front()) {
+    if (target == "cuda" && gpuEmulate && set == sets.front()) {
+      // Its first data set, which passed on the reference, in the emulator.
+      auto emulated = dlc::emulateForGPU(**module, "main", "default", gpuTarget, args);
+      if (!emulated) {
+        why = "gpu emulator: " + toString(emulated.takeError()) + ": " + diagnostics;
+        return Outcome::Fail;
+      }
+      for (size_t i = 0; i < emulated->size(); ++i) {
+        dlc::Comparison c = dlc::compareTensors((*emulated)[i], (*expected)[i].second,
+                                                kGPUAbsTol, kGPURelTol);
+        if (!c.match) {
+          why = "gpu emulator: output " + std::to_string(i) + ": " +
+                (c.reason.empty() ? "max abs error " + std::to_string(c.maxAbsError) + ", " +
+                                        std::to_string(c.mismatches) + " elements differ"
+                                  : c.reason);
+          return Outcome::Fail;
+        }
+      }
+    } else if (target == "cuda" && set == sets.front()) {
       // The test on the GPU machine: its first data set, which passed on
       // the reference.
       SmallString<128> out(emitDir);
@@ -287,14 +316,18 @@ int main(int argc, char **argv) {
            << "' (reference, cpu or cuda)\n";
     return 1;
   }
-  if ((target == "cuda") != !emitDir.empty()) {
-    errs() << "dlc-onnx-conformance: error: --target=cuda compiles for a GPU machine and needs "
-              "--emit-dir (and --emit-dir needs --target=cuda)\n";
+  if ((target == "cuda") != (!emitDir.empty() || gpuEmulate) ||
+      (!emitDir.empty() && gpuEmulate)) {
+    errs() << "dlc-onnx-conformance: error: --target=cuda needs --emit-dir (to compile for a "
+              "GPU machine) or --gpu-emulate (to run here), one of them, and they need "
+              "--target=cuda\n";
     return 1;
   }
   if (target == "cuda") {
     Expected<dlc::GPUTarget> gpu = dlc::GPUTarget::get(gpuArch);
-    Expected<std::string> toolkit = dlc::findCUDAToolkit();
+    // The emulator runs the `gpu` phase: no PTX, no toolkit.
+    Expected<std::string> toolkit =
+        gpuEmulate ? Expected<std::string>(std::string()) : dlc::findCUDAToolkit();
     if (!gpu || !toolkit) {
       Error e = joinErrors(gpu.takeError(), toolkit.takeError());
       errs() << "dlc-onnx-conformance: error: " << toString(std::move(e)) << "\n";
