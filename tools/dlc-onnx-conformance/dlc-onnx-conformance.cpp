@@ -65,6 +65,13 @@ static cl::opt<std::string> gpuArch("gpu-arch", cl::init("sm_80"),
 static cl::opt<bool> gpuEmulate("gpu-emulate",
                                 cl::desc("cuda: run each test in dlc's GPU emulator on the "
                                          "CPU instead of writing it for a GPU machine"));
+// The lowering's flags that wait for a GPU (dlc-run's, GPUPipeline.h), so
+// that every node test checks them in the emulator.
+static cl::opt<bool> gpuFuseReductions("gpu-fuse-reductions",
+                                       cl::desc("cuda: as dlc-run's"));
+static cl::opt<bool> gpuRowKernels("gpu-row-kernels", cl::desc("cuda: as dlc-run's"));
+static cl::opt<bool> gpuMergeEpilogues("gpu-merge-epilogues", cl::desc("cuda: as dlc-run's"));
+static cl::opt<bool> gpuLastBlockSums("gpu-last-block-sums", cl::desc("cuda: as dlc-run's"));
 /// What --gpu-emulate allows, as utils/gpu-check.sh on a GPU.
 constexpr double kGPUAbsTol = 1e-5, kGPURelTol = 1e-3;
 /// --target=cuda's target, toolkit found.
@@ -335,6 +342,10 @@ int main(int argc, char **argv) {
     }
     gpuTarget = *gpu;
     gpuTarget.toolkit = *toolkit;
+    gpuTarget.fuseReductions = gpuFuseReductions;
+    gpuTarget.rowKernels = gpuRowKernels;
+    gpuTarget.mergeEpilogues = gpuMergeEpilogues;
+    gpuTarget.lastBlockSums = gpuLastBlockSums;
   }
   if (!(absTol >= 0 && relTol >= 0) || !std::isfinite(absTol) || !std::isfinite(relTol)) {
     errs() << "dlc-onnx-conformance: error: --atol and --rtol must be finite "
