@@ -81,12 +81,13 @@ llvm::Error dlc::printLoweredForGPU(ModuleOp module, StringRef pipeline, GPUPhas
 llvm::Expected<std::vector<Tensor>> dlc::emulateForGPU(ModuleOp module, StringRef entry,
                                                       StringRef pipeline, const GPUTarget &target,
                                                       llvm::ArrayRef<Tensor> inputs,
+                                                      const GPUEmulatorOptions &options,
                                                       GPUEmulatorStats *stats) {
   TemporaryPayloads payloads(module.getContext()); // the weights the copy reads
   OwningOpRef<ModuleOp> copy = module.clone();
   if (llvm::Error e = lowerForGPU(*copy, pipeline, GPUPhase::GPU, target))
     return std::move(e);
-  return emulateGPU(*copy, entry, inputs, stats);
+  return emulateGPU(*copy, entry, inputs, options, stats);
 }
 
 /// dlc's CUDA runtime archive: beside the running program (its ../lib, as

@@ -312,7 +312,8 @@ struct BlockRun {
 
 class Emulator {
 public:
-  explicit Emulator(ModuleOp module) : module(module) {}
+  Emulator(ModuleOp module, const dlc::GPUEmulatorOptions &options)
+      : options(options), module(module) {}
   ~Emulator() {
     for (auto &[p, a] : allocations)
       std::free(p);
@@ -368,6 +369,7 @@ public:
   ucontext_t scheduler;
   Thread *current = nullptr;
   dlc::GPUEmulatorStats stats;
+  const dlc::GPUEmulatorOptions options;
 
 private:
   LogicalResult runBlock(gpu::GPUFuncOp kernel, ArrayRef<Val> args);
@@ -1653,24 +1655,26 @@ LogicalResult Emulator::launch(gpu::LaunchFuncOp op, Thread &host) {
   BlockRun *outer = block;
   block = &b;
   LogicalResult result = success();
-  for (int64_t z = 0; z < b.gdim[2] && succeeded(result); ++z)
-    for (int64_t y = 0; y < b.gdim[1] && succeeded(result); ++y)
-      for (int64_t x = 0; x < b.gdim[0] && succeeded(result); ++x) {
-        b.bid[0] = x, b.bid[1] = y, b.bid[2] = z;
-        // Shared memory as a GPU leaves it: whatever was there.
-        if (b.dynamicSharedBytes) {
-          b.dynamicShared = allocate(b.dynamicSharedBytes);
-          b.scratch.push_back(b.dynamicShared);
-        }
-        result = runBlock(kernel, args);
-        for (char *p : b.scratch)
-          release(p);
-        b.scratch.clear();
-        b.sharedGlobals.clear();
-        ++stats.blocks;
-        stats.threads += static_cast<int64_t>(b.threads.size());
-        kernelStats.threads += static_cast<int64_t>(b.threads.size());
-      }
+  int64_t blocks = b.gdim[0] * b.gdim[1] * b.gdim[2];
+  for (int64_t n = 0; n < blocks && succeeded(result); ++n) {
+    int64_t linear = options.reverseBlocks ? blocks - 1 - n : n;
+    b.bid[0] = linear % b.gdim[0];
+    b.bid[1] = linear / b.gdim[0] % b.gdim[1];
+    b.bid[2] = linear / (b.gdim[0] * b.gdim[1]);
+    // Shared memory as a GPU leaves it: whatever was there.
+    if (b.dynamicSharedBytes) {
+      b.dynamicShared = allocate(b.dynamicSharedBytes);
+      b.scratch.push_back(b.dynamicShared);
+    }
+    result = runBlock(kernel, args);
+    for (char *p : b.scratch)
+      release(p);
+    b.scratch.clear();
+    b.sharedGlobals.clear();
+    ++stats.blocks;
+    stats.threads += static_cast<int64_t>(b.threads.size());
+    kernelStats.threads += static_cast<int64_t>(b.threads.size());
+  }
   kernelStats.ops += stats.ops - opsBefore;
   block = outer;
   return result;
@@ -1727,12 +1731,12 @@ Emulator::run(func::FuncOp entry, ArrayRef<dlc::Tensor> inputs) {
 
 llvm::Expected<std::vector<dlc::Tensor>>
 dlc::emulateGPU(ModuleOp module, StringRef entry, ArrayRef<Tensor> inputs,
-                GPUEmulatorStats *stats) {
+                const GPUEmulatorOptions &options, GPUEmulatorStats *stats) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal())
     return llvm::createStringError("GPU emulator: no function @" + entry.str() +
                                    " to run");
-  Emulator emu(module);
+  Emulator emu(module, options);
   llvm::Expected<std::vector<Tensor>> outputs = emu.run(func, inputs);
   if (stats)
     *stats = emu.stats;

@@ -97,6 +97,10 @@ static cl::opt<bool> gpuEmulateKernels(
     "gpu-emulate-kernels",
     cl::desc("cuda, with --gpu-emulate: print each kernel's launches, threads and the IR ops "
              "its threads ran, most ops first"));
+static cl::opt<bool> gpuEmulateReverseBlocks(
+    "gpu-emulate-reverse-blocks",
+    cl::desc("cuda, with --gpu-emulate: run each grid's blocks last first (kernels whose "
+             "blocks depend on their order meet another)"));
 static cl::opt<int64_t>
     gpuCopyStages("gpu-copy-stages", cl::init(0),
                   cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
@@ -571,8 +575,9 @@ int main(int argc, char **argv) {
                 "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels, "
                 "--gpu-merge-epilogues, --gpu-last-block-sums, --gpu-emulate and --cuda-path "
                 "apply to --target=cuda");
-  if (gpuEmulateKernels && !gpuEmulate)
-    return fail("--gpu-emulate-kernels applies with --gpu-emulate");
+  if ((gpuEmulateKernels || gpuEmulateReverseBlocks) && !gpuEmulate)
+    return fail("--gpu-emulate-kernels and --gpu-emulate-reverse-blocks apply with "
+                "--gpu-emulate");
   if (gpuEmulate && (!compileTo.empty() || !emit.empty() || bench || !jsonPath.empty()))
     return fail("--gpu-emulate runs a model and checks its outputs: not with --compile-to, "
                 "--emit, --bench or --json");
@@ -744,10 +749,12 @@ int main(int argc, char **argv) {
     consumeError(device.takeError());
     if (!gpu)
       return fail(toString(gpu.takeError()));
+    GPUEmulatorOptions emulation;
+    emulation.reverseBlocks = gpuEmulateReverseBlocks;
     GPUEmulatorStats emulated;
     auto start = std::chrono::steady_clock::now();
     Expected<std::vector<Tensor>> results =
-        emulateForGPU(*module, func->getSymName(), pipeline, *gpu, *inputs, &emulated);
+        emulateForGPU(*module, func->getSymName(), pipeline, *gpu, *inputs, emulation, &emulated);
     if (!results)
       return fail(toString(results.takeError()));
     outputs = std::move(*results);

@@ -56,6 +56,7 @@ llvm::Expected<std::vector<Tensor>> emulateForGPU(mlir::ModuleOp module, llvm::S
                                                   llvm::StringRef pipeline,
                                                   const GPUTarget &target,
                                                   llvm::ArrayRef<Tensor> inputs,
+                                                  const GPUEmulatorOptions &options = {},
                                                   GPUEmulatorStats *stats = nullptr);
 
 /// The smallest weight `emitForGPU` keeps outside the object.

@@ -38,6 +38,13 @@ struct GPUEmulatorStats {
   std::vector<Kernel> kernels;
 };
 
+/// How to run the blocks of a grid.
+struct GPUEmulatorOptions {
+  /// Last block first: kernels whose result depends on the order of their
+  /// blocks (a split product's last block adding the slices) meet another.
+  bool reverseBlocks = false;
+};
+
 /// Runs `entry` of `module` (lowered to the `gpu` phase: its arguments are
 /// the inputs' buffers, then the outputs') on `inputs` and returns the
 /// outputs. An op the emulator does not know, a deadlock (threads of a block
@@ -45,7 +52,8 @@ struct GPUEmulatorStats {
 /// outside a buffer is an error naming the op, its kernel and its thread.
 llvm::Expected<std::vector<Tensor>>
 emulateGPU(mlir::ModuleOp module, llvm::StringRef entry,
-           llvm::ArrayRef<Tensor> inputs, GPUEmulatorStats *stats = nullptr);
+           llvm::ArrayRef<Tensor> inputs, const GPUEmulatorOptions &options = {},
+           GPUEmulatorStats *stats = nullptr);
 
 } // namespace dlc
 
