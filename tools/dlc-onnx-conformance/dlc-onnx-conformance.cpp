@@ -79,6 +79,28 @@ static dlc::GPUTarget gpuTarget;
 
 enum class Outcome { Pass, Fail, Unsupported };
 
+/// Whether `outputs` match the test's `expected` ones; if not, `why` says
+/// where.
+static bool matches(const std::vector<dlc::Tensor> &outputs,
+                    const std::vector<std::pair<std::string, dlc::Tensor>> &expected, double atol,
+                    double rtol, std::string &why) {
+  if (outputs.size() != expected.size()) {
+    why = "output count differs";
+    return false;
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    dlc::Comparison c = dlc::compareTensors(outputs[i], expected[i].second, atol, rtol);
+    if (!c.match) {
+      why = "output " + std::to_string(i) + ": " +
+            (c.reason.empty() ? "max abs error " + std::to_string(c.maxAbsError) + ", " +
+                                    std::to_string(c.mismatches) + " elements differ"
+                              : c.reason);
+      return false;
+    }
+  }
+  return true;
+}
+
 static std::vector<std::string> listDir(StringRef dir, StringRef prefix) {
   std::vector<std::string> out;
   std::error_code ec;
@@ -244,23 +266,8 @@ static Outcome runTest(StringRef dir, std::string &why) {
       }
       results = std::move(*out);
     }
-    auto *outputs = &results;
-    if (outputs->size() != expected->size()) {
-      why = "output count differs";
+    if (!matches(results, *expected, absTol, relTol, why))
       return Outcome::Fail;
-    }
-    for (size_t i = 0; i < outputs->size(); ++i) {
-      dlc::Comparison c = dlc::compareTensors((*outputs)[i], (*expected)[i].second,
-                                              absTol, relTol);
-      if (!c.match) {
-        why = "output " + std::to_string(i) + ": " +
-              (c.reason.empty() ? "max abs error " + std::to_string(c.maxAbsError) +
-                                      ", " + std::to_string(c.mismatches) +
-                                      " elements differ"
-                                : c.reason);
-        return Outcome::Fail;
-      }
-    }
     if (target == "cuda" && gpuEmulate && set == sets.front()) {
       // Its first data set, which passed on the reference, in the emulator.
       auto emulated = dlc::emulateForGPU(**module, "main", "default", gpuTarget, args);
@@ -268,16 +275,9 @@ static Outcome runTest(StringRef dir, std::string &why) {
         why = "gpu emulator: " + toString(emulated.takeError()) + ": " + diagnostics;
         return Outcome::Fail;
       }
-      for (size_t i = 0; i < emulated->size(); ++i) {
-        dlc::Comparison c = dlc::compareTensors((*emulated)[i], (*expected)[i].second,
-                                                kGPUAbsTol, kGPURelTol);
-        if (!c.match) {
-          why = "gpu emulator: output " + std::to_string(i) + ": " +
-                (c.reason.empty() ? "max abs error " + std::to_string(c.maxAbsError) + ", " +
-                                        std::to_string(c.mismatches) + " elements differ"
-                                  : c.reason);
-          return Outcome::Fail;
-        }
+      if (!matches(*emulated, *expected, kGPUAbsTol, kGPURelTol, why)) {
+        why = "gpu emulator: " + why;
+        return Outcome::Fail;
       }
     } else if (target == "cuda" && set == sets.front()) {
       // The test on the GPU machine: its first data set, which passed on
