@@ -195,3 +195,33 @@ TEST_F(GPUEmulator, UnknownOpIsAnError) {
   EXPECT_NE(std::get<std::string>(out).find("does not know this op"), std::string::npos)
       << std::get<std::string>(out);
 }
+
+TEST_F(GPUEmulator, BarrierSkippedByExitedThreadsIsAnError) {
+  // bar.sync is aligned: threads 32 to 63 exit without reaching it.
+  auto out = run(module(64, R"(
+      %c32 = arith.constant 32 : index
+      %low = arith.cmpi ult, %t, %c32 : index
+      scf.if %low {
+        gpu.barrier
+      }
+)"));
+  ASSERT_TRUE(std::holds_alternative<std::string>(out));
+  EXPECT_NE(std::get<std::string>(out).find("waits at this barrier, thread 32 has exited"),
+            std::string::npos)
+      << std::get<std::string>(out);
+}
+
+TEST_F(GPUEmulator, CollapsedColumnKeepsItsStride) {
+  // A column of an 8 x 8 view collapsed to a vector: its stride is the
+  // rows', whatever the size-1 dimension's.
+  auto out = run(module(1, R"(
+      %rows = memref.reinterpret_cast %in to offset: [0], sizes: [8, 8], strides: [8, 1] : memref<64xi32> to memref<8x8xi32>
+      %column = memref.subview %rows[0, 3] [8, 1] [1, 1] : memref<8x8xi32> to memref<8x1xi32, strided<[8, 1], offset: 3>>
+      %v = memref.collapse_shape %column [[0, 1]] : memref<8x1xi32, strided<[8, 1], offset: 3>> into memref<8xi32, strided<[8], offset: 3>>
+      %c2 = arith.constant 2 : index
+      %x = memref.load %v[%c2] : memref<8xi32, strided<[8], offset: 3>>
+      memref.store %x, %out[%c0] : memref<64xi32>
+)"));
+  ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
+  EXPECT_EQ(std::get<Tensor>(out).data[0], 100 + 2 * 8 + 3);
+}

@@ -427,8 +427,8 @@ LogicalResult writeElements(Attribute value, Type elementType, char *out,
 FailureOr<MemRefVal> Emulator::global(memref::GlobalOp g, Thread &t,
                                       Operation *at) {
   auto type = g.getType();
-  bool workgroup =
-      isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  bool workgroup = space && space.getValue() == gpu::AddressSpace::Workgroup;
   if (workgroup && !block)
     return t.fail(at, "shared memory outside a kernel");
   DenseMap<Operation *, MemRefVal> &made =
@@ -494,11 +494,14 @@ LogicalResult Thread::runRegion(Region &region, ArrayRef<Val> args,
         forward(cond.getTrueDest(), cond.getTrueDestOperands());
       else
         forward(cond.getFalseDest(), cond.getFalseDestOperands());
-    } else {
+    } else if (isa<func::ReturnOp, gpu::ReturnOp, scf::YieldOp, scf::ReduceOp,
+                   scf::ReduceReturnOp>(term)) {
       results.clear();
       for (Value v : term->getOperands())
         results.push_back(get(v));
       return success();
+    } else {
+      return fail(term, "the emulator does not know this terminator");
     }
   }
 }
@@ -784,6 +787,10 @@ LogicalResult Thread::runArith(Operation *op, bool &handled) {
             arith::FloorDivSIOp, arith::CeilDivSIOp, arith::CeilDivUIOp>(op);
     if (divides && b == 0)
       return fail(op, "division by zero");
+    if (isa<arith::DivSIOp, arith::RemSIOp, arith::FloorDivSIOp,
+            arith::CeilDivSIOp>(op) &&
+        sb == -1 && sa == signExtend(uint64_t(1) << (w - 1), w))
+      return fail(op, "signed division overflows");
     return setInt(
         llvm::TypeSwitch<Operation *, uint64_t>(op)
             .Case([&](arith::AddIOp) { return a + b; })
@@ -817,7 +824,7 @@ LogicalResult Thread::runArith(Operation *op, bool &handled) {
             .Case([&](arith::CeilDivSIOp) {
               return static_cast<uint64_t>(llvm::divideCeilSigned(sa, sb));
             })
-            .Case([&](arith::CeilDivUIOp) { return (a + b - 1) / b; })
+            .Case([&](arith::CeilDivUIOp) { return a / b + (a % b != 0); })
             .Default([](Operation *) { return uint64_t(0); }));
   }
   if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
@@ -841,6 +848,10 @@ LogicalResult Thread::runArith(Operation *op, bool &handled) {
             .Case([&](math::CopySignOp) { return std::copysign(a, b); })
             .Default([](Operation *) { return 0.0; }));
   }
+  if (isa<math::FmaOp>(op) && rt.isF32()) // rounded once, as the hardware's
+    return setFloat(std::fmaf(static_cast<float>(fval(0)),
+                              static_cast<float>(fval(1)),
+                              static_cast<float>(fval(2))));
   if (isa<math::FmaOp>(op))
     return setFloat(std::fma(fval(0), fval(1), fval(2)));
   if (auto cmp = dyn_cast<arith::CmpIOp>(op))
@@ -1055,7 +1066,15 @@ LogicalResult Thread::runMemRef(Operation *op, bool &handled) {
       for (int64_t d : group)
         size *= src.sizes[d];
       v.sizes.push_back(size);
-      v.strides.push_back(src.strides[group.back()]);
+      // The stride of the group's innermost dimension of more than one
+      // element: those of size 1 may have any stride (a column's subview).
+      int64_t stride = src.strides[group.back()];
+      for (int64_t d : llvm::reverse(group))
+        if (src.sizes[d] > 1) {
+          stride = src.strides[d];
+          break;
+        }
+      v.strides.push_back(stride);
     }
     set(collapse.getResult(), memrefVal(std::move(v)));
     return success();
@@ -1213,6 +1232,8 @@ LogicalResult Thread::runGPU(Operation *op, bool &handled) {
       return fail(op, "frees a buffer that is not allocated");
     return success();
   }
+  if (isa<gpu::LaunchFuncOp>(op) && kernel)
+    return fail(op, "a launch from a kernel is not emulated");
   if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
     return emu.launch(launch, *this);
   handled = false;
@@ -1452,11 +1473,14 @@ LogicalResult Emulator::performWarpOp(ArrayRef<Thread *> lanes) {
   if (auto mma = dyn_cast<NVVM::MmaOp>(op))
     return mmaSync(mma, lanes);
   if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
-    int64_t count = static_cast<int64_t>(lanes.size());
-    for (auto [lane, t] : llvm::enumerate(lanes)) {
+    // By lane id: a lane that exited, or is past the block's end, is none.
+    Thread *byLane[kWarpSize] = {};
+    for (Thread *t : lanes)
+      byLane[t->linear % kWarpSize] = t;
+    for (Thread *t : lanes) {
       int64_t offset = static_cast<int64_t>(t->collectiveIn[1].i);
-      int64_t width = static_cast<int64_t>(t->collectiveIn[2].i), l = lane,
-              src = 0;
+      int64_t width = static_cast<int64_t>(t->collectiveIn[2].i),
+              l = t->linear % kWarpSize, src = 0;
       switch (shuffle.getMode()) {
       case gpu::ShuffleMode::XOR:
         src = l ^ offset;
@@ -1471,11 +1495,16 @@ LogicalResult Emulator::performWarpOp(ArrayRef<Thread *> lanes) {
         src = offset;
         break;
       }
-      bool valid = src >= 0 && src < std::min(width, count);
+      bool valid = src >= 0 && src < width;
+      if (width < 1 || width > kWarpSize)
+        return t->fail(op, "a shuffle width of " + Twine(width));
+      if (valid && !byLane[src])
+        return t->fail(op, "reads lane " + Twine(src) +
+                               ", which has exited or is not in the block");
       Val ok;
       ok.i = valid;
       t->collectiveOut.assign(
-          {valid ? lanes[src]->collectiveIn[0] : t->collectiveIn[0], ok});
+          {valid ? byLane[src]->collectiveIn[0] : t->collectiveIn[0], ok});
     }
     return success();
   }
@@ -1588,9 +1617,34 @@ LogicalResult Emulator::runBlock(gpu::GPUFuncOp kernel, ArrayRef<Val> args) {
     if (progressed)
       continue;
     if (allAtBarrier) {
+      // bar.sync is aligned: every thread of the block at the same barrier.
+      Thread *first = nullptr;
+      for (auto &t : b.threads) {
+        if (t->state == Thread::State::Done) {
+          Thread *waiting = first;
+          for (auto &u : b.threads)
+            if (!waiting && u->state == Thread::State::AtBarrier)
+              waiting = u.get();
+          (void)waiting->fail(waiting->waitingAt,
+                              "thread " + Twine(waiting->linear) +
+                                  " waits at this barrier, thread " +
+                                  Twine(t->linear) + " has exited");
+          break;
+        }
+        if (!first)
+          first = t.get();
+        else if (t->waitingAt != first->waitingAt) {
+          (void)t->fail(t->waitingAt, "thread " + Twine(t->linear) +
+                                          " waits at this barrier, thread " +
+                                          Twine(first->linear) + " at " +
+                                          describe(first->waitingAt));
+          break;
+        }
+      }
+      if (!error.empty())
+        continue;
       for (auto &t : b.threads)
-        if (t->state == Thread::State::AtBarrier)
-          t->state = Thread::State::Runnable;
+        t->state = Thread::State::Runnable;
       continue;
     }
     // Some threads wait at a block barrier, others at a warp operation.

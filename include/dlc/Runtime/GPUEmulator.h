@@ -48,8 +48,9 @@ struct GPUEmulatorOptions {
 /// Runs `entry` of `module` (lowered to the `gpu` phase: its arguments are
 /// the inputs' buffers, then the outputs') on `inputs` and returns the
 /// outputs. An op the emulator does not know, a deadlock (threads of a block
-/// waiting at different synchronizations), a division by zero or an access
-/// outside a buffer is an error naming the op, its kernel and its thread.
+/// waiting at different synchronizations, a barrier some threads exited
+/// before), a division by zero or an access outside a buffer is an error
+/// naming the op, its kernel and its thread.
 llvm::Expected<std::vector<Tensor>>
 emulateGPU(mlir::ModuleOp module, llvm::StringRef entry,
            llvm::ArrayRef<Tensor> inputs, const GPUEmulatorOptions &options = {},
