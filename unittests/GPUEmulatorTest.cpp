@@ -225,3 +225,24 @@ TEST_F(GPUEmulator, CollapsedColumnKeepsItsStride) {
   ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
   EXPECT_EQ(std::get<Tensor>(out).data[0], 100 + 2 * 8 + 3);
 }
+
+TEST_F(GPUEmulator, ReverseOrderShowsAMissingBarrierTheOtherWay) {
+  // Thread t reads thread t - 1's store: in order, every store has happened;
+  // last first, thread 63 reads before thread 62 stores.
+  std::string body = "      %v = memref.load %in[%t] : memref<64xi32>\n"
+                     "      memref.store %v, %s[%t] : memref<64xi32, #gpu.address_space<workgroup>>\n"
+                     "      %prev = arith.addi %t, %c64 : index\n"
+                     "      %p1 = arith.subi %prev, %c1 : index\n"
+                     "      %m = arith.remui %p1, %c64 : index\n"
+                     "      %w = memref.load %s[%m] : memref<64xi32, #gpu.address_space<workgroup>>\n"
+                     "      memref.store %w, %out[%t] : memref<64xi32>\n";
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(module(64, body), context.get());
+  ASSERT_TRUE(m);
+  GPUEmulatorOptions reverse;
+  reverse.reverse = true;
+  auto inOrder = emulateGPU(*m, "main", {input});
+  auto lastFirst = emulateGPU(*m, "main", {input}, reverse);
+  ASSERT_TRUE(static_cast<bool>(inOrder) && static_cast<bool>(lastFirst));
+  EXPECT_EQ(inOrder->front().data[63], 162);  // thread 62 stored first
+  EXPECT_EQ(lastFirst->front().data[63], -1); // not yet
+}

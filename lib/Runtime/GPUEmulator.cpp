@@ -338,12 +338,17 @@ public:
     return true;
   }
   /// Whether [p, p + bytes) lies in one allocation.
-  bool inBounds(const char *p, int64_t bytes) const {
-    auto it = allocations.upper_bound(const_cast<char *>(p));
+  /// Whether [p, p + bytes) lies in one allocation: the one holding `within`
+  /// when given (a view's base: its element is in its own buffer).
+  bool inBounds(const char *p, int64_t bytes,
+                const char *within = nullptr) const {
+    const char *key = within ? within : p;
+    auto it = allocations.upper_bound(const_cast<char *>(key));
     if (it == allocations.begin())
       return false;
     --it;
-    return p >= it->first && p + bytes <= it->first + it->second;
+    return key < it->first + it->second && p >= it->first &&
+           p + bytes <= it->first + it->second;
   }
   FailureOr<MemRefVal> global(memref::GlobalOp g, Thread &t, Operation *at);
   /// The slots of the values `fn` defines, numbered once.
@@ -766,6 +771,9 @@ LogicalResult Thread::runArith(Operation *op, bool &handled) {
     set(op->getResult(0), std::move(r));
     return success();
   };
+  if (rt && isa<VectorType>(rt) &&
+      !isa<arith::ConstantOp, arith::BitcastOp, LLVM::BitcastOp>(op))
+    return fail(op, "vector arithmetic is not emulated");
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     FailureOr<Val> v = constantVal(c.getValue(), rt);
     if (failed(v))
@@ -916,8 +924,8 @@ LogicalResult Thread::runMemRef(Operation *op, bool &handled) {
       linear += i * m.strides[k];
     }
     address = m.data + linear * byteSize(et);
-    if (!emu.inBounds(address, byteSize(et)))
-      return fail(op, "the element is outside every buffer");
+    if (!emu.inBounds(address, byteSize(et), m.data))
+      return fail(op, "the element is outside its buffer");
     return success();
   };
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
@@ -1570,11 +1578,13 @@ LogicalResult Emulator::runBlock(gpu::GPUFuncOp kernel, ArrayRef<Val> args) {
                 static_cast<unsigned>(p >> 32));
   }
   while (true) {
-    for (auto &t : b.threads)
+    for (int64_t k = 0; k < count; ++k) {
+      Thread *t = b.threads[options.reverse ? count - 1 - k : k].get();
       if (t->state == Thread::State::Runnable) {
-        current = t.get();
+        current = t;
         swapcontext(&scheduler, &t->context);
       }
+    }
     if (!error.empty()) {
       // Unwind every waiting fiber: each returns failure from where it waits.
       bool waiting = true;
@@ -1711,7 +1721,7 @@ LogicalResult Emulator::launch(gpu::LaunchFuncOp op, Thread &host) {
   LogicalResult result = success();
   int64_t blocks = b.gdim[0] * b.gdim[1] * b.gdim[2];
   for (int64_t n = 0; n < blocks && succeeded(result); ++n) {
-    int64_t linear = options.reverseBlocks ? blocks - 1 - n : n;
+    int64_t linear = options.reverse ? blocks - 1 - n : n;
     b.bid[0] = linear % b.gdim[0];
     b.bid[1] = linear / b.gdim[0] % b.gdim[1];
     b.bid[2] = linear / (b.gdim[0] * b.gdim[1]);

@@ -97,10 +97,11 @@ static cl::opt<bool> gpuEmulateKernels(
     "gpu-emulate-kernels",
     cl::desc("cuda, with --gpu-emulate: print each kernel's launches, threads and the IR ops "
              "its threads ran, most ops first"));
-static cl::opt<bool> gpuEmulateReverseBlocks(
-    "gpu-emulate-reverse-blocks",
-    cl::desc("cuda, with --gpu-emulate: run each grid's blocks last first (kernels whose "
-             "blocks depend on their order meet another)"));
+static cl::opt<bool> gpuEmulateReverse(
+    "gpu-emulate-reverse",
+    cl::desc("cuda, with --gpu-emulate: run each grid's blocks, and each block's threads up "
+             "to each synchronization, last first (kernels that depend on an order a GPU "
+             "does not promise meet another)"));
 static cl::opt<int64_t>
     gpuCopyStages("gpu-copy-stages", cl::init(0),
                   cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
@@ -575,9 +576,8 @@ int main(int argc, char **argv) {
                 "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels, "
                 "--gpu-merge-epilogues, --gpu-last-block-sums, --gpu-emulate and --cuda-path "
                 "apply to --target=cuda");
-  if ((gpuEmulateKernels || gpuEmulateReverseBlocks) && !gpuEmulate)
-    return fail("--gpu-emulate-kernels and --gpu-emulate-reverse-blocks apply with "
-                "--gpu-emulate");
+  if ((gpuEmulateKernels || gpuEmulateReverse) && !gpuEmulate)
+    return fail("--gpu-emulate-kernels and --gpu-emulate-reverse apply with --gpu-emulate");
   if (gpuEmulate && (!compileTo.empty() || !emit.empty() || bench || !jsonPath.empty()))
     return fail("--gpu-emulate runs a model and checks its outputs: not with --compile-to, "
                 "--emit, --bench or --json");
@@ -750,7 +750,7 @@ int main(int argc, char **argv) {
     if (!gpu)
       return fail(toString(gpu.takeError()));
     GPUEmulatorOptions emulation;
-    emulation.reverseBlocks = gpuEmulateReverseBlocks;
+    emulation.reverse = gpuEmulateReverse;
     GPUEmulatorStats emulated;
     auto start = std::chrono::steady_clock::now();
     Expected<std::vector<Tensor>> results =

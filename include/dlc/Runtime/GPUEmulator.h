@@ -38,11 +38,13 @@ struct GPUEmulatorStats {
   std::vector<Kernel> kernels;
 };
 
-/// How to run the blocks of a grid.
+/// How to order what a GPU runs in any order.
 struct GPUEmulatorOptions {
-  /// Last block first: kernels whose result depends on the order of their
-  /// blocks (a split product's last block adding the slices) meet another.
-  bool reverseBlocks = false;
+  /// A grid's blocks last first, and a block's threads last first up to
+  /// each synchronization: kernels whose result depends on which block
+  /// finishes last (a split product's sums), or that read another thread's
+  /// write with no barrier between, meet the other order.
+  bool reverse = false;
 };
 
 /// Runs `entry` of `module` (lowered to the `gpu` phase: its arguments are
