@@ -22,6 +22,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -107,8 +108,7 @@ int64_t signExtend(uint64_t v, unsigned width) {
 /// APFloat rounds, at a fraction of its cost.
 uint64_t narrowBits(double x, int mant, int expBits) {
   int bias = (1 << (expBits - 1)) - 1, maxExp = (1 << expBits) - 1;
-  uint64_t b;
-  std::memcpy(&b, &x, 8);
+  uint64_t b = llvm::bit_cast<uint64_t>(x);
   uint64_t sign = (b >> 63) << (mant + expBits), inf = uint64_t(maxExp) << mant;
   int exp = static_cast<int>((b >> 52) & 0x7ff);
   uint64_t frac = b & ((uint64_t(1) << 52) - 1);
@@ -168,33 +168,19 @@ int64_t byteSize(Type t) {
 
 /// The float `bits` of type `t` hold.
 double floatFromBits(Type t, uint64_t bits) {
-  if (t.isF32()) {
-    float f;
-    uint32_t b = static_cast<uint32_t>(bits);
-    std::memcpy(&f, &b, 4);
-    return f;
-  }
-  if (t.isF64()) {
-    double d;
-    std::memcpy(&d, &bits, 8);
-    return d;
-  }
+  if (t.isF32())
+    return llvm::bit_cast<float>(static_cast<uint32_t>(bits));
+  if (t.isF64())
+    return llvm::bit_cast<double>(bits);
   auto [mant, exp] = halfFormat(t);
   return widenBits(bits & 0xffff, mant, exp);
 }
 
 uint64_t bitsOfFloat(Type t, double value) {
-  if (t.isF32()) {
-    float f = static_cast<float>(value);
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-  }
-  if (t.isF64()) {
-    uint64_t b;
-    std::memcpy(&b, &value, 8);
-    return b;
-  }
+  if (t.isF32())
+    return llvm::bit_cast<uint32_t>(static_cast<float>(value));
+  if (t.isF64())
+    return llvm::bit_cast<uint64_t>(value);
   auto [mant, exp] = halfFormat(t);
   return narrowBits(value, mant, exp);
 }
@@ -244,6 +230,19 @@ void storeScalar(Type t, const Val &v, char *p) {
   std::memcpy(p, &bits, byteSize(t));
 }
 
+MemRefVal identityView(char *data, ArrayRef<int64_t> shape) {
+  MemRefVal m;
+  m.data = data;
+  m.sizes.assign(shape.begin(), shape.end());
+  m.strides.resize(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    m.strides[d] = stride;
+    stride *= shape[d];
+  }
+  return m;
+}
+
 std::string describe(Operation *op) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -266,6 +265,8 @@ struct Thread {
   State state = State::Runnable;
   Operation *waitingAt = nullptr; // the synchronization it waits at
   SmallVector<Val, 4> collectiveIn, collectiveOut;
+  /// A kernel thread's entry block arguments (runBlock).
+  SmallVector<Val> entryArgs;
   ucontext_t context;
   /// cp.async copies not yet committed, and committed groups not yet waited
   /// for.
@@ -285,8 +286,8 @@ struct Thread {
   enter(Operation *fn);
   LogicalResult fail(Operation *op, const Twine &message);
   LogicalResult run(Operation *op);
-  /// Runs `region`'s single block with `args`; `results` get its terminator's
-  /// operands.
+  /// Runs `region` from its entry block with `args`, following branches;
+  /// `results` get the operands of the terminator that ends it.
   LogicalResult runRegion(Region &region, ArrayRef<Val> args,
                           SmallVectorImpl<Val> &results);
   LogicalResult runArith(Operation *op, bool &handled);
@@ -312,8 +313,8 @@ struct BlockRun {
 
 class Emulator {
 public:
-  Emulator(ModuleOp module, const dlc::GPUEmulatorOptions &options)
-      : options(options), module(module) {}
+  explicit Emulator(const dlc::GPUEmulatorOptions &options)
+      : options(options) {}
   ~Emulator() {
     for (auto &[p, a] : allocations)
       std::free(p);
@@ -321,13 +322,19 @@ public:
   llvm::Expected<std::vector<dlc::Tensor>> run(func::FuncOp entry,
                                                ArrayRef<dlc::Tensor> inputs);
 
-  /// `bytes` of memory, filled with kUninitialized unless `zero`.
-  char *allocate(int64_t bytes, bool zero = false) {
+  /// `bytes` of memory, filled with kUninitialized.
+  char *allocate(int64_t bytes) {
     size_t size = std::max<int64_t>(64, (bytes + 63) / 64 * 64);
     char *p = static_cast<char *>(std::aligned_alloc(64, size));
-    std::memset(p, zero ? 0 : kUninitialized, size);
+    std::memset(p, kUninitialized, size);
     allocations[p] = bytes;
     return p;
+  }
+  /// A buffer of `type`'s (static) shape.
+  MemRefVal allocate(MemRefType type) {
+    return identityView(
+        allocate(type.getNumElements() * byteSize(type.getElementType())),
+        type.getShape());
   }
   bool release(char *p) {
     auto it = allocations.find(p);
@@ -337,7 +344,6 @@ public:
     allocations.erase(it);
     return true;
   }
-  /// Whether [p, p + bytes) lies in one allocation.
   /// Whether [p, p + bytes) lies in one allocation: the one holding `within`
   /// when given (a view's base: its element is in its own buffer).
   bool inBounds(const char *p, int64_t bytes,
@@ -372,7 +378,6 @@ public:
   BlockRun *block = nullptr; ///< the block running
   std::string error;         ///< the first error, once one happened
   ucontext_t scheduler;
-  Thread *current = nullptr;
   dlc::GPUEmulatorStats stats;
   const dlc::GPUEmulatorOptions options;
 
@@ -380,7 +385,6 @@ private:
   LogicalResult runBlock(gpu::GPUFuncOp kernel, ArrayRef<Val> args);
   LogicalResult performWarpOp(ArrayRef<Thread *> lanes);
 
-  ModuleOp module;
   std::map<char *, int64_t> allocations;
   DenseMap<Operation *, MemRefVal> globals; ///< host globals, made once
   DenseMap<Operation *, std::unique_ptr<DenseMap<Value, unsigned>>> slotTables;
@@ -388,17 +392,14 @@ private:
   std::vector<std::unique_ptr<char[]>> stacks;
 };
 
-MemRefVal identityView(char *data, ArrayRef<int64_t> shape) {
-  MemRefVal m;
-  m.data = data;
-  m.sizes.assign(shape.begin(), shape.end());
-  m.strides.resize(shape.size());
-  int64_t stride = 1;
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    m.strides[d] = stride;
-    stride *= shape[d];
-  }
-  return m;
+/// The bits of element `k` of `dense` (its only one if a splat).
+uint64_t elementBits(DenseElementsAttr dense, int64_t k) {
+  int64_t index = dense.isSplat() ? 0 : k;
+  if (isa<FloatType>(dense.getElementType()))
+    return APFloat(*(dense.getValues<APFloat>().begin() + index))
+        .bitcastToAPInt()
+        .getZExtValue();
+  return APInt(*(dense.getValues<APInt>().begin() + index)).getZExtValue();
 }
 
 /// The bytes of a constant payload, element by element as in memory.
@@ -416,14 +417,7 @@ LogicalResult writeElements(Attribute value, Type elementType, char *out,
   if (!dense)
     return failure();
   for (int64_t k = 0; k < count; ++k) {
-    int64_t index = dense.isSplat() ? 0 : k;
-    uint64_t bits;
-    if (isa<FloatType>(elementType))
-      bits = APFloat(*(dense.getValues<APFloat>().begin() + index))
-                 .bitcastToAPInt()
-                 .getZExtValue();
-    else
-      bits = APInt(*(dense.getValues<APInt>().begin() + index)).getZExtValue();
+    uint64_t bits = elementBits(dense, k);
     std::memcpy(out + k * width, &bits, width);
   }
   return success();
@@ -441,20 +435,19 @@ FailureOr<MemRefVal> Emulator::global(memref::GlobalOp g, Thread &t,
   auto it = made.find(g);
   if (it != made.end())
     return it->second;
-  int64_t count = type.getNumElements(),
-          bytes = count * byteSize(type.getElementType());
-  char *data = allocate(bytes, /*zero=*/false);
+  int64_t count = type.getNumElements();
+  MemRefVal m = allocate(type);
   if (auto init = g.getInitialValueAttr())
     if (!isa<UnitAttr>(init) &&
-        failed(writeElements(init, type.getElementType(), data, count))) {
+        failed(writeElements(init, type.getElementType(), m.data, count))) {
       (void)t.fail(at,
                    "the initial value of @" + g.getSymName() +
                        " is missing or not a dense or dense_resource payload");
       return failure();
     }
   if (workgroup)
-    block->scratch.push_back(data);
-  return made[g] = identityView(data, type.getShape());
+    block->scratch.push_back(m.data);
+  return made[g] = m;
 }
 
 LogicalResult Thread::fail(Operation *op, const Twine &message) {
@@ -610,72 +603,6 @@ double minimumf(double a, double b) {
   return a < b ? a : b;
 }
 
-bool compareInt(arith::CmpIPredicate p, uint64_t a, uint64_t b, unsigned w) {
-  int64_t sa = signExtend(a, w), sb = signExtend(b, w);
-  switch (p) {
-  case arith::CmpIPredicate::eq:
-    return a == b;
-  case arith::CmpIPredicate::ne:
-    return a != b;
-  case arith::CmpIPredicate::slt:
-    return sa < sb;
-  case arith::CmpIPredicate::sle:
-    return sa <= sb;
-  case arith::CmpIPredicate::sgt:
-    return sa > sb;
-  case arith::CmpIPredicate::sge:
-    return sa >= sb;
-  case arith::CmpIPredicate::ult:
-    return a < b;
-  case arith::CmpIPredicate::ule:
-    return a <= b;
-  case arith::CmpIPredicate::ugt:
-    return a > b;
-  case arith::CmpIPredicate::uge:
-    return a >= b;
-  }
-  return false;
-}
-
-bool compareFloat(arith::CmpFPredicate p, double a, double b) {
-  bool unordered = std::isnan(a) || std::isnan(b);
-  switch (p) {
-  case arith::CmpFPredicate::AlwaysFalse:
-    return false;
-  case arith::CmpFPredicate::OEQ:
-    return !unordered && a == b;
-  case arith::CmpFPredicate::OGT:
-    return !unordered && a > b;
-  case arith::CmpFPredicate::OGE:
-    return !unordered && a >= b;
-  case arith::CmpFPredicate::OLT:
-    return !unordered && a < b;
-  case arith::CmpFPredicate::OLE:
-    return !unordered && a <= b;
-  case arith::CmpFPredicate::ONE:
-    return !unordered && a != b;
-  case arith::CmpFPredicate::ORD:
-    return !unordered;
-  case arith::CmpFPredicate::UEQ:
-    return unordered || a == b;
-  case arith::CmpFPredicate::UGT:
-    return unordered || a > b;
-  case arith::CmpFPredicate::UGE:
-    return unordered || a >= b;
-  case arith::CmpFPredicate::ULT:
-    return unordered || a < b;
-  case arith::CmpFPredicate::ULE:
-    return unordered || a <= b;
-  case arith::CmpFPredicate::UNE:
-    return unordered || a != b;
-  case arith::CmpFPredicate::UNO:
-    return unordered;
-  case arith::CmpFPredicate::AlwaysTrue:
-    return true;
-  }
-  return false;
-}
-
 int64_t evalAffine(AffineExpr e, ArrayRef<int64_t> dims,
                    ArrayRef<int64_t> symbols) {
   if (auto c = dyn_cast<AffineConstantExpr>(e))
@@ -728,20 +655,9 @@ FailureOr<Val> constantVal(Attribute attr, Type t) {
     auto vt = dyn_cast<VectorType>(t);
     if (!vt)
       return failure();
-    Type et = vt.getElementType();
     std::vector<Val> elems;
-    for (int64_t k = 0; k < vt.getNumElements(); ++k) {
-      int64_t index = d.isSplat() ? 0 : k;
-      Val e;
-      if (isa<FloatType>(et))
-        e.f = APFloat(*(d.getValues<APFloat>().begin() + index))
-                  .convertToDouble();
-      else
-        e.i = truncBits(
-            APInt(*(d.getValues<APInt>().begin() + index)).getZExtValue(),
-            bitWidth(et));
-      elems.push_back(e);
-    }
+    for (int64_t k = 0; k < vt.getNumElements(); ++k)
+      elems.push_back(fromBits(vt.getElementType(), elementBits(d, k)));
     return aggregateVal(std::move(elems));
   }
   return failure();
@@ -863,10 +779,12 @@ LogicalResult Thread::runArith(Operation *op, bool &handled) {
   if (isa<math::FmaOp>(op))
     return setFloat(std::fma(fval(0), fval(1), fval(2)));
   if (auto cmp = dyn_cast<arith::CmpIOp>(op))
-    return setInt(compareInt(cmp.getPredicate(), ival(0), ival(1),
-                             bitWidth(cmp.getLhs().getType())));
+    return setInt(arith::applyCmpPredicate(
+        cmp.getPredicate(), APInt(bitWidth(cmp.getLhs().getType()), ival(0)),
+        APInt(bitWidth(cmp.getLhs().getType()), ival(1))));
   if (auto cmp = dyn_cast<arith::CmpFOp>(op))
-    return setInt(compareFloat(cmp.getPredicate(), fval(0), fval(1)));
+    return setInt(arith::applyCmpPredicate(cmp.getPredicate(), APFloat(fval(0)),
+                                           APFloat(fval(1))));
   if (isa<arith::SelectOp>(op)) {
     set(op->getResult(0),
         ival(0) ? get(op->getOperand(1)) : get(op->getOperand(2)));
@@ -1009,18 +927,19 @@ LogicalResult Thread::runMemRef(Operation *op, bool &handled) {
     set(g.getResult(), memrefVal(*m));
     return success();
   }
-  if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+  // Host memory is the device's: gpu.alloc as memref.alloc.
+  if (isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(op)) {
     auto type = cast<MemRefType>(op->getResult(0).getType());
-    if (!type.hasStaticShape())
-      return fail(op, "buffers of dynamic shape are not emulated");
-    set(op->getResult(0),
-        memrefVal(identityView(emu.allocate(type.getNumElements() *
-                                            byteSize(type.getElementType())),
-                               type.getShape())));
+    if (!type.hasStaticShape() || op->getNumResults() != 1)
+      return fail(op, "dynamic or asynchronous allocations are not emulated");
+    set(op->getResult(0), memrefVal(emu.allocate(type)));
     return success();
   }
-  if (isa<memref::DeallocOp>(op)) {
-    if (!emu.release(get(op->getOperand(0)).m().data))
+  if (isa<memref::DeallocOp, gpu::DeallocOp>(op)) {
+    Value buffer = isa<gpu::DeallocOp>(op)
+                       ? cast<gpu::DeallocOp>(op).getMemref()
+                       : cast<memref::DeallocOp>(op).getMemref();
+    if (!emu.release(get(buffer).m().data))
       return fail(op, "frees a buffer that is not allocated");
     return success();
   }
@@ -1187,9 +1106,9 @@ LogicalResult Thread::runGPU(Operation *op, bool &handled) {
       set(r, v);
     return success();
   }
+  // One thread runs at a time: memory is sequentially consistent.
   if (isa<NVVM::MembarOp>(op))
-    return success(); // one thread runs at a time: memory is sequentially
-                      // consistent
+    return success();
   if (auto copy = dyn_cast<NVVM::CpAsyncOp>(op)) {
     int64_t bytes = copy.getSize();
     int64_t srcBytes = copy.getCpSize()
@@ -1217,27 +1136,12 @@ LogicalResult Thread::runGPU(Operation *op, bool &handled) {
   if (auto tf32 = dyn_cast<NVVM::ConvertFloatToTF32Op>(op)) {
     uint32_t bits = static_cast<uint32_t>(
         bitsOfFloat(Float32Type::get(op->getContext()), get(tf32.getSrc()).f));
-    if ((bits & 0x7f800000u) !=
-        0x7f800000u) // round to nearest, ties away; not NaN or inf
+    // Rounded to nearest, ties away from zero; NaN and infinities kept.
+    if ((bits & 0x7f800000u) != 0x7f800000u)
       bits = (bits + 0x1000u) & ~0x1fffu;
     Val v;
     v.i = bits;
     set(tf32.getRes(), std::move(v));
-    return success();
-  }
-  if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
-    auto type = alloc.getType();
-    if (!type.hasStaticShape() || alloc.getAsyncToken())
-      return fail(op, "dynamic or asynchronous allocations are not emulated");
-    set(alloc.getMemref(),
-        memrefVal(identityView(emu.allocate(type.getNumElements() *
-                                            byteSize(type.getElementType())),
-                               type.getShape())));
-    return success();
-  }
-  if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
-    if (!emu.release(get(dealloc.getMemref()).m().data))
-      return fail(op, "frees a buffer that is not allocated");
     return success();
   }
   if (isa<gpu::LaunchFuncOp>(op) && kernel)
@@ -1434,8 +1338,6 @@ LogicalResult mmaSync(NVVM::MmaOp mma, ArrayRef<Thread *> lanes) {
   unsigned numA = mma.getOperandA().size(), numB = mma.getOperandB().size();
   std::vector<double> a(m * k, 0), b(k * n, 0), c(m * n, 0);
   for (auto [lane, t] : llvm::enumerate(lanes)) {
-    if (t->waitingAt != mma.getOperation())
-      return fail("lanes of the warp are at different tensor-core products");
     ArrayRef<Val> in = t->collectiveIn;
     SmallVector<double, 8> fa =
         elements(mma.getOperandA(), in.take_front(numA));
@@ -1503,9 +1405,9 @@ LogicalResult Emulator::performWarpOp(ArrayRef<Thread *> lanes) {
         src = offset;
         break;
       }
-      bool valid = src >= 0 && src < width;
       if (width < 1 || width > kWarpSize)
         return t->fail(op, "a shuffle width of " + Twine(width));
+      bool valid = src >= 0 && src < width;
       if (valid && !byLane[src])
         return t->fail(op, "reads lane " + Twine(src) +
                                ", which has exited or is not in the block");
@@ -1524,12 +1426,8 @@ LogicalResult Emulator::performWarpOp(ArrayRef<Thread *> lanes) {
 /// A fiber's entry: runs its thread's kernel body.
 void fiberMain(unsigned lo, unsigned hi) {
   auto *t = reinterpret_cast<Thread *>((uint64_t(hi) << 32) | lo);
-  SmallVector<Val> args, results;
-  gpu::GPUFuncOp kernel = t->kernel;
-  for (BlockArgument arg :
-       kernel.getBody().getArguments()) // operands, then attributions
-    args.push_back(t->get(arg));
-  if (succeeded(t->runRegion(kernel.getBody(), args, results)))
+  SmallVector<Val> results;
+  if (succeeded(t->runRegion(t->kernel.getBody(), t->entryArgs, results)))
     t->completeCopies(0); // the hardware completes copies nobody waited for
   t->state = Thread::State::Done;
 } // returns to the scheduler through uc_link
@@ -1539,15 +1437,10 @@ LogicalResult Emulator::runBlock(gpu::GPUFuncOp kernel, ArrayRef<Val> args) {
   int64_t count = static_cast<int64_t>(b.threads.size());
   while (static_cast<int64_t>(stacks.size()) < count)
     stacks.emplace_back(new char[kFiberStackBytes]); // untouched until used
-  ArrayRef<BlockArgument> attributions =
-      kernel.getBody().getArguments().drop_front(args.size());
   SmallVector<Val> attributed;
   for (BlockArgument w : kernel.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(w.getType());
-    b.scratch.push_back(
-        allocate(type.getNumElements() * byteSize(type.getElementType())));
-    attributed.push_back(
-        memrefVal(identityView(b.scratch.back(), type.getShape())));
+    attributed.push_back(memrefVal(allocate(cast<MemRefType>(w.getType()))));
+    b.scratch.push_back(attributed.back().m().data);
   }
   for (int64_t linear = 0; linear < count; ++linear) {
     Thread *t = b.threads[linear].get();
@@ -1558,15 +1451,13 @@ LogicalResult Emulator::runBlock(gpu::GPUFuncOp kernel, ArrayRef<Val> args) {
     t->tid[0] = linear % b.bdim[0];
     t->tid[1] = linear / b.bdim[0] % b.bdim[1];
     t->tid[2] = linear / (b.bdim[0] * b.bdim[1]);
-    for (auto [arg, v] : llvm::zip(kernel.getBody().getArguments(), args))
-      t->set(arg, v);
-    for (auto [arg, v] : llvm::zip(attributions, attributed))
-      t->set(arg, v);
+    // The kernel's arguments, then its workgroup and private attributions.
+    t->entryArgs.assign(args.begin(), args.end());
+    t->entryArgs.append(attributed.begin(), attributed.end());
     for (BlockArgument p : kernel.getPrivateAttributions()) {
-      auto type = cast<MemRefType>(p.getType());
-      b.scratch.push_back(
-          allocate(type.getNumElements() * byteSize(type.getElementType())));
-      t->set(p, memrefVal(identityView(b.scratch.back(), type.getShape())));
+      t->entryArgs.push_back(
+          memrefVal(allocate(cast<MemRefType>(p.getType()))));
+      b.scratch.push_back(t->entryArgs.back().m().data);
     }
     getcontext(&t->context);
     t->context.uc_stack.ss_sp = stacks[linear].get();
@@ -1581,7 +1472,6 @@ LogicalResult Emulator::runBlock(gpu::GPUFuncOp kernel, ArrayRef<Val> args) {
     for (int64_t k = 0; k < count; ++k) {
       Thread *t = b.threads[options.reverse ? count - 1 - k : k].get();
       if (t->state == Thread::State::Runnable) {
-        current = t;
         swapcontext(&scheduler, &t->context);
       }
     }
@@ -1763,8 +1653,7 @@ Emulator::run(func::FuncOp entry, ArrayRef<dlc::Tensor> inputs) {
           "GPU emulator: argument " + std::to_string(k) + " of @" +
           entry.getName().str() + " is not a buffer of static shape");
     int64_t width = byteSize(mt.getElementType());
-    Val v = memrefVal(
-        identityView(allocate(mt.getNumElements() * width), mt.getShape()));
+    Val v = memrefVal(allocate(mt));
     if (k < inputs.size()) {
       if (inputs[k].size() != mt.getNumElements())
         return llvm::createStringError(
@@ -1800,7 +1689,7 @@ dlc::emulateGPU(ModuleOp module, StringRef entry, ArrayRef<Tensor> inputs,
   if (!func || func.isExternal())
     return llvm::createStringError("GPU emulator: no function @" + entry.str() +
                                    " to run");
-  Emulator emu(module, options);
+  Emulator emu(options);
   llvm::Expected<std::vector<Tensor>> outputs = emu.run(func, inputs);
   if (stats)
     *stats = emu.stats;
