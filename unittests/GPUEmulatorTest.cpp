@@ -246,3 +246,62 @@ TEST_F(GPUEmulator, ReverseOrderShowsAMissingBarrierTheOtherWay) {
   EXPECT_EQ(inOrder->front().data[63], 162);  // thread 62 stored first
   EXPECT_EQ(lastFirst->front().data[63], -1); // not yet
 }
+
+/// A kernel body and the error it must give.
+struct BadKernel {
+  int threads;
+  const char *body, *message;
+};
+
+TEST_F(GPUEmulator, BadKernelsAreErrors) {
+  const BadKernel cases[] = {
+      {1, R"(
+      %z = arith.constant 0 : index
+      %q = arith.divui %t, %z : index
+)",
+       "division by zero"},
+      {1, R"(
+      %min = arith.constant -2147483648 : i32
+      %m1 = arith.constant -1 : i32
+      %q = arith.divsi %min, %m1 : i32
+)",
+       "signed division overflows"},
+      {32, R"(
+      %c16 = arith.constant 16 : index
+      %low = arith.cmpi ult, %t, %c16 : index
+      scf.if %low {
+        %x = arith.constant 1 : i32
+        %o = arith.constant 16 : i32
+        %w = arith.constant 32 : i32
+        %y, %ok = gpu.shuffle xor %x, %o, %w : i32
+      }
+)",
+       "reads lane 16, which has exited or is not in the block"},
+      {1, R"(
+      %b = memref.alloc() : memref<4xf32>
+      memref.dealloc %b : memref<4xf32>
+      memref.dealloc %b : memref<4xf32>
+)",
+       "frees a buffer that is not allocated"},
+      {1, R"(
+      %v = arith.constant dense<1.0> : vector<2xf32>
+      %w = arith.addf %v, %v : vector<2xf32>
+)",
+       "vector arithmetic is not emulated"},
+      {2048, "", "launches more than 1024 threads a block"},
+  };
+  for (const BadKernel &c : cases) {
+    auto out = run(module(c.threads, c.body));
+    ASSERT_TRUE(std::holds_alternative<std::string>(out)) << c.message;
+    EXPECT_NE(std::get<std::string>(out).find(c.message), std::string::npos)
+        << std::get<std::string>(out);
+  }
+}
+
+TEST_F(GPUEmulator, MissingEntryIsAnError) {
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(module(1, ""), context.get());
+  ASSERT_TRUE(m);
+  llvm::Expected<std::vector<Tensor>> outputs = emulateGPU(*m, "nope", {input});
+  ASSERT_FALSE(static_cast<bool>(outputs));
+  EXPECT_EQ(llvm::toString(outputs.takeError()), "GPU emulator: no function @nope to run");
+}
