@@ -1,5 +1,6 @@
 //===- AlterOpLayout.cpp - convolutions into the target's layouts ---------===//
 #include "LayoutRewriter.h"
+#include "WinogradConv.h"
 #include "dlc/Transforms/Passes.h"
 
 namespace dlc {
@@ -25,7 +26,9 @@ struct AlterOpLayoutPass : dlc::impl::AlterOpLayoutPassBase<AlterOpLayoutPass> {
 
   void runOnOperation() override {
     if (failed(rewriteLayouts(getOperation(), description, getArgument())))
-      signalPassFailure();
+      return signalPassFailure();
+    if (winograd)
+      rewriteWinogradConvs(getOperation(), winogradMinTiles, getArgument());
   }
 
   TargetDescription description;

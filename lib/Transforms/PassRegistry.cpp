@@ -108,7 +108,7 @@ static const CatalogueEntry kCatalogue[] = {
      "conv2d dense batch_matmul", "composite", "", "RN MN SSD",
      "wraps pattern-table matches into named graph.composite regions"},
     {"AlterOpLayout", "graph-alter-op-layout", 3, false, "BL RN MN SSD BR",
-     "conv2d layout_transform", "layout_transform", "", "RN MN SSD BR",
+     "conv2d layout_transform", "layout_transform conv2d_winograd", "", "RN MN SSD BR",
      "conv2d in the target's preferred layouts; layout-agnostic ops follow"},
     {"ConvertLayout", "graph-convert-layout", 3, false, "BL", "conv2d layout_transform",
      "layout_transform", "", "BR", "conv2d in user-chosen layouts (default NHWC)"},

@@ -9,6 +9,7 @@
 #include "dlc/Support/Layout.h"
 #include "dlc/Support/Resize.h"
 #include "dlc/Support/Shape.h"
+#include "dlc/Support/Winograd.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -164,6 +165,41 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   int64_t ow = windowExtent(in[d->w], p[1], p[3], kw, s[1], dil[1], false);
   results.push_back(RankedTensorType::get(imageShape(*d, in[d->n], o, oh, ow),
                                           input.getElementType()));
+  return success();
+}
+
+LogicalResult Conv2DWinogradOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &results) {
+  StringRef op = "conv2d_winograd";
+  auto input = rankedOf(adaptor.getInput());
+  auto weight = rankedOf(adaptor.getWeight());
+  if (failed(checkRank(loc, op, "input", input, 4)) ||
+      failed(checkRank(loc, op, "weight", weight, 3)) ||
+      failed(checkArraySize(loc, op, "padding", adaptor.getPadding(), 4, 0)))
+    return failure();
+  int64_t m = adaptor.getTile();
+  if (!winograd::isSupportedTile(m))
+    return fail(loc, op, "tile must be 2 or 4, got " + Twine(m));
+  ArrayRef<int64_t> in = input.getShape(), w = weight.getShape();
+  int64_t alpha = m + 2;
+  if (w[0] != alpha * alpha || w[2] != in[1])
+    return fail(loc, op, "weight must be [" + Twine(alpha * alpha) + ", O, " + Twine(in[1]) +
+                             "] (tile " + Twine(m) + ", " + Twine(in[1]) +
+                             " input channels), got [" + Twine(w[0]) + ", " + Twine(w[1]) +
+                             ", " + Twine(w[2]) + "]");
+  if (Value bias = adaptor.getBias()) {
+    auto b = rankedOf(bias);
+    if (!b || b.getRank() != 1 || b.getDimSize(0) != w[1])
+      return fail(loc, op, "bias must be 1-D with " + Twine(w[1]) +
+                               " elements (output channels)");
+  }
+  ArrayRef<int64_t> p = adaptor.getPadding();
+  int64_t oh = in[2] + p[0] + p[2] - 2, ow = in[3] + p[1] + p[3] - 2;
+  if (oh < 1 || ow < 1)
+    return fail(loc, op, "the 3x3 kernel is larger than the padded input " +
+                             Twine(oh + 2) + "x" + Twine(ow + 2));
+  results.push_back(RankedTensorType::get({in[0], w[1], oh, ow}, input.getElementType()));
   return success();
 }
 

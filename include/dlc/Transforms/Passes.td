@@ -536,14 +536,30 @@ def AlterOpLayoutPass : Pass<"graph-alter-op-layout", "mlir::func::FuncOp"> {
     a data layout with a kernel layout that does not go with it) leaves the
     convolution and is counted.
 
+    With `winograd`, as TVM's strategies that pick
+    conv2d_winograd_without_weight_transform, each 3x3 convolution of
+    stride 1 (NCHW, one group, f32, constant weights) whose output has at
+    least `winograd-min-tiles` tiles becomes a `graph.conv2d_winograd`:
+    F(4x4, 3x3), or F(2x2, 3x3) where 4x4 tiles are too few, with its
+    weights transformed here, at compile time. Off by default: its results
+    differ from the convolution's by rounding (about 1e-5 relative for 4x4
+    tiles in f32), as cuDNN's and oneDNN's Winograd algorithms, which are
+    also chosen, not implied.
+
     Counters (`--dlc-pass-stats`): `converted` (convolutions rebuilt),
     `followed` (agnostic ops moved into the new layout), `constants`
     (transformed at compile time), `transforms` (layout_transform ops left),
-    `unsupported`.
+    `unsupported`; with `winograd`: `winograd` (convolutions rewritten),
+    `winograd-small` (3x3 stride-1 ones with too few tiles),
+    `winograd-weights` (weights not a constant the pass reads).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "Target description: a builtin name (cpu) or a file">,
+    Option<"winograd", "winograd", "bool", /*default=*/"false",
+           "3x3 stride-1 convolutions by Winograd's F(4x4, 3x3) or F(2x2, 3x3)">,
+    Option<"winogradMinTiles", "winograd-min-tiles", "int64_t", /*default=*/"32",
+           "With winograd: the fewest output tiles (per batch) worth the transforms">,
   ];
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "Lowerings.h"
 
+#include "dlc/Support/Winograd.h"
+
 using namespace mlir;
 using namespace dlc;
 using namespace dlc::graph;
@@ -266,9 +268,105 @@ struct Conv2DLowering : GraphPattern<Conv2DOp> {
   }
 };
 
+/// A constant [rows, cols] matrix of `et` with entries at(i, j).
+Value matrixConstant(OpBuilder &b, Location loc, Type et, int64_t rows, int64_t cols,
+                     llvm::function_ref<double(int64_t, int64_t)> at) {
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      values.push_back(b.getFloatAttr(et, at(i, j)));
+  auto type = RankedTensorType::get({rows, cols}, et);
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+}
+
+/// conv2d_winograd as four matrix products between two copies, T =
+/// N * ceil(OH / m) * ceil(OW / m) tiles, alpha = m + 2, every operand laid
+/// out so that the copies' innermost loops run along the tiles of a row:
+///   D [alpha^2, C * T]   every tile of the padded input (a copy, as im2col);
+///   V = (BT (x) BT) D    the input transform, one product with a constant
+///                        [alpha^2, alpha^2] (the Kronecker product);
+///   M [alpha^2, O, T] = U [alpha^2, O, C] V [alpha^2, C, T], the batched
+///                        product that replaces the convolution's sums;
+///   Y = (AT (x) AT) M    the output transform, a constant [m^2, alpha^2];
+/// and the output [N, O, OH, OW] read from Y's tiles, the bias added.
+Value winogradConv(OpBuilder &b, Location loc, Conv2DWinogradOp op, Value input, Value u,
+                   Value bias) {
+  MLIRContext *ctx = b.getContext();
+  winograd::Transforms tr = winograd::transforms(op.getTile());
+  int64_t m = tr.m, a = tr.alpha, a2 = a * a;
+  RankedTensorType type = op.getType();
+  Type et = type.getElementType();
+  int64_t n = type.getDimSize(0), o = type.getDimSize(1), oh = type.getDimSize(2),
+          ow = type.getDimSize(3), c = typeOf(input).getDimSize(1);
+  int64_t th = (oh + m - 1) / m, tw = (ow + m - 1) / m, t = n * th * tw;
+  ArrayRef<int64_t> p = op.getPadding();
+  // Zeros past the last tile too, so that every tile reads a whole window.
+  Value x = padConstant(b, loc, input, {0, 0, p[0], p[1]},
+                        {0, 0, p[2] + m * th - oh, p[3] + m * tw - ow}, 0.0);
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  // tiles[i, j, c, n, th, tw] = x[n, c, m th + i, m tw + j]
+  auto tilesType = RankedTensorType::get({a, a, c, n, th, tw}, et);
+  AffineMap read = AffineMap::get(6, 0, {d(3), d(2), d(4) * m + d(0), d(5) * m + d(1)}, ctx);
+  Value tiles = linalg::GenericOp::create(
+                    b, loc, TypeRange{tilesType}, ValueRange{x},
+                    ValueRange{empty(b, loc, tilesType)},
+                    SmallVector<AffineMap>{read, AffineMap::getMultiDimIdentityMap(6, ctx)},
+                    SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+                    [](OpBuilder &nb, Location nl, ValueRange args) {
+                      linalg::YieldOp::create(nb, nl, args[0]);
+                    })
+                    .getResult(0);
+  // [rows, k] x [k, cols] -> [rows, cols]; loops: i, j | k
+  AffineMap lhs = AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+            rhs = AffineMap::get(3, 0, {d(2), d(1)}, ctx),
+            res = AffineMap::get(3, 0, {d(0), d(1)}, ctx);
+  auto product = [&](Value left, Value right, int64_t rows, int64_t cols) {
+    auto rt = RankedTensorType::get({rows, cols}, et);
+    return contraction(b, loc, rt, left, right, filled(b, loc, rt, 0.0), lhs, rhs, res, 1);
+  };
+  Value inputTransform = matrixConstant(b, loc, et, a2, a2, [&](int64_t r, int64_t q) {
+    return tr.bt[(r / a) * a + q / a] * tr.bt[(r % a) * a + q % a];
+  });
+  Value v = product(inputTransform,
+                    reshapeTo(b, loc, tiles, RankedTensorType::get({a2, t * c}, et)), a2, t * c);
+  // loops: e, o, t | c
+  auto mType = RankedTensorType::get({a2, o, t}, et);
+  Value prod = contraction(b, loc, mType, u,
+                           reshapeTo(b, loc, v, RankedTensorType::get({a2, c, t}, et)),
+                           filled(b, loc, mType, 0.0), AffineMap::get(4, 0, {d(0), d(1), d(3)}, ctx),
+                           AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx),
+                           AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx), 1);
+  Value outputTransform = matrixConstant(b, loc, et, m * m, a2, [&](int64_t r, int64_t q) {
+    return tr.at[(r / m) * a + q / a] * tr.at[(r % m) * a + q % a];
+  });
+  Value y = product(outputTransform,
+                    reshapeTo(b, loc, prod, RankedTensorType::get({a2, t * o}, et)), m * m, t * o);
+  Value yTiles = reshapeTo(b, loc, y, RankedTensorType::get({m, m, o, n, th, tw}, et));
+  // out[n, o, y, x] = bias[o] + yTiles[y mod m, x mod m, n, y div m, x div m, o]
+  AffineMap untile = AffineMap::get(
+      4, 0, {d(2) % m, d(3) % m, d(1), d(0), d(2).floorDiv(m), d(3).floorDiv(m)}, ctx);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{yTiles}, ValueRange{biasInit(b, loc, type, bias, 1)},
+             SmallVector<AffineMap>{untile, AffineMap::getMultiDimIdentityMap(4, ctx)},
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, add(nb, nl, args[0], args[1]));
+             })
+      .getResult(0);
+}
+
+struct Conv2DWinogradLowering : GraphPattern<Conv2DWinogradOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult matchAndRewrite(Conv2DWinogradOp op, Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    r.replaceOp(op, winogradConv(r, op.getLoc(), op, a.getInput(), a.getWeight(), a.getBias()));
+    return success();
+  }
+};
+
 } // namespace
 
 void dlc::populateLinearLoweringPatterns(RewritePatternSet &p) {
   p.add<BiasAddLowering, DenseLowering, BatchMatmulLowering, MatmulLowering,
-        Conv2DLowering>(p.getContext());
+        Conv2DLowering, Conv2DWinogradLowering>(p.getContext());
 }

@@ -7,6 +7,7 @@
 #include "Eval.h"
 
 #include "dlc/Dialect/Graph/GraphOps.h"
+#include "dlc/Support/Winograd.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -72,6 +73,68 @@ LogicalResult evalConv(Conv2DOp op, const Tensor &x,
 }
 
 
+/// graph.conv2d_winograd by its algorithm, in double: every tile of the
+/// padded input (zeros past its edge) transformed, multiplied by the
+/// transformed weights, summed over the input channels, transformed back.
+LogicalResult evalConvWinograd(Conv2DWinogradOp op, const Tensor &x, const Tensor &u,
+                               const Tensor *b, Tensor &y) {
+  winograd::Transforms t = winograd::transforms(op.getTile());
+  int64_t m = t.m, a = t.alpha, n = x.shape[0], c = x.shape[1], h = x.shape[2],
+          w = x.shape[3], o = y.shape[1], oh = y.shape[2], ow = y.shape[3];
+  ArrayRef<int64_t> p = op.getPadding();
+  std::vector<double> d(a * a), tmp(a * a), v(a * a * c), acc(a * a), out(m * a);
+  for (int64_t in = 0; in < n; ++in)
+    for (int64_t ty = 0; ty < oh; ty += m)
+      for (int64_t tx = 0; tx < ow; tx += m) {
+        for (int64_t ic = 0; ic < c; ++ic) { // V = BT d B
+          for (int64_t i = 0; i < a; ++i)
+            for (int64_t j = 0; j < a; ++j) {
+              int64_t r = ty + i - p[0], q = tx + j - p[1];
+              d[i * a + j] = r >= 0 && r < h && q >= 0 && q < w
+                                 ? x.data[((in * c + ic) * h + r) * w + q]
+                                 : 0.0;
+            }
+          for (int64_t i = 0; i < a; ++i)
+            for (int64_t j = 0; j < a; ++j) {
+              double s = 0;
+              for (int64_t k = 0; k < a; ++k)
+                s += t.bt[i * a + k] * d[k * a + j];
+              tmp[i * a + j] = s;
+            }
+          for (int64_t i = 0; i < a; ++i)
+            for (int64_t j = 0; j < a; ++j) {
+              double s = 0;
+              for (int64_t k = 0; k < a; ++k)
+                s += tmp[i * a + k] * t.bt[j * a + k];
+              v[(i * a + j) * c + ic] = s;
+            }
+        }
+        for (int64_t oc = 0; oc < o; ++oc) {
+          for (int64_t e = 0; e < a * a; ++e) { // M = sum_c U . V
+            double s = 0;
+            for (int64_t ic = 0; ic < c; ++ic)
+              s += u.data[(e * o + oc) * c + ic] * v[e * c + ic];
+            acc[e] = s;
+          }
+          for (int64_t i = 0; i < m; ++i) // Y = AT M A
+            for (int64_t j = 0; j < a; ++j) {
+              double s = 0;
+              for (int64_t k = 0; k < a; ++k)
+                s += t.at[i * a + k] * acc[k * a + j];
+              out[i * a + j] = s;
+            }
+          for (int64_t i = 0; i < m && ty + i < oh; ++i)
+            for (int64_t j = 0; j < m && tx + j < ow; ++j) {
+              double s = b ? b->data[oc] : 0.0;
+              for (int64_t k = 0; k < a; ++k)
+                s += out[i * a + k] * t.at[j * a + k];
+              y.data[((in * o + oc) * oh + ty + i) * ow + tx + j] = s;
+            }
+        }
+      }
+  return success();
+}
+
 } // namespace
 
 EvalResult interp::evalLinear(Operation *op, Inputs in, Outputs out) {
@@ -79,6 +142,9 @@ EvalResult interp::evalLinear(Operation *op, Inputs in, Outputs out) {
       .Case([&](Conv2DOp c) {
         return evalConv(c, *in[0], *in[1], in.size() > 2 ? in[2] : nullptr,
                         out[0]);
+      })
+      .Case([&](Conv2DWinogradOp c) {
+        return evalConvWinograd(c, *in[0], *in[1], in.size() > 2 ? in[2] : nullptr, out[0]);
       })
       .Case([&](BiasAddOp c) {
         const Tensor &x = *in[0];

@@ -70,6 +70,36 @@ def Graph_Conv2DOp : Graph_Op<"conv2d", [Pure, Graph_Pattern<"OutEWiseFusable">,
   }];
 }
 
+def Graph_Conv2DWinogradOp : Graph_Op<"conv2d_winograd", [Pure, Graph_Pattern<"OutEWiseFusable">,
+    InferTypeOpAdaptor, AllElementTypesMatch<["input", "weight", "output"]>]> {
+  let summary = "3x3 stride-1 convolution by Winograd's F(m x m, 3 x 3), weights transformed";
+  let description = [{
+    The convolution of an NCHW `input` with 3x3 kernels, one group, stride
+    and dilation 1, computed tile by tile with Winograd's minimal filtering
+    (`dlc/Support/Winograd.h`): each `tile` x `tile` block of outputs takes
+    (tile + 2)^2 products per channel pair instead of 9 tile^2. `weight` is
+    the kernels already transformed, [(tile + 2)^2, O, C]:
+    `weight[xi * (tile + 2) + nu, o, c] = (G k[o, c] G^T)[xi, nu]`.
+    AlterOpLayout with `winograd-tile` writes it from a `graph.conv2d`
+    whose weights are constants. The results equal the convolution's up to
+    rounding (about 1e-6 relative for tile 2, 1e-5 for tile 4, in f32).
+    `padding` is [top, left, bottom, right].
+
+    ```mlir
+    %y = graph.conv2d_winograd %x, %u {tile = 4 : i64, padding = array<i64: 1, 1, 1, 1>}
+       : (tensor<1x64x56x56xf32>, tensor<36x128x64xf32>) -> tensor<1x128x56x56xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
+      Optional<Graph_FloatTensor>:$bias,
+      DefaultValuedAttr<I64Attr, "4">:$tile,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def Graph_BatchNormOp : Graph_Op<"batch_norm", [Pure, Graph_Pattern<"OutEWiseFusable">,
     AllTypesMatch<["input", "output"]>,
     AllTypesMatch<["gamma", "beta", "mean", "variance"]>,
