@@ -45,7 +45,7 @@ llvm::Expected<std::string> dlc::findCUDAToolkit(llvm::StringRef cudaPath) {
 static llvm::Error lowerForGPU(ModuleOp module, StringRef pipeline, GPUPhase phase,
                                const GPUTarget &target) {
   PassManager graph(module.getContext());
-  if (llvm::Error e = buildPipeline(pipeline, graph))
+  if (llvm::Error e = buildPipeline(pipeline, graph, "cuda"))
     return e;
   if (failed(graph.run(module)))
     return llvm::createStringError("the graph pipeline '" + pipeline.str() + "' failed");

@@ -6,17 +6,17 @@
 using namespace dlc;
 
 // F(2 x 2, 3 x 3): interpolation points 0, 1, -1 and infinity.
-static const double kBT2[] = {1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1};
-static const double kG2[] = {1, 0, 0, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0, 0, 1};
-static const double kAT2[] = {1, 1, 1, 0, 0, 1, -1, -1};
+static const float kBT2[] = {1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1};
+static const float kG2[] = {1, 0, 0, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0, 0, 1};
+static const float kAT2[] = {1, 1, 1, 0, 0, 1, -1, -1};
 
 // F(4 x 4, 3 x 3): points 0, 1, -1, 2, -2 and infinity.
-static const double kBT4[] = {4, 0, -5, 0,  1, 0, 0, -4, -4, 1, 1, 0, 0, 4, -4, -1, 1, 0,
+static const float kBT4[] = {4, 0, -5, 0,  1, 0, 0, -4, -4, 1, 1, 0, 0, 4, -4, -1, 1, 0,
                               0, -2, -1, 2, 1, 0, 0, 2,  -1, -2, 1, 0, 0, 4, 0,  -5, 0, 1};
-static const double kG4[] = {1.0 / 4,  0,         0,        -1.0 / 6, -1.0 / 6, -1.0 / 6,
+static const float kG4[] = {1.0 / 4,  0,         0,        -1.0 / 6, -1.0 / 6, -1.0 / 6,
                              -1.0 / 6, 1.0 / 6,   -1.0 / 6, 1.0 / 24, 1.0 / 12, 1.0 / 6,
                              1.0 / 24, -1.0 / 12, 1.0 / 6,  0,        0,        1};
-static const double kAT4[] = {1, 1, 1, 1, 1, 0, 0, 1, -1, 2,  -2, 0,
+static const float kAT4[] = {1, 1, 1, 1, 1, 0, 0, 1, -1, 2,  -2, 0,
                               0, 1, 1, 4, 4, 0, 0, 1, -1, 8, -8, 1};
 
 bool winograd::isSupportedTile(int64_t m) { return m == 2 || m == 4; }
@@ -28,24 +28,36 @@ winograd::Transforms winograd::transforms(int64_t m) {
   return {4, 6, kBT4, kG4, kAT4};
 }
 
-std::vector<float> winograd::transformWeights(llvm::ArrayRef<float> w, int64_t o, int64_t c,
-                                              int64_t m) {
+void winograd::transformWeights(llvm::ArrayRef<float> w, int64_t o, int64_t c, int64_t m,
+                                llvm::MutableArrayRef<float> u) {
   Transforms t = transforms(m);
   int64_t a = t.alpha;
-  std::vector<float> u(a * a * c * o);
-  std::vector<double> gw(a * 3);
-  for (int64_t oc = 0; oc < o; ++oc)
-    for (int64_t ic = 0; ic < c; ++ic) {
-      const float *g = w.data() + (oc * c + ic) * 9;
-      for (int64_t i = 0; i < a; ++i) // G g
-        for (int64_t j = 0; j < 3; ++j)
-          gw[i * 3 + j] = t.g[i * 3] * g[j] + t.g[i * 3 + 1] * g[3 + j] + t.g[i * 3 + 2] * g[6 + j];
-      for (int64_t i = 0; i < a; ++i) // (G g) GT
-        for (int64_t j = 0; j < a; ++j) {
-          double v = gw[i * 3] * t.g[j * 3] + gw[i * 3 + 1] * t.g[j * 3 + 1] +
-                     gw[i * 3 + 2] * t.g[j * 3 + 2];
-          u[((i * a + j) * o + oc) * c + ic] = static_cast<float>(v);
-        }
-    }
-  return u;
+  assert(static_cast<int64_t>(w.size()) == o * c * 9 &&
+         static_cast<int64_t>(u.size()) == a * a * o * c && "wrong sizes");
+  // Per output channel, rows along the input channels, so that every inner
+  // loop runs over contiguous floats: the kernels' taps [9][C], then
+  // G g [alpha][3][C], then (G g) GT straight into U's rows [alpha^2][C].
+  std::vector<float> taps(9 * c), gw(a * 3 * c);
+  for (int64_t oc = 0; oc < o; ++oc) {
+    const float *k = w.data() + oc * c * 9;
+    for (int64_t ic = 0; ic < c; ++ic)
+      for (int64_t tap = 0; tap < 9; ++tap)
+        taps[tap * c + ic] = k[ic * 9 + tap];
+    for (int64_t i = 0; i < a; ++i)
+      for (int64_t col = 0; col < 3; ++col) {
+        float g0 = t.g[i * 3], g1 = t.g[i * 3 + 1], g2 = t.g[i * 3 + 2];
+        const float *r0 = &taps[col * c], *r1 = &taps[(3 + col) * c], *r2 = &taps[(6 + col) * c];
+        float *out = &gw[(i * 3 + col) * c];
+        for (int64_t ic = 0; ic < c; ++ic)
+          out[ic] = g0 * r0[ic] + g1 * r1[ic] + g2 * r2[ic];
+      }
+    for (int64_t i = 0; i < a; ++i)
+      for (int64_t j = 0; j < a; ++j) {
+        float g0 = t.g[j * 3], g1 = t.g[j * 3 + 1], g2 = t.g[j * 3 + 2];
+        const float *r0 = &gw[(i * 3) * c], *r1 = &gw[(i * 3 + 1) * c], *r2 = &gw[(i * 3 + 2) * c];
+        float *out = &u[((i * a + j) * o + oc) * c];
+        for (int64_t ic = 0; ic < c; ++ic)
+          out[ic] = g0 * r0[ic] + g1 * r1[ic] + g2 * r2[ic];
+      }
+  }
 }

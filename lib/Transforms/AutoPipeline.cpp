@@ -33,7 +33,7 @@ namespace {
 struct ClassView {
   bool inO3 = false;
   llvm::SmallVector<std::string> classesOf; ///< the tags whose CF'22 passes it is in
-  llvm::SmallVector<std::string> measuredOf; ///< the tags dlc measured it faster on
+  llvm::SmallVector<std::string> measuredOf; ///< the tags dlc measured it faster on (options)
   bool dormant = false, noGain = false;     ///< on every one of the tags
 };
 } // namespace
@@ -44,7 +44,7 @@ static ClassView viewOf(const CatalogueEntry &e, bool inLevels, llvm::ArrayRef<s
   for (const std::string &t : tags) {
     if (e.inClass(t))
       v.classesOf.push_back(t);
-    else if (e.measuredFasterOn(t))
+    if (e.measuredFasterOn(t))
       v.measuredOf.push_back(t);
   }
   v.dormant = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
@@ -121,7 +121,9 @@ PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags) {
 AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
                                      llvm::ArrayRef<std::string> disabled,
                                      llvm::ArrayRef<std::string> required,
-                                     llvm::StringRef mixed) {
+                                     llvm::StringRef mixed, llvm::StringRef target) {
+  // dlc's own measurements (CatalogueEntry::measuredOn) are the CPU's.
+  bool measured = target == "cpu";
   AutoPipeline p;
   p.classification = classify(computeFeatures(module), rules);
   std::vector<std::string> tags = p.classification.tags();
@@ -136,6 +138,9 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
       const CatalogueEntry &e = *lookupPass(name);
       AutoDecision d{name.str(), false, ""};
       ClassView v = viewOf(e, step.inLevels, tags);
+      llvm::SmallVector<std::string> unmeasured;
+      if (!measured)
+        std::swap(unmeasured, v.measuredOf);
       llvm::SmallVector<llvm::StringRef> anchors = e.anchorOps();
       bool anchored = e.anchors.empty() ||
                       llvm::any_of(anchors, [&](llvm::StringRef op) { return present.contains(op); });
@@ -165,7 +170,13 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
                       (options.empty() ? "" : options.str() + ", ") + "measured faster (dlc)";
         }
       }
-      std::string spec = name == "FuseOps" ? "FuseOps{fuse-opt-level=3}" : e.specFor(tags);
+      for (const std::string &t : unmeasured)
+        if (d.chosen)
+          d.reason += "; not " + e.optionsFor(t).str() + ", measured on the CPU for class " + t +
+                      ", not on " + target.str();
+      std::string spec = name == "FuseOps" ? "FuseOps{fuse-opt-level=3}"
+                         : measured        ? e.specFor(tags)
+                                           : e.tvmName.str();
       if (d.chosen && !chosen.empty() && chosen.back() == spec) {
         // The passes rewrite to a fixed point: a second run in a row finds
         // nothing left to do.
@@ -224,7 +235,12 @@ struct AutoPipelinePass : dlc::impl::AutoPipelinePassBase<AutoPipelinePass> {
                                  << ": expected f16 or bf16";
       return signalPassFailure();
     }
-    AutoPipeline p = chooseAutoPipeline(getOperation(), *rules, off, on, mixed);
+    if (target != "cpu" && target != "cuda") {
+      getOperation().emitError() << "graph-auto-pipeline: target=" << target
+                                 << ": expected cpu or cuda";
+      return signalPassFailure();
+    }
+    AutoPipeline p = chooseAutoPipeline(getOperation(), *rules, off, on, mixed, target);
     if (explain)
       printAutoPipeline(p, llvm::errs());
     recordPassStat(getArgument(), "passes-chosen",

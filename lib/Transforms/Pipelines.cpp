@@ -248,7 +248,8 @@ std::string dlc::PipelineSpec::str() const {
 }
 
 /// The passes of `text` as comma-separated pipeline elements.
-static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
+static llvm::Expected<std::string> pipelineElements(llvm::StringRef text,
+                                                   llvm::StringRef target) {
   llvm::Expected<PipelineSpec> spec = parsePipelineSpec(text);
   if (!spec)
     return spec.takeError();
@@ -290,6 +291,8 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
       options.push_back("disable=" + llvm::join(spec->disabled, ","));
     if (!spec->required.empty())
       options.push_back("require=" + llvm::join(spec->required, ","));
+    if (target != "cpu")
+      options.push_back("target=" + target.str());
     parts = std::vector<std::string>{"graph-auto-pipeline" +
                                      (options.empty() ? "" : "{" + llvm::join(options, " ") + "}")};
   } else if (base.consume_front("tuned:")) {
@@ -319,9 +322,10 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text) {
   return llvm::join(*parts, ",");
 }
 
-llvm::Error dlc::buildPipeline(llvm::StringRef spec, mlir::OpPassManager &pm) {
+llvm::Error dlc::buildPipeline(llvm::StringRef spec, mlir::OpPassManager &pm,
+                               llvm::StringRef target) {
   registerPasses();
-  llvm::Expected<std::string> elements = pipelineElements(spec);
+  llvm::Expected<std::string> elements = pipelineElements(spec, target);
   if (!elements)
     return elements.takeError();
   std::string error;
@@ -337,5 +341,5 @@ llvm::Expected<std::string> dlc::pipelineString(llvm::StringRef spec) {
   mlir::OpPassManager pm("builtin.module");
   if (llvm::Error e = buildPipeline(spec, pm))
     return std::move(e);
-  return "builtin.module(" + *pipelineElements(spec) + ")";
+  return "builtin.module(" + *pipelineElements(spec, "cpu") + ")";
 }

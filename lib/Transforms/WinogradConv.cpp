@@ -14,8 +14,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-
-#include <cstring>
+#include "mlir/IR/Threading.h"
 
 using namespace mlir;
 using namespace dlc;
@@ -45,47 +44,75 @@ static int64_t chooseTile(RankedTensorType out, int64_t minTiles) {
 }
 
 void dlc::rewriteWinogradConvs(func::FuncOp func, int64_t minTiles, StringRef pass) {
-  int64_t rewritten = 0, small = 0, weights = 0;
-  SmallVector<Conv2DOp> convs;
-  for (Operation &op : func.getBody().getOps())
-    if (auto conv = dyn_cast<Conv2DOp>(op); conv && isWinogradShape(conv))
-      convs.push_back(conv);
-  for (Conv2DOp conv : convs) {
+  struct Job {
+    Conv2DOp conv;
+    ConstantOp weights;
+    int64_t tile;
+    ArrayRef<float> kernels;
+    AsmResourceBlob transformed;
+    std::vector<float> read; ///< the kernels of a constant without f32 bytes (a splat)
+  };
+  int64_t small = 0, unreadable = 0;
+  SmallVector<Job> jobs;
+  for (Operation &op : func.getBody().getOps()) {
+    auto conv = dyn_cast<Conv2DOp>(op);
+    if (!conv || !isWinogradShape(conv))
+      continue;
     int64_t m = chooseTile(conv.getType(), minTiles);
     if (!m) {
       ++small;
       continue;
     }
     auto constant = conv.getWeight().getDefiningOp<ConstantOp>();
+    std::optional<Tensor> value;
     std::optional<ArrayRef<char>> bytes = constant ? payloadBytes(constant) : std::nullopt;
-    if (!bytes) {
-      ++weights;
+    if (!bytes && constant)
+      value = constantValue(constant);
+    if (!bytes && !value) {
+      ++unreadable;
       continue;
     }
-    RankedTensorType wt = tensorType(conv.getWeight());
-    int64_t o = wt.getDimSize(0), c = wt.getDimSize(1), alpha = m + 2;
-    std::vector<float> u = winograd::transformWeights(
-        ArrayRef(reinterpret_cast<const float *>(bytes->data()), o * c * 9), o, c, m);
-    AsmResourceBlob blob = allocateBlob(u.size() * sizeof(float));
-    std::memcpy(blob.getMutableData().data(), u.data(), u.size() * sizeof(float));
-    auto ut = RankedTensorType::get({alpha * alpha, o, c}, wt.getElementType());
-    OpBuilder b(conv);
+    int64_t alpha = m + 2, count = tensorType(conv.getWeight()).getNumElements();
+    Job job{conv, constant, m, {}, allocateBlob(count / 9 * alpha * alpha * sizeof(float)), {}};
+    if (bytes) {
+      job.kernels = ArrayRef(reinterpret_cast<const float *>(bytes->data()), count);
+    } else {
+      job.read.assign(value->data.begin(), value->data.end());
+      job.kernels = job.read;
+    }
+    jobs.push_back(std::move(job));
+  }
+  // The transforms (ResNet-50's 11 convolutions, SSD's 16 with its 48 MB
+  // class head) on the context's threads.
+  parallelForEach(func.getContext(), jobs, [](Job &job) {
+    RankedTensorType wt = tensorType(job.conv.getWeight());
+    MutableArrayRef<char> out = job.transformed.getMutableData();
+    winograd::transformWeights(
+        job.kernels, wt.getDimSize(0), wt.getDimSize(1), job.tile,
+        MutableArrayRef(reinterpret_cast<float *>(out.data()), out.size() / sizeof(float)));
+  });
+  for (Job &job : jobs) {
+    RankedTensorType wt = tensorType(job.conv.getWeight());
+    int64_t alpha = job.tile + 2;
+    auto ut = RankedTensorType::get({alpha * alpha, wt.getDimSize(0), wt.getDimSize(1)},
+                                    wt.getElementType());
+    OpBuilder b(job.conv);
     Value weight = ConstantOp::create(
-        b, constant.getLoc(), DenseResourceElementsAttr::get(ut, "winograd", std::move(blob)));
-    SmallVector<Value> operands{conv.getInput(), weight};
-    if (Value bias = conv.getBias())
+        b, job.weights.getLoc(),
+        DenseResourceElementsAttr::get(ut, "winograd", std::move(job.transformed)));
+    SmallVector<Value> operands{job.conv.getInput(), weight};
+    if (Value bias = job.conv.getBias())
       operands.push_back(bias);
     auto replacement = Conv2DWinogradOp::create(
-        b, conv.getLoc(), conv.getType(), operands,
-        {b.getNamedAttr("tile", b.getI64IntegerAttr(m)),
-         b.getNamedAttr("padding", conv.getPaddingAttr())});
-    conv.getResult().replaceAllUsesWith(replacement.getResult());
-    conv.erase();
-    if (constant.use_empty())
-      constant.erase();
-    ++rewritten;
+        b, job.conv.getLoc(), job.conv.getType(), operands,
+        {b.getNamedAttr("tile", b.getI64IntegerAttr(job.tile)),
+         b.getNamedAttr("padding", job.conv.getPaddingAttr())});
+    job.conv.getResult().replaceAllUsesWith(replacement.getResult());
+    job.conv.erase();
+    if (job.weights.use_empty())
+      job.weights.erase();
   }
-  recordPassStat(pass, "winograd", rewritten);
+  recordPassStat(pass, "winograd", static_cast<int64_t>(jobs.size()));
   recordPassStat(pass, "winograd-small", small);
-  recordPassStat(pass, "winograd-weights", weights);
+  recordPassStat(pass, "winograd-weights", unreadable);
 }

@@ -18,7 +18,6 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
-#include <vector>
 
 namespace dlc::winograd {
 
@@ -26,7 +25,7 @@ namespace dlc::winograd {
 /// G [alpha x 3] and AT [m x alpha], alpha = m + 2.
 struct Transforms {
   int64_t m, alpha;
-  llvm::ArrayRef<double> bt, g, at;
+  llvm::ArrayRef<float> bt, g, at;
 };
 
 /// Whether F(m x m, 3 x 3) is provided: m = 2 or 4.
@@ -37,8 +36,8 @@ Transforms transforms(int64_t m);
 
 /// The transformed weights U [alpha^2, O, C] of 3x3 weights `w` [O, C, 3, 3]:
 /// U[xi * alpha + nu, o, c] = (G w[o, c] GT)[xi, nu].
-std::vector<float> transformWeights(llvm::ArrayRef<float> w, int64_t o, int64_t c,
-                                    int64_t m);
+void transformWeights(llvm::ArrayRef<float> w, int64_t o, int64_t c, int64_t m,
+                      llvm::MutableArrayRef<float> u);
 
 } // namespace dlc::winograd
 

@@ -40,11 +40,13 @@ struct AutoPipeline {
 /// Chooses the passes for `module` by `rules`. `disabled` passes are
 /// skipped and `required` ones chosen whatever the classes say (TVM
 /// names); with `mixed` (f16, bf16), the graph is computed in it where safe
-/// (withMixedPrecision).
+/// (withMixedPrecision). dlc's own measurements of passes and options
+/// (the registry's measuredOn) are the CPU's: for another `target` (cuda)
+/// only the CF'22 classes and O3 choose.
 AutoPipeline chooseAutoPipeline(mlir::ModuleOp module, const ClassRules &rules,
                                 llvm::ArrayRef<std::string> disabled = {},
                                 llvm::ArrayRef<std::string> required = {},
-                                llvm::StringRef mixed = "");
+                                llvm::StringRef mixed = "", llvm::StringRef target = "cpu");
 
 /// The passes worth running on models of the CF'22 classes `tags`: O3's
 /// and the classes' passes, less those that never change dlc's IR and those

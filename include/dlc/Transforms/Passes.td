@@ -748,7 +748,10 @@ def AutoPipelinePass : Pass<"graph-auto-pipeline", "mlir::ModuleOp"> {
     run whatever the classes say. A model no class fits gets O3's passes.
     With `explain`, every pass considered is printed to stderr with the
     reason it was chosen or skipped. A rules file that cannot be read fails
-    the pass with a diagnostic naming it.
+    the pass with a diagnostic naming it. dlc's own measurements of passes
+    and their options (AlterOpLayout's Winograd convolutions on ResNets,
+    CombineParallelConv2D on pairs for SSD) were made on the CPU: with
+    `target=cuda` (`dlc-run --target=cuda`) they do not apply.
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",
@@ -759,6 +762,9 @@ def AutoPipelinePass : Pass<"graph-auto-pipeline", "mlir::ModuleOp"> {
     ListOption<"require", "require", "std::string", "Passes to run whatever the classes say">,
     Option<"mixed", "mixed", "std::string", /*default=*/"\"\"",
            "f16 or bf16: compute the graph in it where safe (ToMixedPrecision before FuseOps)">,
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu or cuda: dlc's measured passes and options (the registry's, CPU "
+           "measurements) apply to cpu only">,
   ];
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }

@@ -81,8 +81,11 @@ llvm::Expected<std::string> pipelineString(llvm::StringRef spec);
 /// the model (auto, tuned:).
 llvm::Expected<std::vector<std::string>> pipelinePasses(llvm::StringRef spec);
 
-/// Adds the passes of `spec` to `pm` (a module-level pass manager).
-llvm::Error buildPipeline(llvm::StringRef spec, mlir::OpPassManager &pm);
+/// Adds the passes of `spec` to `pm` (a module-level pass manager), for
+/// code compiled for `target` (cpu or cuda: auto applies dlc's CPU
+/// measurements to cpu only).
+llvm::Error buildPipeline(llvm::StringRef spec, mlir::OpPassManager &pm,
+                          llvm::StringRef target = "cpu");
 
 } // namespace dlc
 

@@ -342,17 +342,24 @@ Value winogradConv(OpBuilder &b, Location loc, Conv2DWinogradOp op, Value input,
   Value y = product(outputTransform,
                     reshapeTo(b, loc, prod, RankedTensorType::get({a2, t * o}, et)), m * m, t * o);
   Value yTiles = reshapeTo(b, loc, y, RankedTensorType::get({m, m, o, n, th, tw}, et));
-  // out[n, o, y, x] = bias[o] + yTiles[y mod m, x mod m, n, y div m, x div m, o]
-  AffineMap untile = AffineMap::get(
-      4, 0, {d(2) % m, d(3) % m, d(1), d(0), d(2).floorDiv(m), d(3).floorDiv(m)}, ctx);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{yTiles}, ValueRange{biasInit(b, loc, type, bias, 1)},
-             SmallVector<AffineMap>{untile, AffineMap::getMultiDimIdentityMap(4, ctx)},
-             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-             [](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(nb, nl, add(nb, nl, args[0], args[1]));
-             })
-      .getResult(0);
+  // out[n, o, th, i, tw, j] = bias[o] + yTiles[i, j, o, n, th, tw]: whole
+  // tiles, a permutation (maps with mod and floordiv would not tile), then
+  // the rows and columns past the output cut off.
+  auto outTiles = RankedTensorType::get({n, o, th, m, tw, m}, et);
+  AffineMap untile = AffineMap::get(6, 0, {d(3), d(5), d(1), d(0), d(2), d(4)}, ctx);
+  Value out = linalg::GenericOp::create(
+                  b, loc, TypeRange{outTiles}, ValueRange{yTiles},
+                  ValueRange{biasInit(b, loc, outTiles, bias, 1)},
+                  SmallVector<AffineMap>{untile, AffineMap::getMultiDimIdentityMap(6, ctx)},
+                  SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+                  [](OpBuilder &nb, Location nl, ValueRange args) {
+                    linalg::YieldOp::create(nb, nl, add(nb, nl, args[0], args[1]));
+                  })
+                  .getResult(0);
+  Value whole = reshapeTo(b, loc, out, RankedTensorType::get({n, o, th * m, tw * m}, et));
+  if (th * m == oh && tw * m == ow)
+    return whole;
+  return extractSlice(b, loc, whole, type, {0, 0, 0, 0}, {1, 1, 1, 1});
 }
 
 struct Conv2DWinogradLowering : GraphPattern<Conv2DWinogradOp> {

@@ -110,6 +110,11 @@ Value indexedRead(OpBuilder &b, Location loc, Value x, RankedTensorType outType,
                   const std::function<SmallVector<Value>(OpBuilder &, Location,
                                                          ArrayRef<Value>)> &index);
 
+/// The slice of `x` of type `type` from `starts`, every `steps` elements
+/// (tensor.extract_slice; an empty result reads nothing).
+Value extractSlice(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+                   ArrayRef<int64_t> starts, ArrayRef<int64_t> steps);
+
 Value indexConst(OpBuilder &b, Location l, int64_t v);
 
 /// Per-channel parameters `p` ([C]) broadcast along `axis` of a rank-`rank`

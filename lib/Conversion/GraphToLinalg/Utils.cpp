@@ -244,6 +244,19 @@ Value indexedRead(OpBuilder &b, Location loc, Value x, RankedTensorType outType,
   return generic.getResult(0);
 }
 
+Value extractSlice(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+                   ArrayRef<int64_t> starts, ArrayRef<int64_t> steps) {
+  if (type.getNumElements() == 0) // offsets may sit at the end: nothing to read
+    return empty(b, loc, type);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    offsets.push_back(b.getIndexAttr(starts[i]));
+    sizes.push_back(b.getIndexAttr(type.getDimSize(i)));
+    strides.push_back(b.getIndexAttr(steps[i]));
+  }
+  return tensor::ExtractSliceOp::create(b, loc, type, x, offsets, sizes, strides);
+}
+
 Value indexConst(OpBuilder &b, Location l, int64_t v) {
   return arith::ConstantIndexOp::create(b, l, v);
 }

@@ -1105,3 +1105,57 @@ func.func @select_condition(%c: tensor<2xf32>, %a: tensor<2xf32>) {
   %0 = graph.select %c, %a, %a : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return
 }
+
+// -----
+
+func.func @winograd_tile(%x: tensor<1x4x8x8xf32>, %u: tensor<25x4x4xf32>) {
+  // expected-error @+2 {{conv2d_winograd: tile must be 2 or 4, got 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d_winograd %x, %u {tile = 3 : i64} : (tensor<1x4x8x8xf32>, tensor<25x4x4xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @winograd_weight(%x: tensor<1x4x8x8xf32>, %u: tensor<16x4x4xf32>) {
+  // expected-error @+2 {{conv2d_winograd: weight must be [36, O, 4] (tile 4, 4 input channels), got [16, 4, 4]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d_winograd %x, %u : (tensor<1x4x8x8xf32>, tensor<16x4x4xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @winograd_channels(%x: tensor<1x4x8x8xf32>, %u: tensor<36x4x3xf32>) {
+  // expected-error @+2 {{conv2d_winograd: weight must be [36, O, 4] (tile 4, 4 input channels), got [36, 4, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d_winograd %x, %u : (tensor<1x4x8x8xf32>, tensor<36x4x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @winograd_bias(%x: tensor<1x4x8x8xf32>, %u: tensor<36x8x4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{conv2d_winograd: bias must be 1-D with 8 elements (output channels)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d_winograd %x, %u, %b : (tensor<1x4x8x8xf32>, tensor<36x8x4xf32>, tensor<4xf32>) -> tensor<1x8x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @winograd_small(%x: tensor<1x4x2x2xf32>, %u: tensor<36x4x4xf32>) {
+  // expected-error @+2 {{conv2d_winograd: the 3x3 kernel is larger than the padded input 2x2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d_winograd %x, %u : (tensor<1x4x2x2xf32>, tensor<36x4x4xf32>) -> tensor<1x4x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @winograd_rank(%x: tensor<4x8x8xf32>, %u: tensor<36x4x4xf32>) {
+  // expected-error @+2 {{conv2d_winograd: input must have rank 4, got rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d_winograd %x, %u : (tensor<4x8x8xf32>, tensor<36x4x4xf32>) -> tensor<1x4x6x6xf32>
+  return
+}

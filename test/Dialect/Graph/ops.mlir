@@ -17,6 +17,17 @@ func.func @constants() -> (tensor<2x2xf32>, tensor<3xi64>, tensor<2xf16>, tensor
   return %0, %1, %2, %3 : tensor<2x2xf32>, tensor<3xi64>, tensor<2xf16>, tensor<4xi8>
 }
 
+// CHECK-LABEL: func @conv2d_winograd
+func.func @conv2d_winograd(%x: tensor<1x4x14x14xf32>, %u: tensor<36x8x4xf32>, %b: tensor<8xf32>,
+    %u2: tensor<16x8x4xf32>) -> (tensor<1x8x14x14xf32>, tensor<1x8x12x12xf32>) {
+  // CHECK: graph.conv2d_winograd %{{.*}}, %{{.*}}, %{{.*}} {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x14x14xf32>, tensor<36x8x4xf32>, tensor<8xf32>) -> tensor<1x8x14x14xf32>
+  %0 = graph.conv2d_winograd %x, %u, %b {tile = 4 : i64, padding = array<i64: 1, 1, 1, 1>}
+     : (tensor<1x4x14x14xf32>, tensor<36x8x4xf32>, tensor<8xf32>) -> tensor<1x8x14x14xf32>
+  // CHECK: graph.conv2d_winograd %{{.*}}, %{{.*}} {tile = 2 : i64} : (tensor<1x4x14x14xf32>, tensor<16x8x4xf32>) -> tensor<1x8x12x12xf32>
+  %1 = graph.conv2d_winograd %x, %u2 {tile = 2 : i64} : (tensor<1x4x14x14xf32>, tensor<16x8x4xf32>) -> tensor<1x8x12x12xf32>
+  return %0, %1 : tensor<1x8x14x14xf32>, tensor<1x8x12x12xf32>
+}
+
 // CHECK-LABEL: func @conv_dense_matmul
 func.func @conv_dense_matmul(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
     %b: tensor<4xf32>, %xh: tensor<1x8x8x6xf32>, %dw: tensor<3x3x1x6xf32>,
