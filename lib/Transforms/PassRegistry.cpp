@@ -112,9 +112,10 @@ static const CatalogueEntry kCatalogue[] = {
      "conv2d in the target's preferred layouts; layout-agnostic ops follow; with winograd, "
      "3x3 stride-1 conv2d by Winograd's algorithm",
      "", false,
-     // 3x3 convolutions of ResNets and SSD's heads as Winograd products,
-     // against O3 (`--against`): ResNet-50 0.913 [0.902, 0.922] over 15
-     // rounds, SSD-ResNet50 0.680 [0.654, 0.725] over 11 (2026-11-28).
+     // 3x3 convolutions of ResNets and SSD's heads as Winograd products:
+     // auto with it against O3 (`--against`), ResNet-50 0.919 [0.916,
+     // 0.923] over 31 rounds, SSD-ResNet50 0.657 [0.646, 0.672] over 21
+     // (2026-11-28, README).
      "RN{winograd=true} SSD{winograd=true}"},
     {"ConvertLayout", "graph-convert-layout", 3, false, "BL", "conv2d layout_transform",
      "layout_transform", "", "BR", "conv2d in user-chosen layouts (default NHWC)"},

@@ -111,6 +111,18 @@ static LogicalResult normalizeAxes(std::optional<Location> loc, StringRef op,
 // Convolution and dense layers
 //===----------------------------------------------------------------------===//
 
+/// A convolution's optional bias: one value per output channel.
+static LogicalResult checkChannelBias(std::optional<Location> loc, StringRef op, Value bias,
+                                      int64_t channels) {
+  if (!bias)
+    return success();
+  auto b = rankedOf(bias);
+  if (!b || b.getRank() != 1 || b.getDimSize(0) != channels)
+    return fail(loc, op, "bias must be 1-D with " + Twine(channels) +
+                             " elements (output channels)");
+  return success();
+}
+
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
@@ -148,12 +160,8 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                              " input channels per group, expected " +
                              Twine(c / groups) + " (input channels " + Twine(c) +
                              " / groups " + Twine(groups) + ")");
-  if (Value bias = adaptor.getBias()) {
-    auto b = rankedOf(bias);
-    if (!b || b.getRank() != 1 || b.getDimSize(0) != o)
-      return fail(loc, op, "bias must be 1-D with " + Twine(o) +
-                               " elements (output channels)");
-  }
+  if (failed(checkChannelBias(loc, op, adaptor.getBias(), o)))
+    return failure();
   ArrayRef<int64_t> s = adaptor.getStrides(), dil = adaptor.getDilations(),
                     p = adaptor.getPadding();
   int64_t spanH = in[d->h] + p[0] + p[2], spanW = in[d->w] + p[1] + p[3];
@@ -188,12 +196,8 @@ LogicalResult Conv2DWinogradOp::inferReturnTypes(MLIRContext *, std::optional<Lo
                              "] (tile " + Twine(m) + ", " + Twine(in[1]) +
                              " input channels), got [" + Twine(w[0]) + ", " + Twine(w[1]) +
                              ", " + Twine(w[2]) + "]");
-  if (Value bias = adaptor.getBias()) {
-    auto b = rankedOf(bias);
-    if (!b || b.getRank() != 1 || b.getDimSize(0) != w[1])
-      return fail(loc, op, "bias must be 1-D with " + Twine(w[1]) +
-                               " elements (output channels)");
-  }
+  if (failed(checkChannelBias(loc, op, adaptor.getBias(), w[1])))
+    return failure();
   ArrayRef<int64_t> p = adaptor.getPadding();
   int64_t oh = in[2] + p[0] + p[2] - 2, ow = in[3] + p[1] + p[3] - 2;
   if (oh < 1 || ow < 1)
