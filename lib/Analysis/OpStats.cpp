@@ -25,6 +25,10 @@ static int64_t macsOf(Operation *op) {
                                 : w.getDimSize(0) * w.getDimSize(1) * w.getDimSize(2);
         return elementsOf(c.getOutput()) * perOutput;
       })
+      .Case([](Conv2DWinogradOp c) {
+        // The convolution's: C x 3 x 3 per output (its products do fewer).
+        return elementsOf(c.getOutput()) * c.getWeight().getType().getDimSize(2) * 9;
+      })
       .Case([](DenseOp d) {
         return elementsOf(d.getOutput()) * d.getWeight().getType().getDimSize(1);
       })

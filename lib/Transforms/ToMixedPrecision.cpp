@@ -35,7 +35,8 @@ namespace {
 enum class Category { Always, Follow, Never };
 
 /// TVM's default lists (python/tvm/relay/transform/mixed_precision.py),
-/// restricted to dlc's ops, in the format of the `lists` file.
+/// restricted to dlc's ops, in the format of the `lists` file; Winograd
+/// convolutions stay f32 (their transforms lose too much in f16).
 constexpr llvm::StringLiteral kDefaultLists = R"(
 always = conv2d dense matmul batch_matmul
 follow = pad reshape dynamic_reshape transpose concat split slice squeeze expand_dims
@@ -43,7 +44,7 @@ follow = layout_transform gather add sub mul div maximum minimum bias_add batch_
 follow = relu neg abs sqrt sigmoid tanh fast_tanh fast_exp fast_erf clip dropout
 follow = max_pool2d avg_pool2d reduce_max
 never = exp log pow erf gelu rsqrt softmax fast_softmax layer_norm global_avg_pool2d
-never = reduce_sum reduce_mean quantize dequantize nms
+never = reduce_sum reduce_mean quantize dequantize nms conv2d_winograd
 )";
 
 /// Parses `kind = op op ...` lines into `lists`; a later line wins.

@@ -2,7 +2,8 @@
 //
 // dense, matmul (numpy batch broadcasting) and batch_matmul as linalg
 // contractions; conv2d directly as a linalg convolution, or through im2col
-// and a matrix product where that is faster; bias_add.
+// and a matrix product where that is faster; conv2d_winograd as matrix
+// products between two copies; bias_add.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowerings.h"
