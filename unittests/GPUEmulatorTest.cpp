@@ -92,6 +92,15 @@ protected:
   Tensor input;
 };
 
+/// Expects `out` to be the emulator's error, mentioning each of `parts`.
+void expectError(const std::variant<Tensor, std::string> &out,
+                 std::initializer_list<std::string> parts) {
+  ASSERT_TRUE(std::holds_alternative<std::string>(out)) << *parts.begin();
+  for (const std::string &part : parts)
+    EXPECT_NE(std::get<std::string>(out).find(part), std::string::npos)
+        << std::get<std::string>(out);
+}
+
 } // namespace
 
 TEST_F(GPUEmulator, BarrierOrdersSharedMemory) {
@@ -162,12 +171,7 @@ TEST_F(GPUEmulator, DivergentBarrierIsADeadlock) {
         %y, %ok = gpu.shuffle xor %x, %x, %w : i32
       }
 )"));
-  ASSERT_TRUE(std::holds_alternative<std::string>(out));
-  EXPECT_NE(std::get<std::string>(out).find("deadlock"), std::string::npos)
-      << std::get<std::string>(out);
-  EXPECT_NE(std::get<std::string>(out).find("kernel @f, block (0, 0, 0), thread (16, 0, 0)"),
-            std::string::npos)
-      << std::get<std::string>(out);
+  expectError(out, {"deadlock", "kernel @f, block (0, 0, 0), thread (16, 0, 0)"});
 }
 
 TEST_F(GPUEmulator, AccessOutsideABufferIsAnError) {
@@ -176,12 +180,7 @@ TEST_F(GPUEmulator, AccessOutsideABufferIsAnError) {
       %v = memref.load %in[%next] : memref<64xi32>
       memref.store %v, %out[%t] : memref<64xi32>
 )"));
-  ASSERT_TRUE(std::holds_alternative<std::string>(out));
-  EXPECT_NE(std::get<std::string>(out).find("thread (63, 0, 0)"), std::string::npos)
-      << std::get<std::string>(out);
-  EXPECT_NE(std::get<std::string>(out).find("index 64 of dimension 0 is outside [0, 64)"),
-            std::string::npos)
-      << std::get<std::string>(out);
+  expectError(out, {"thread (63, 0, 0)", "index 64 of dimension 0 is outside [0, 64)"});
 }
 
 TEST_F(GPUEmulator, UnknownOpIsAnError) {
@@ -189,11 +188,7 @@ TEST_F(GPUEmulator, UnknownOpIsAnError) {
       %x = arith.constant 1.0 : f32
       %y = gpu.subgroup_reduce add %x : (f32) -> f32
 )"));
-  ASSERT_TRUE(std::holds_alternative<std::string>(out));
-  EXPECT_NE(std::get<std::string>(out).find("'gpu.subgroup_reduce'"), std::string::npos)
-      << std::get<std::string>(out);
-  EXPECT_NE(std::get<std::string>(out).find("does not know this op"), std::string::npos)
-      << std::get<std::string>(out);
+  expectError(out, {"'gpu.subgroup_reduce'", "does not know this op"});
 }
 
 TEST_F(GPUEmulator, BarrierSkippedByExitedThreadsIsAnError) {
@@ -205,10 +200,7 @@ TEST_F(GPUEmulator, BarrierSkippedByExitedThreadsIsAnError) {
         gpu.barrier
       }
 )"));
-  ASSERT_TRUE(std::holds_alternative<std::string>(out));
-  EXPECT_NE(std::get<std::string>(out).find("waits at this barrier, thread 32 has exited"),
-            std::string::npos)
-      << std::get<std::string>(out);
+  expectError(out, {"waits at this barrier, thread 32 has exited"});
 }
 
 TEST_F(GPUEmulator, CollapsedColumnKeepsItsStride) {
@@ -291,10 +283,7 @@ TEST_F(GPUEmulator, BadKernelsAreErrors) {
       {2048, "", "launches more than 1024 threads a block"},
   };
   for (const BadKernel &c : cases) {
-    auto out = run(module(c.threads, c.body));
-    ASSERT_TRUE(std::holds_alternative<std::string>(out)) << c.message;
-    EXPECT_NE(std::get<std::string>(out).find(c.message), std::string::npos)
-        << std::get<std::string>(out);
+    expectError(run(module(c.threads, c.body)), {c.message});
   }
 }
 

@@ -170,8 +170,8 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
                       (options.empty() ? "" : options.str() + ", ") + "measured faster (dlc)";
         }
       }
-      for (const std::string &t : unmeasured)
-        if (d.chosen)
+      if (d.chosen)
+        for (const std::string &t : unmeasured)
           d.reason += "; not " + e.optionsFor(t).str() + ", measured on the CPU for class " + t +
                       ", not on " + target.str();
       std::string spec = name == "FuseOps" ? "FuseOps{fuse-opt-level=3}"

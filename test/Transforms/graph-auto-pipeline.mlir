@@ -79,6 +79,8 @@ RUN: not dlc-opt plain.mlir --dlc-explain 2>&1 | FileCheck %s --check-prefix=NOP
 NOPIPE: error: --dlc-explain explains --dlc-pipeline=auto; no pipeline was given
 RUN: not dlc-opt plain.mlir --dlc-pipeline=auto --dlc-classes=missing.json 2>&1 | FileCheck %s --check-prefix=RULES
 RULES: error: graph-auto-pipeline: missing.json: cannot read architecture classes
+RUN: not dlc-opt plain.mlir --pass-pipeline='builtin.module(graph-auto-pipeline{target=tpu})' 2>&1 | FileCheck %s --check-prefix=TARGET
+TARGET: error: graph-auto-pipeline: target=tpu: expected cpu or cuda
 
 # dlc-run: auto compiles and runs (numerics against the reference:
 # test/e2e/cpu-vs-reference.test).

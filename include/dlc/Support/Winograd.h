@@ -8,7 +8,7 @@
 // the input channels. Summed in the transformed domain, the channel sums
 // become (m + 2)^2 independent matrix products of (C x O) weights: 36
 // products of a tile's 16 outputs for m = 4 instead of 144 multiplications.
-// The graph pass (AlterOpLayout's winograd-tile), the reference interpreter
+// The graph pass (AlterOpLayout's winograd option), the reference interpreter
 // and the lowering all read the transforms here.
 //
 //===----------------------------------------------------------------------===//

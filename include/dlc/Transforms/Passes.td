@@ -559,7 +559,7 @@ def AlterOpLayoutPass : Pass<"graph-alter-op-layout", "mlir::func::FuncOp"> {
     Option<"winograd", "winograd", "bool", /*default=*/"false",
            "3x3 stride-1 convolutions by Winograd's F(4x4, 3x3) or F(2x2, 3x3)">,
     Option<"winogradMinTiles", "winograd-min-tiles", "int64_t", /*default=*/"32",
-           "With winograd: the fewest output tiles (per batch) worth the transforms">,
+           "With winograd: the fewest output tiles (over the batch) worth the transforms">,
   ];
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }

@@ -80,7 +80,7 @@ def Graph_Conv2DWinogradOp : Graph_Op<"conv2d_winograd", [Pure, Graph_Pattern<"O
     (tile + 2)^2 products per channel pair instead of 9 tile^2. `weight` is
     the kernels already transformed, [(tile + 2)^2, O, C]:
     `weight[xi * (tile + 2) + nu, o, c] = (G k[o, c] G^T)[xi, nu]`.
-    AlterOpLayout with `winograd-tile` writes it from a `graph.conv2d`
+    AlterOpLayout with `winograd=true` writes it from a `graph.conv2d`
     whose weights are constants. The results equal the convolution's up to
     rounding (about 1e-6 relative for tile 2, 1e-5 for tile 4, in f32).
     `padding` is [top, left, bottom, right].
