@@ -243,12 +243,13 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
             &times))
       return e;
     PassCounts after = passStats();
-    auto delta = [&](StringRef counter) {
-      return after["dlc-outline-kernels"][counter.str()] -
-             before["dlc-outline-kernels"][counter.str()];
+    auto delta = [&](StringRef pass, StringRef counter) {
+      return after[pass.str()][counter.str()] - before[pass.str()][counter.str()];
     };
-    times.kernels = delta("kernels");
-    times.distinctKernels = delta("distinct");
+    times.kernels = delta("dlc-outline-kernels", "kernels");
+    times.distinctKernels = delta("dlc-outline-kernels", "distinct");
+    times.bufferBytes = delta("dlc-cpu-plan-buffers", "buffer-bytes");
+    times.workspaceBytes = delta("dlc-cpu-plan-buffers", "workspace-bytes");
     auto start = std::chrono::steady_clock::now();
     llvm::Expected<std::vector<ObjectPart>> parts = splitForCodegen(*copy, /*perKernel=*/true);
     if (!parts)

@@ -28,10 +28,12 @@
 using namespace mlir;
 using namespace dlc;
 
-/// The compiled code mallocs its intermediate buffers on every run and frees
-/// them at the end. glibc would hand large ones back to the kernel and fault
-/// fresh zeroed pages in on the next run (a third of ResNet-50's time);
-/// keeping freed memory in the heap lets every run reuse the same pages.
+/// The compiled code mallocs its workspace (dlc-cpu-plan-buffers) and the
+/// temporaries of some kernels on every run, and frees them. glibc could hand
+/// large ones back to the kernel and fault fresh zeroed pages in on the next
+/// run (a third of ResNet-50's time when every intermediate was a malloc of
+/// its own); keeping freed memory in the heap lets every run reuse the same
+/// pages.
 static void keepFreedMemory() {
 #ifdef __GLIBC__
   mallopt(M_MMAP_THRESHOLD, 1 << 30);

@@ -509,6 +509,9 @@ static Error writeReport(StringRef path, int argc, char **argv,
                        {"total", times.totalMs()}};
     j["kernels"] = {{"outlined", times.kernels}, {"distinct", times.distinctKernels},
                     {"objects", times.objects}, {"objects_from_cache", times.objectsFromCache}};
+    if (times.cache != CompileTimes::Cache::Hit)
+      j["intermediates"] = {{"buffer_bytes", times.bufferBytes},
+                            {"workspace_bytes", times.workspaceBytes}};
     j["compile_cache"] = cacheName(times.cache);
     j["compile_peak_rss_mib"] = times.peakMemoryMiB;
   }
@@ -718,6 +721,9 @@ int main(int argc, char **argv) {
       errs() << format("; %lld kernels, %lld distinct; %lld objects, %lld from the cache",
                        (long long)times.kernels, (long long)times.distinctKernels,
                        (long long)times.objects, (long long)times.objectsFromCache);
+    if (times.workspaceBytes)
+      errs() << format("; intermediates %.1f MiB in a workspace of %.1f MiB",
+                       times.bufferBytes / 1048576.0, times.workspaceBytes / 1048576.0);
     errs() << format("; peak memory %.0f MiB", times.peakMemoryMiB);
     errs() << "\n";
     if (cacheStats) {

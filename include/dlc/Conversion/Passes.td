@@ -155,6 +155,33 @@ def CPUResultsInPlacePass : Pass<"dlc-cpu-results-in-place", "mlir::func::FuncOp
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def CPUPlanBuffersPass : Pass<"dlc-cpu-plan-buffers", "mlir::func::FuncOp"> {
+  let summary = "Place a function's buffers in one workspace, sharing memory between buffers that are never live together";
+  let description = [{
+    After bufferization a model function allocates a buffer for every
+    intermediate value and frees them all at its end: ResNet-50 mallocs
+    about 100 MB per inference, MobileNetV2 27 MB, and a program that links
+    an ahead-of-time model pays for fresh pages on every run unless it
+    tunes its allocator. This pass gives every static `memref.alloc` of the
+    function's body whose uses all lie in that body (directly, through
+    views, or in the regions of its ops) a byte offset in one workspace, the
+    function's only allocation: two buffers share bytes only when no op of
+    the body uses both and none lies between their uses. Offsets are
+    chosen greedily, largest buffer first, each at the lowest aligned
+    offset that no overlapping-lifetime buffer occupies (as TFLite's and ONNX
+    Runtime's arena planners do). The buffers become `memref.view`s of the
+    workspace and their deallocations go; the workspace is freed before the
+    return. A buffer that escapes (returned, yielded, merged with another
+    by an op that is not a view) keeps its own allocation. Functions with
+    fewer than two such buffers are left unchanged. Kernels (`dlc.kernel`)
+    with several temporaries are planned the same way. Counters: `planned`
+    (buffers), `kernel-workspaces`, and for the other functions (the model's)
+    `buffer-bytes` (what their buffers allocated before) and
+    `workspace-bytes`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
 def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
   let summary = "Compute each reduction op with its initial value and elementwise epilogue tile by tile";
   let description = [{

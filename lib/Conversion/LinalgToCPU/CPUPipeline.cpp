@@ -169,6 +169,8 @@ void dlc::buildCPUCodePipeline(OpPassManager &pm, Phase stopAfter, int64_t threa
   pm.addNestedPass<func::FuncOp>(createCPUTileBuffersPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // One allocation per run, of the most memory live at once.
+  pm.addNestedPass<func::FuncOp>(createCPUPlanBuffersPass());
   // Matrix products as register-tiled FMA kernels; strided copies as loops.
   CPUVectorizeContractionsPassOptions vectorize;
   vectorize.vectorBits = vectorBits;
