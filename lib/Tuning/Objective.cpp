@@ -59,16 +59,22 @@ SpaceSize dlc::spaceSize(int64_t passes, int64_t maxLength) {
   return s;
 }
 
-size_t dlc::chooseBest(llvm::ArrayRef<const TuningRecord *> pool, const Objective &objective) {
+size_t dlc::chooseBest(llvm::ArrayRef<const TuningRecord *> pool, const Objective &objective,
+                       std::optional<size_t> incumbent) {
   assert(!pool.empty() && "the pool holds O3 at least");
   auto byScore = [](const TuningRecord *a, const TuningRecord *b) { return a->score < b->score; };
   size_t lowest = llvm::min_element(pool, byScore) - pool.begin(), best = lowest;
   if (objective.kind != Objective::Latency)
     return best;
   const TuningRecord &low = *pool[lowest], &o3 = *pool.front();
+  auto tied = [&](const TuningRecord &r) {
+    return r.latencyLow <= low.latencyHigh && low.latencyLow <= r.latencyHigh &&
+           r.score <= o3.score;
+  };
+  if (incumbent && tied(*pool[*incumbent]))
+    best = *incumbent;
   for (auto [i, r] : llvm::enumerate(pool))
-    if (r->latencyLow <= low.latencyHigh && low.latencyLow <= r->latencyHigh &&
-        r->score <= o3.score && r->compileMs < pool[best]->compileMs)
+    if (tied(*r) && r->compileMs < (1 - kCompileMargin) * pool[best]->compileMs)
       best = i;
   return best;
 }

@@ -107,6 +107,7 @@ private:
   std::string structure, weights, runId;
   std::vector<std::string> tags;
   std::string autoSpec; ///< auto's choice for the model
+  std::string autoFingerprint; ///< the graph auto's passes make, once measured
   std::vector<std::string> passes;     ///< the alphabet
   std::vector<std::string> lastPasses; ///< end every sequence
   std::unique_ptr<CPUExecutable> baseline;

@@ -526,9 +526,10 @@ void Session::seed() {
           tried.insert(r.sequence).second)
         evaluate(r.sequence, "seed-db");
   }
-  if (llvm::Expected<std::vector<std::string>> seq = pipelinePasses(autoSpec))
-    evaluate(*seq, "seed-auto");
-  else
+  if (llvm::Expected<std::vector<std::string>> seq = pipelinePasses(autoSpec)) {
+    if (const Measured *m = evaluate(*seq, "seed-auto"))
+      autoFingerprint = m->fingerprint;
+  } else
     llvm::consumeError(seq.takeError());
 }
 
@@ -544,9 +545,20 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   llvm::stable_sort(ranked, [](const Measured *a, const Measured *b) {
     return a->record.score < b->record.score;
   });
+  // Auto's graph is measured again too, wherever it ranked: the choice
+  // leaves it only on evidence (chooseBest).
+  std::vector<const Measured *> toConfirm(ranked.begin(),
+                                          ranked.begin() + std::min<size_t>(options.confirm,
+                                                                            ranked.size()));
+  auto isAuto = [&](const Measured *m) {
+    return !autoFingerprint.empty() && m->fingerprint == autoFingerprint;
+  };
+  if (options.confirm > 0 && llvm::none_of(toConfirm, isAuto))
+    if (auto it = llvm::find_if(ranked, isAuto); it != ranked.end())
+      toConfirm.push_back(*it);
   std::vector<Measured> confirmed;
   bool attempted = false;
-  for (const Measured *m : llvm::ArrayRef(ranked).take_front(options.confirm)) {
+  for (const Measured *m : toConfirm) {
     if (interrupted())
       break;
     attempted = true;
@@ -596,9 +608,13 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   if (!attempted)
     pool.insert(pool.end(), ranked.begin(), ranked.end());
   std::vector<const TuningRecord *> records;
-  for (const Measured *m : pool)
+  std::optional<size_t> incumbent;
+  for (const Measured *m : pool) {
+    if (m != &o3 && isAuto(m) && !incumbent)
+      incumbent = records.size();
     records.push_back(&m->record);
-  const Measured *best = pool[chooseBest(records, options.objective)];
+  }
+  const Measured *best = pool[chooseBest(records, options.objective, incumbent)];
   summary.best = best->record;
   summary.best.kind = "best";
   summary.best.confirmed = attempted;

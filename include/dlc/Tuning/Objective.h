@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace dlc {
@@ -40,13 +41,24 @@ struct SpaceSize {
 };
 SpaceSize spaceSize(int64_t passes, int64_t maxLength);
 
+/// How much faster a candidate must compile, of two equal within noise in
+/// latency, to be chosen for it: one cold compile varies by about 10% on a
+/// shared machine (SSD-ResNet50: 1.83-2.04 s for one pipeline).
+constexpr double kCompileMargin = 0.1;
+
 /// The run's choice among `pool`, whose first record is O3's: the index
-/// of the lowest score; under the latency objective, of the records whose
+/// of the lowest score. Under the latency objective, the records whose
 /// latency intervals overlap the lowest one's (equal within noise) and whose
-/// score is not above O3's, the fastest to compile. (Without that bound,
-/// sequences that skip passes, the fastest to compile but slightly slower
-/// to run, won whenever noise widened the intervals.)
-size_t chooseBest(llvm::ArrayRef<const TuningRecord *> pool, const Objective &objective);
+/// score is not above O3's are tied; of them the choice is `incumbent`
+/// (auto's graph, when measured) if it is tied, else the lowest, unless
+/// another compiles faster by more than kCompileMargin. (Without the bound
+/// at O3, sequences that skip passes, the fastest to compile but slightly
+/// slower to run, won whenever noise widened the intervals; without the
+/// incumbent and the margin, such a sequence replaced auto's on one
+/// compile's noise and then ran 9% slower than it, ResNet-50 in
+/// bench/tune_evidence.py.)
+size_t chooseBest(llvm::ArrayRef<const TuningRecord *> pool, const Objective &objective,
+                  std::optional<size_t> incumbent = std::nullopt);
 
 } // namespace dlc
 
