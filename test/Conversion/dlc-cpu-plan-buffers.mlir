@@ -77,11 +77,12 @@ func.func @residual(%x: memref<16xf32>, %out: memref<16xf32>) {
 // -----
 
 // What stays: a returned buffer, a dynamic one, one that reaches an op
-// producing a memref that is not a view (a select), and then fewer than two
-// buffers to plan: the function is unchanged.
+// producing a memref that is not a view (a select), one yielded out of an
+// scf.if, and then fewer than two buffers to plan (%w alone): the function
+// is unchanged.
 // CHECK-LABEL: func @escapes
 // CHECK-NOT: memref.view
-// CHECK-COUNT-3: memref.alloc
+// CHECK-COUNT-5: memref.alloc
 // CHECK-NOT: memref.alloc
 // CHECK: return
 func.func private @kernel(memref<16xf32>, memref<16xf32>)
@@ -94,6 +95,16 @@ func.func @escapes(%x: memref<16xf32>, %n: index, %p: i1) -> memref<16xf32> {
   %t = arith.select %p, %s, %x : memref<16xf32>
   call @kernel(%t, %x) : (memref<16xf32>, memref<16xf32>) -> ()
   memref.dealloc %s : memref<16xf32>
+  %w = memref.alloc() : memref<16xf32>
+  call @kernel(%x, %w) : (memref<16xf32>, memref<16xf32>) -> ()
+  memref.dealloc %w : memref<16xf32>
+  %y = memref.alloc() : memref<16xf32>
+  %z = scf.if %p -> memref<16xf32> {
+    scf.yield %y : memref<16xf32>
+  } else {
+    scf.yield %x : memref<16xf32>
+  }
+  call @kernel(%z, %x) : (memref<16xf32>, memref<16xf32>) -> ()
   return %r : memref<16xf32>
 }
 

@@ -61,8 +61,8 @@ std::optional<int64_t> allocatedBytes(memref::AllocOp alloc) {
 }
 
 /// `alloc`'s lifetime in `body`, whose ops are numbered by `position`, and
-/// its deallocations; nothing when a use escapes the body or the value
-/// reaches an op that produces memrefs without being a view.
+/// its deallocations; nothing when a use escapes the body, reaches a
+/// terminator, or reaches an op that produces memrefs without being a view.
 std::optional<Buffer> lifetime(memref::AllocOp alloc, Block &body,
                                const DenseMap<Operation *, int64_t> &position) {
   std::optional<int64_t> bytes = allocatedBytes(alloc);
@@ -78,7 +78,9 @@ std::optional<Buffer> lifetime(memref::AllocOp alloc, Block &body,
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       Operation *top = body.findAncestorOpInBlock(*user);
-      if (!top || isa<func::ReturnOp>(user))
+      // Returned, or yielded out of a region (scf.if), the buffer lives on
+      // as a value this walk does not follow.
+      if (!top || user->hasTrait<OpTrait::IsTerminator>())
         return std::nullopt;
       if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
         b.deallocs.push_back(dealloc);
