@@ -608,9 +608,10 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   if (!attempted)
     pool.insert(pool.end(), ranked.begin(), ranked.end());
   std::vector<const TuningRecord *> records;
+  // Auto's graph (O3's own when auto's passes make the same graph).
   std::optional<size_t> incumbent;
   for (const Measured *m : pool) {
-    if (m != &o3 && isAuto(m) && !incumbent)
+    if (isAuto(m) && !incumbent)
       incumbent = records.size();
     records.push_back(&m->record);
   }
