@@ -547,9 +547,7 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
   });
   // Auto's graph is measured again too, wherever it ranked: the choice
   // leaves it only on evidence (chooseBest).
-  std::vector<const Measured *> toConfirm(ranked.begin(),
-                                          ranked.begin() + std::min<size_t>(options.confirm,
-                                                                            ranked.size()));
+  auto toConfirm = llvm::to_vector(llvm::ArrayRef(ranked).take_front(options.confirm));
   auto isAuto = [&](const Measured *m) {
     return !autoFingerprint.empty() && m->fingerprint == autoFingerprint;
   };

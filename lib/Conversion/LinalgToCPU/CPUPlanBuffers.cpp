@@ -145,9 +145,9 @@ struct CPUPlanBuffersPass : dlc::impl::CPUPlanBuffersPassBase<CPUPlanBuffersPass
     if (buffers.size() < 2)
       return;
     int64_t size = assignOffsets(buffers);
-    int64_t alignment = 0;
-    for (Buffer &buf : buffers)
-      alignment = std::max(alignment, buf.alignment);
+    int64_t alignment = llvm::max_element(buffers, [](const Buffer &x, const Buffer &y) {
+                          return x.alignment < y.alignment;
+                        })->alignment;
 
     OpBuilder b(&getContext());
     b.setInsertionPointToStart(&body);
