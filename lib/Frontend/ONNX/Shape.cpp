@@ -666,10 +666,16 @@ Error Importer::convertDepthToSpace(Node &n) {
   int64_t b = n.getInt("blocksize", 0);
   if (s.size() != 4)
     return fail(n, "the input has rank " + llvm::Twine(s.size()) + ", 4 (NCHW) needed");
-  if (b < 1 || b > std::max<int64_t>({s[1], s[2], s[3], 1}))
-    return fail(n, "blocksize must be at least 1 and at most the largest of C, H and W, got " +
+  // b * b within 2^48, so that the shape arithmetic below cannot overflow;
+  // the output's dimensions are checked against 2^48 in the same way.
+  if (b < 1 || b > std::max<int64_t>({s[1], s[2], s[3], 1}) || b > (int64_t(1) << 24))
+    return fail(n, "blocksize must be at least 1 and at most the largest of C, H and W "
+                   "(and 2^24), got " +
                        llvm::Twine(b));
   int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  __int128 grow = toSpace ? __int128(std::max(H, W)) * b : __int128(C) * b * b;
+  if (grow > kMaxTensorElements)
+    return fail(n, "blocksize " + llvm::Twine(b) + " makes an output dimension beyond 2^48");
   SmallVector<int64_t> inner, perm, out;
   if (toSpace) {
     if (C % (b * b))
