@@ -146,6 +146,34 @@ definitionsReached(ArrayRef<const llvm::GlobalValue *> roots,
   return reached;
 }
 
+/// Whether a global the code writes (a model's workspace) would be copied
+/// into more than one part: each copy would be a global of its own.
+static bool writableGlobalShared(const llvm::Module &whole, const llvm::StringSet<> &kernels) {
+  llvm::DenseMap<const llvm::GlobalValue *, int> parts;
+  auto shared = [&](const llvm::SmallPtrSetImpl<const llvm::GlobalValue *> &reached) {
+    return llvm::any_of(reached, [&](const llvm::GlobalValue *gv) {
+      auto *var = dyn_cast<llvm::GlobalVariable>(gv);
+      return var && !var->isConstant() && ++parts[var] > 1;
+    });
+  };
+  SmallVector<const llvm::GlobalValue *> rest;
+  for (const llvm::Function &f : whole) {
+    if (f.isDeclaration())
+      continue;
+    if (!kernels.contains(f.getName())) {
+      rest.push_back(&f);
+      continue;
+    }
+    auto reached = definitionsReached({&f}, [&](const llvm::GlobalValue *gv) {
+      return gv != &f && kernels.contains(gv->getName());
+    });
+    if (shared(reached))
+      return true;
+  }
+  return shared(definitionsReached(
+      rest, [&](const llvm::GlobalValue *gv) { return kernels.contains(gv->getName()); }));
+}
+
 /// Declarations nobody uses, dropped so that a part's IR names only what it
 /// calls.
 static void dropUnusedDeclarations(llvm::Module &m) {
@@ -213,11 +241,7 @@ llvm::Expected<std::vector<ObjectPart>> dlc::splitForCodegen(ModuleOp module, bo
   if (!whole)
     return llvm::createStringError("translation to LLVM IR failed");
   addPackedEntryPoints(*whole);
-  // A global the code writes cannot be copied into several parts.
-  bool writesGlobals = llvm::any_of(whole->globals(), [](const llvm::GlobalVariable &g) {
-    return !g.isDeclaration() && !g.isConstant();
-  });
-  if (!perKernel || kernels.empty() || writesGlobals)
+  if (!perKernel || kernels.empty() || writableGlobalShared(*whole, kernels))
     return std::vector<ObjectPart>{partOf(*whole)};
 
   std::vector<ObjectPart> parts;

@@ -17,29 +17,12 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
-#include <limits>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 
 using namespace mlir;
 using namespace dlc;
-
-/// The compiled code mallocs its workspace (dlc-cpu-plan-buffers) and the
-/// temporaries of some kernels on every run, and frees them. glibc could hand
-/// large ones back to the kernel and fault fresh zeroed pages in on the next
-/// run (a third of ResNet-50's time when every intermediate was a malloc of
-/// its own); keeping freed memory in the heap lets every run reuse the same
-/// pages.
-static void keepFreedMemory() {
-#ifdef __GLIBC__
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-#endif
-}
 
 namespace dlc {
 /// A host buffer in the element type's native format, 64-byte aligned.
@@ -138,7 +121,6 @@ CPUExecutable::load(ArrayRef<std::string> objects, StringRef symbol, FunctionTyp
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
-    keepFreedMemory();
   });
   auto start = std::chrono::steady_clock::now();
   std::unique_ptr<CPUExecutable> exe(new CPUExecutable());

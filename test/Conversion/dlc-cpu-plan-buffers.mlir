@@ -1,7 +1,8 @@
 // RUN: dlc-opt %s -split-input-file --dlc-pass-stats \
-// RUN:   --pass-pipeline="builtin.module(func.func(dlc-cpu-plan-buffers))" \
+// RUN:   --pass-pipeline="builtin.module(dlc-cpu-plan-buffers{static-workspace=false})" \
 // RUN:   2>%t.stats | FileCheck %s
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-plan-buffers | FileCheck %s --check-prefix=STATIC
 
 // A chain: each kernel reads the buffer before it and writes the next.
 // %a (64 B) and %b (64 B) are live together at the second call, %b and %c
@@ -78,13 +79,18 @@ func.func @residual(%x: memref<16xf32>, %out: memref<16xf32>) {
 
 // What stays: a returned buffer, a dynamic one, one that reaches an op
 // producing a memref that is not a view (a select), one yielded out of an
-// scf.if, and then fewer than two buffers to plan (%w alone): the function
-// is unchanged.
+// scf.if. %w alone is planned, into a workspace of its size.
 // CHECK-LABEL: func @escapes
-// CHECK-NOT: memref.view
-// CHECK-COUNT-5: memref.alloc
-// CHECK-NOT: memref.alloc
-// CHECK: return
+// CHECK: %[[WS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+// CHECK: %[[R:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: %[[S:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: arith.select %{{.*}}, %[[S]]
+// CHECK: memref.view %[[WS]]
+// CHECK: %[[Y:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: scf.yield %[[Y]]
+// CHECK: memref.dealloc %[[WS]]
+// CHECK-NEXT: return %[[R]]
 func.func private @kernel(memref<16xf32>, memref<16xf32>)
 func.func @escapes(%x: memref<16xf32>, %n: index, %p: i1) -> memref<16xf32> {
   %r = memref.alloc() : memref<16xf32>
@@ -110,12 +116,25 @@ func.func @escapes(%x: memref<16xf32>, %n: index, %p: i1) -> memref<16xf32> {
 
 // -----
 
-// A kernel's temporaries share a workspace of their own; the bytes counted
-// are the model functions' only.
-// CHECK-LABEL: func private @k
-// CHECK: %[[WS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
-// CHECK-COUNT-2: memref.view %[[WS]]
+// A kernel's temporaries share a workspace of their own, which becomes its
+// last argument: each call passes a buffer of the caller live for the call
+// alone. The two calls' workspaces share bytes (offset 0), and %a, live
+// across both calls, lies beside them: 192 B in all.
+// CHECK-LABEL: func private @k(
+// CHECK-SAME: %[[KWS:[^:]*]]: memref<128xi8>)
+// CHECK-NOT: memref.alloc
+// CHECK-COUNT-2: memref.view %[[KWS]]
 // CHECK-COUNT-3: memref.copy
+// CHECK-NEXT: return
+// CHECK-LABEL: func @model
+// CHECK-DAG: %[[WS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<192xi8>
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: %[[A:.*]] = memref.view %[[WS]][%[[C128]]][] : memref<192xi8> to memref<16xf32>
+// CHECK: %[[T1:.*]] = memref.view %[[WS]][%[[C0]]][] : memref<192xi8> to memref<128xi8>
+// CHECK-NEXT: call @k(%{{.*}}, %[[A]], %[[T1]])
+// CHECK-NEXT: %[[T2:.*]] = memref.view %[[WS]][%[[C0]]][] : memref<192xi8> to memref<128xi8>
+// CHECK-NEXT: call @k(%[[A]], %{{.*}}, %[[T2]])
 // CHECK-NEXT: memref.dealloc %[[WS]]
 // CHECK-NEXT: return
 func.func private @k(%x: memref<16xf32>, %out: memref<16xf32>) attributes {dlc.kernel = "test"} {
@@ -128,5 +147,84 @@ func.func private @k(%x: memref<16xf32>, %out: memref<16xf32>) attributes {dlc.k
   memref.dealloc %t2 : memref<16xf32>
   return
 }
+func.func @model(%x: memref<16xf32>, %out: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  call @k(%x, %a) : (memref<16xf32>, memref<16xf32>) -> ()
+  call @k(%a, %out) : (memref<16xf32>, memref<16xf32>) -> ()
+  memref.dealloc %a : memref<16xf32>
+  return
+}
 
-// STATS: dlc-cpu-plan-buffers: buffer-bytes 384, kernel-workspaces 1, planned 8, workspace-bytes 256
+// -----
+
+// Kernels whose workspace stays theirs: a public one (callers outside the
+// module could not pass it), and one called from another kernel.
+// CHECK-LABEL: func @public_kernel(%{{[^,]*}}: memref<16xf32>, %{{[^,]*}}: memref<16xf32>)
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+// CHECK-LABEL: func private @inner(%{{[^,]*}}: memref<16xf32>, %{{[^,]*}}: memref<16xf32>)
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+// CHECK-LABEL: func private @outer
+// CHECK: call @inner(%{{[^,]*}}, %{{[^,]*}}) :
+func.func @public_kernel(%x: memref<16xf32>, %out: memref<16xf32>) attributes {dlc.kernel = "test"} {
+  %t = memref.alloc() : memref<16xf32>
+  memref.copy %x, %t : memref<16xf32> to memref<16xf32>
+  memref.copy %t, %out : memref<16xf32> to memref<16xf32>
+  memref.dealloc %t : memref<16xf32>
+  return
+}
+func.func private @inner(%x: memref<16xf32>, %out: memref<16xf32>) attributes {dlc.kernel = "test"} {
+  %t = memref.alloc() : memref<16xf32>
+  memref.copy %x, %t : memref<16xf32> to memref<16xf32>
+  memref.copy %t, %out : memref<16xf32> to memref<16xf32>
+  memref.dealloc %t : memref<16xf32>
+  return
+}
+func.func private @outer(%x: memref<16xf32>, %out: memref<16xf32>) attributes {dlc.kernel = "test"} {
+  call @inner(%x, %out) : (memref<16xf32>, memref<16xf32>) -> ()
+  return
+}
+
+// -----
+
+// By default a function's workspace is a global kept between runs. A run
+// takes it by setting a flag, atomically, and clears the flag before
+// returning; a run that finds the flag set allocates a workspace of its
+// own and frees it.
+// STATIC: memref.global "private" @chain_workspace : memref<128xi8> = uninitialized {alignment = 64 : i64}
+// STATIC: memref.global "private" @chain_workspace_taken : memref<1xi32> = dense<0>
+// STATIC-LABEL: func @chain
+// STATIC-DAG: %[[FLAG:.*]] = memref.get_global @chain_workspace_taken : memref<1xi32>
+// STATIC-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// STATIC-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// STATIC-DAG: %[[I0:.*]] = arith.constant 0 : index
+// STATIC: %[[BEFORE:.*]] = memref.atomic_rmw assign %[[ONE]], %[[FLAG]][%[[I0]]]
+// STATIC: %[[FREE:.*]] = arith.cmpi eq, %[[BEFORE]], %[[ZERO]]
+// STATIC: %[[WS:.*]] = scf.if %[[FREE]] -> (memref<128xi8>) {
+// STATIC-NEXT: %[[G:.*]] = memref.get_global @chain_workspace : memref<128xi8>
+// STATIC-NEXT: scf.yield %[[G]]
+// STATIC-NEXT: } else {
+// STATIC-NEXT: %[[OWN:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
+// STATIC-NEXT: scf.yield %[[OWN]]
+// STATIC-COUNT-4: call @kernel
+// STATIC-NEXT: scf.if %[[FREE]] {
+// STATIC-NEXT: memref.atomic_rmw assign %[[ZERO]], %[[FLAG]][%[[I0]]]
+// STATIC-NEXT: } else {
+// STATIC-NEXT: memref.dealloc %[[WS]]
+// STATIC-NEXT: }
+// STATIC-NEXT: return
+func.func private @kernel(memref<16xf32>, memref<16xf32>)
+func.func @chain(%x: memref<16xf32>, %out: memref<16xf32>) {
+  %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  call @kernel(%x, %a) : (memref<16xf32>, memref<16xf32>) -> ()
+  %b = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  call @kernel(%a, %b) : (memref<16xf32>, memref<16xf32>) -> ()
+  %c = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  call @kernel(%b, %c) : (memref<16xf32>, memref<16xf32>) -> ()
+  call @kernel(%c, %out) : (memref<16xf32>, memref<16xf32>) -> ()
+  memref.dealloc %a : memref<16xf32>
+  memref.dealloc %b : memref<16xf32>
+  memref.dealloc %c : memref<16xf32>
+  return
+}
+
+// STATS: dlc-cpu-plan-buffers: buffer-bytes 960, hoisted 1, kernel-workspaces 3, planned 17, static 0, workspace-bytes 640

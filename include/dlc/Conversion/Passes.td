@@ -155,14 +155,14 @@ def CPUResultsInPlacePass : Pass<"dlc-cpu-results-in-place", "mlir::func::FuncOp
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
-def CPUPlanBuffersPass : Pass<"dlc-cpu-plan-buffers", "mlir::func::FuncOp"> {
-  let summary = "Place a function's buffers in one workspace, sharing memory between buffers that are never live together";
+def CPUPlanBuffersPass : Pass<"dlc-cpu-plan-buffers", "mlir::ModuleOp"> {
+  let summary = "Place a model's buffers, kernels' temporaries among them, in one workspace kept between runs";
   let description = [{
     After bufferization a model function allocates a buffer for every
     intermediate value and frees them all at its end: ResNet-50's 43 MiB
     per inference, BERT-base's 109 MiB, and a program that links an
     ahead-of-time model paid for fresh pages on every run unless it tuned
-    its allocator. This pass gives every static `memref.alloc` of the
+    its allocator. This pass gives every static `memref.alloc` of a
     function's body whose uses all lie in that body (directly, through
     views, or in the regions of its ops) a byte offset in one workspace, the
     function's only allocation: two buffers share bytes only when no op of
@@ -170,16 +170,32 @@ def CPUPlanBuffersPass : Pass<"dlc-cpu-plan-buffers", "mlir::func::FuncOp"> {
     chosen greedily, largest buffer first, each at the lowest aligned
     offset that no overlapping-lifetime buffer occupies (as TFLite's and ONNX
     Runtime's arena planners do). The buffers become `memref.view`s of the
-    workspace and their deallocations go; the workspace is freed before the
-    return. A buffer that escapes (returned, yielded, merged with another
-    by an op that is not a view) keeps its own allocation. Functions with
-    fewer than two such buffers are left unchanged. Kernels (`dlc.kernel`)
-    with several temporaries are planned the same way. Counters: `planned`
-    (buffers), `kernel-workspaces`, and for the other functions (the model's)
-    `buffer-bytes` (what their buffers allocated before) and
-    `workspace-bytes`.
+    workspace and their deallocations go. A buffer that escapes (returned,
+    yielded, merged with another by an op that is not a view) keeps its own
+    allocation; a function with no buffer to plan is left unchanged.
+
+    Kernels (`dlc.kernel`) are planned first. A private kernel called only
+    by `func.call`s from functions that are not kernels takes its workspace
+    as a last argument instead, a buffer its callers allocate around each
+    call and plan with their own, so that the kernels' temporaries (im2col
+    matrices, products before their epilogue) share the model's workspace.
+    With `static-workspace` (the default), each other function's workspace
+    is a private `memref.global` kept between runs: a run takes it by
+    setting a flag (`memref.atomic_rmw assign`) and clears the flag before
+    returning, and a run that finds the flag set (the function entered
+    again before it returned, from another thread) allocates a workspace of
+    its own. A run then allocates nothing. Counters: `planned` (buffers),
+    `kernel-workspaces`, `hoisted` (kernel workspaces made arguments),
+    `static` (workspaces made globals), and for the functions that are not
+    kernels `buffer-bytes` (what their buffers, hoisted workspaces among
+    them, allocated before) and `workspace-bytes`.
   }];
-  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"staticWorkspace", "static-workspace", "bool", /*default=*/"true",
+           "keep each non-kernel function's workspace in a global between runs">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {

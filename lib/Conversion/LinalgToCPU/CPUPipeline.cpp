@@ -169,8 +169,9 @@ void dlc::buildCPUCodePipeline(OpPassManager &pm, Phase stopAfter, int64_t threa
   pm.addNestedPass<func::FuncOp>(createCPUTileBuffersPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
-  // One allocation per run, of the most memory live at once.
-  pm.addNestedPass<func::FuncOp>(createCPUPlanBuffersPass());
+  // The model's buffers and its kernels' temporaries in one workspace of
+  // the most memory live at once, kept between runs.
+  pm.addPass(createCPUPlanBuffersPass());
   // Matrix products as register-tiled FMA kernels; strided copies as loops.
   CPUVectorizeContractionsPassOptions vectorize;
   vectorize.vectorBits = vectorBits;

@@ -1,11 +1,10 @@
-//===- CPUPlanBuffers.cpp - a function's buffers in one workspace ----------===//
+//===- CPUPlanBuffers.cpp - a model's buffers in one workspace -------------===//
 //
 // The body of a model function is a straight line of allocations and kernel
 // calls; bufferization frees every buffer at the end. Planned here, each
 // buffer is a view at a byte offset of one workspace, and buffers that are
-// never live together share bytes: the function allocates once per run, and
-// touches as much memory as is live at its busiest point rather than the sum
-// of every intermediate.
+// never live together share bytes: the function touches as much memory as
+// is live at its busiest point rather than the sum of every intermediate.
 //
 // A buffer's lifetime is the span of the body's ops that use it (through its
 // views too, and from inside their regions). Offsets are assigned largest
@@ -14,6 +13,14 @@
 // of TFLite and ONNX Runtime, within a few percent of the optimum on
 // networks' chains.
 //
+// Kernels are planned first, and a kernel's workspace becomes an argument
+// its callers pass: a buffer of the caller live for the call alone, so that
+// kernels' temporaries share the model's workspace too (TVM's unified static
+// memory planning does the same). The model function's workspace is then a
+// global kept between runs, taken with an atomic flag: a run allocates
+// nothing, and a run that finds the flag taken (two threads in one model at
+// once) allocates a workspace of its own.
+//
 //===----------------------------------------------------------------------===//
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
@@ -21,6 +28,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -129,60 +138,195 @@ int64_t assignOffsets(MutableArrayRef<Buffer> buffers) {
   return size;
 }
 
-struct CPUPlanBuffersPass : dlc::impl::CPUPlanBuffersPassBase<CPUPlanBuffersPass> {
-  void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    if (func.isExternal() || !func.getBody().hasOneBlock())
-      return;
-    Block &body = func.front();
-    DenseMap<Operation *, int64_t> position;
-    for (auto [i, op] : llvm::enumerate(body))
-      position[&op] = i;
-    SmallVector<Buffer> buffers;
-    for (auto alloc : body.getOps<memref::AllocOp>())
-      if (std::optional<Buffer> b = lifetime(alloc, body, position))
-        buffers.push_back(std::move(*b));
-    if (buffers.size() < 2)
-      return;
-    int64_t size = assignOffsets(buffers);
-    int64_t alignment = llvm::max_element(buffers, [](const Buffer &x, const Buffer &y) {
-                          return x.alignment < y.alignment;
-                        })->alignment;
+/// Plans `func`'s buffers into one workspace, allocated at the top of the
+/// body and freed before its return; returns the allocation, or null when
+/// no buffer could be planned. Adds the planned buffers and their bytes
+/// before planning to `planned` and `bufferBytes`.
+memref::AllocOp planFunction(func::FuncOp func, int64_t &planned, int64_t &bufferBytes) {
+  if (func.isExternal() || !func.getBody().hasOneBlock())
+    return nullptr;
+  Block &body = func.front();
+  DenseMap<Operation *, int64_t> position;
+  for (auto [i, op] : llvm::enumerate(body))
+    position[&op] = i;
+  SmallVector<Buffer> buffers;
+  for (auto alloc : body.getOps<memref::AllocOp>())
+    if (std::optional<Buffer> b = lifetime(alloc, body, position))
+      buffers.push_back(std::move(*b));
+  if (buffers.empty())
+    return nullptr;
+  int64_t size = assignOffsets(buffers);
+  int64_t alignment = llvm::max_element(buffers, [](const Buffer &x, const Buffer &y) {
+                        return x.alignment < y.alignment;
+                      })->alignment;
 
-    OpBuilder b(&getContext());
-    b.setInsertionPointToStart(&body);
-    Location loc = func.getLoc();
-    auto workspaceType = MemRefType::get({size}, b.getI8Type());
-    Value workspace =
-        memref::AllocOp::create(b, loc, workspaceType, b.getI64IntegerAttr(alignment));
-    // The offsets, once each, at the top.
-    DenseMap<int64_t, Value> offsets;
-    for (Buffer &buf : buffers)
-      if (!offsets.count(buf.offset))
-        offsets[buf.offset] = arith::ConstantIndexOp::create(b, loc, buf.offset);
-    int64_t bufferBytes = 0;
-    for (Buffer &buf : buffers) {
-      b.setInsertionPoint(buf.alloc);
-      Value offset = offsets[buf.offset];
-      Value view = memref::ViewOp::create(b, buf.alloc.getLoc(), buf.alloc.getType(), workspace,
-                                          offset, ValueRange{});
-      for (memref::DeallocOp d : buf.deallocs)
-        d.erase();
-      buf.alloc.getResult().replaceAllUsesWith(view);
-      buf.alloc.erase();
-      bufferBytes += buf.bytes;
+  OpBuilder b(func.getContext());
+  b.setInsertionPointToStart(&body);
+  Location loc = func.getLoc();
+  auto workspace = memref::AllocOp::create(b, loc, MemRefType::get({size}, b.getI8Type()),
+                                           b.getI64IntegerAttr(alignment));
+  // The offsets, once each, at the top.
+  DenseMap<int64_t, Value> offsets;
+  for (Buffer &buf : buffers)
+    if (!offsets.count(buf.offset))
+      offsets[buf.offset] = arith::ConstantIndexOp::create(b, loc, buf.offset);
+  for (Buffer &buf : buffers) {
+    b.setInsertionPoint(buf.alloc);
+    Value view = memref::ViewOp::create(b, buf.alloc.getLoc(), buf.alloc.getType(), workspace,
+                                        offsets[buf.offset], ValueRange{});
+    for (memref::DeallocOp d : buf.deallocs)
+      d.erase();
+    buf.alloc.getResult().replaceAllUsesWith(view);
+    buf.alloc.erase();
+    bufferBytes += buf.bytes;
+  }
+  b.setInsertionPoint(body.getTerminator());
+  memref::DeallocOp::create(b, loc, workspace);
+  planned += buffers.size();
+  return workspace;
+}
+
+/// The deallocation of `workspace` that planFunction put before the return.
+memref::DeallocOp workspaceDealloc(memref::AllocOp workspace) {
+  for (Operation *user : workspace->getUsers())
+    if (auto d = dyn_cast<memref::DeallocOp>(user))
+      return d;
+  llvm_unreachable("a planned workspace is freed before the return");
+}
+
+/// Makes `kernel`'s workspace its last argument, which every call in
+/// `calls` allocates just before the call and frees after it.
+void hoistWorkspace(func::FuncOp kernel, memref::AllocOp workspace,
+                    ArrayRef<func::CallOp> calls) {
+  MemRefType type = workspace.getType();
+  IntegerAttr alignment = workspace.getAlignmentAttr();
+  unsigned index = kernel.getNumArguments();
+  if (failed(kernel.insertArgument(index, type, {}, workspace.getLoc())))
+    llvm_unreachable("appending an argument to a function with a body");
+  workspaceDealloc(workspace).erase();
+  workspace.getResult().replaceAllUsesWith(kernel.getArgument(index));
+  workspace.erase();
+  for (func::CallOp call : calls) {
+    OpBuilder b(call);
+    auto alloc = memref::AllocOp::create(b, call.getLoc(), type, alignment);
+    call.getOperandsMutable().append(alloc.getResult());
+    b.setInsertionPointAfter(call);
+    memref::DeallocOp::create(b, call.getLoc(), alloc);
+  }
+}
+
+/// Makes `workspace`, `func`'s, a global taken for the run with an atomic
+/// flag: a run that finds it taken allocates its own.
+void makeStatic(func::FuncOp func, memref::AllocOp workspace, SymbolTable &symbols) {
+  MLIRContext *ctx = func.getContext();
+  MemRefType type = workspace.getType();
+  auto flagType = MemRefType::get({1}, IntegerType::get(ctx, 32));
+  OpBuilder b(func);
+  Location loc = workspace.getLoc();
+  auto global = memref::GlobalOp::create(
+      b, loc, (func.getSymName() + "_workspace").str(), b.getStringAttr("private"), type,
+      b.getUnitAttr(), /*constant=*/false, workspace.getAlignmentAttr());
+  auto flag = memref::GlobalOp::create(
+      b, loc, (func.getSymName() + "_workspace_taken").str(), b.getStringAttr("private"),
+      flagType, DenseElementsAttr::get(RankedTensorType::get({1}, b.getI32Type()), 0),
+      /*constant=*/false, /*alignment=*/nullptr);
+  symbols.insert(global);
+  symbols.insert(flag);
+
+  b.setInsertionPoint(workspace);
+  Value flagRef = memref::GetGlobalOp::create(b, loc, flagType, flag.getSymName());
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value before = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign, one, flagRef,
+                                             ValueRange{c0});
+  Value taken =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before, zero).getResult();
+  auto choice = scf::IfOp::create(
+      b, loc, taken,
+      [&](OpBuilder &t, Location l) {
+        Value g = memref::GetGlobalOp::create(t, l, type, global.getSymName());
+        scf::YieldOp::create(t, l, g);
+      },
+      [&](OpBuilder &e, Location l) {
+        Value own = memref::AllocOp::create(e, l, type, workspace.getAlignmentAttr());
+        scf::YieldOp::create(e, l, own);
+      });
+  memref::DeallocOp dealloc = workspaceDealloc(workspace);
+  workspace.getResult().replaceAllUsesWith(choice.getResult(0));
+  workspace.erase();
+  b.setInsertionPoint(dealloc);
+  scf::IfOp::create(
+      b, loc, taken,
+      [&](OpBuilder &t, Location l) {
+        memref::AtomicRMWOp::create(t, l, arith::AtomicRMWKind::assign, zero, flagRef,
+                                    ValueRange{c0});
+        scf::YieldOp::create(t, l);
+      },
+      [&](OpBuilder &e, Location l) {
+        memref::DeallocOp::create(e, l, choice.getResult(0));
+        scf::YieldOp::create(e, l);
+      });
+  dealloc.erase();
+}
+
+struct CPUPlanBuffersPass : dlc::impl::CPUPlanBuffersPassBase<CPUPlanBuffersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SymbolTableCollection symbolTables;
+    SymbolUserMap users(symbolTables, module);
+    auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
+    auto isKernel = [](func::FuncOp f) { return f->hasAttr("dlc.kernel"); };
+
+    // Kernels first: a workspace hoisted into the callers is planned with
+    // their buffers. Only a private kernel whose every use is a call from a
+    // function that is no kernel is changed so.
+    int64_t planned = 0, bufferBytes = 0, kernelWorkspaces = 0, hoisted = 0;
+    for (func::FuncOp kernel : llvm::make_filter_range(funcs, isKernel)) {
+      int64_t unused = 0;
+      memref::AllocOp workspace = planFunction(kernel, planned, unused);
+      if (!workspace)
+        continue;
+      ++kernelWorkspaces;
+      SmallVector<func::CallOp> calls;
+      bool onlyCalled = kernel.isPrivate();
+      for (Operation *user : users.getUsers(kernel)) {
+        auto call = dyn_cast<func::CallOp>(user);
+        auto caller = call ? call->getParentOfType<func::FuncOp>() : nullptr;
+        if (!caller || isKernel(caller)) {
+          onlyCalled = false;
+          break;
+        }
+        calls.push_back(call);
+      }
+      if (onlyCalled) {
+        hoistWorkspace(kernel, workspace, calls);
+        ++hoisted;
+      }
     }
-    b.setInsertionPoint(body.getTerminator());
-    memref::DeallocOp::create(b, loc, workspace);
-    dlc::recordPassStat(getArgument(), "planned", buffers.size());
-    // A kernel's workspace lives only while it runs: the bytes counted are
-    // the model function's, what a run holds between its kernels.
-    if (func->hasAttr("dlc.kernel")) {
-      dlc::recordPassStat(getArgument(), "kernel-workspaces", 1);
-      return;
+
+    int64_t workspaceBytes = 0, kept = 0;
+    for (func::FuncOp func : llvm::make_filter_range(funcs, std::not_fn(isKernel))) {
+      memref::AllocOp workspace = planFunction(func, planned, bufferBytes);
+      if (!workspace)
+        continue;
+      workspaceBytes += workspace.getType().getNumElements();
+      if (staticWorkspace) {
+        makeStatic(func, workspace, symbols);
+        ++kept;
+      }
     }
+    dlc::recordPassStat(getArgument(), "planned", planned);
+    dlc::recordPassStat(getArgument(), "kernel-workspaces", kernelWorkspaces);
+    dlc::recordPassStat(getArgument(), "hoisted", hoisted);
+    dlc::recordPassStat(getArgument(), "static", kept);
+    // What a run holds: the functions' buffers (kernels' hoisted
+    // workspaces among them) before planning, and their workspaces after.
     dlc::recordPassStat(getArgument(), "buffer-bytes", bufferBytes);
-    dlc::recordPassStat(getArgument(), "workspace-bytes", size);
+    dlc::recordPassStat(getArgument(), "workspace-bytes", workspaceBytes);
   }
 };
 } // namespace
