@@ -82,9 +82,11 @@ static const llvm::StringRef kRuntimeLibs[] = {
     "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so", "/usr/lib/llvm-22/lib/libomp.so"};
 
 /// A JIT of its own holding `objects`, with the runtime libraries and the
-/// checked malloc to link against.
+/// checked malloc to link against. What goes wrong while it links them
+/// (memory for the code and the workspace, a missing symbol) is appended to
+/// `linkErrors` rather than printed.
 static llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>>
-loadObjects(ArrayRef<std::string> objects) {
+loadObjects(ArrayRef<std::string> objects, std::shared_ptr<std::string> linkErrors) {
   static std::once_flag librariesLoaded;
   std::call_once(librariesLoaded, [] {
     for (StringRef lib : kRuntimeLibs)
@@ -93,6 +95,9 @@ loadObjects(ArrayRef<std::string> objects) {
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit)
     return jit.takeError();
+  (*jit)->getExecutionSession().setErrorReporter([linkErrors](llvm::Error e) {
+    *linkErrors += (linkErrors->empty() ? "" : "; ") + llvm::toString(std::move(e));
+  });
   llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
       (*jit)->getDataLayout().getGlobalPrefix());
@@ -140,13 +145,24 @@ CPUExecutable::load(ArrayRef<std::string> objects, StringRef symbol, FunctionTyp
     if (!exe->weights[i].blob)
       std::memcpy(exe->weights[i].data, weights[i].bytes.data(), weights[i].bytes.size());
   });
-  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = loadObjects(objects);
+  auto linkErrors = std::make_shared<std::string>();
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = loadObjects(objects, linkErrors);
   if (!jit)
     return jit.takeError();
   exe->jit = std::move(*jit);
   auto fn = exe->jit->lookup("_mlir__mlir_ciface_" + exe->symbol);
-  if (!fn)
-    return fn.takeError();
+  if (!fn) {
+    // The lookup's own error only names the symbols; the cause is what
+    // linking reported.
+    std::string why = linkErrors->empty() ? llvm::toString(fn.takeError())
+                                          : (llvm::consumeError(fn.takeError()), *linkErrors);
+    std::string workspace =
+        times.workspaceBytes ? "; its workspace, kept between runs, is " +
+                                   formatBytes(times.workspaceBytes)
+                             : "";
+    return llvm::createStringError("the compiled model could not be loaded (" + why + ")" +
+                                   workspace);
+  }
   exe->entryFn = fn->toPtr<void (*)(void **)>();
   exe->times.cacheMs += msSince(start);
   return exe;

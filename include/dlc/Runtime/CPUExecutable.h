@@ -37,8 +37,8 @@ struct CompileTimes {
   int64_t distinctKernels = 0; ///< kernels compiled (after deduplication)
   int64_t objects = 0;          ///< objects code generation made (one per distinct kernel, one for the rest)
   int64_t objectsFromCache = 0; ///< of them, loaded from the cache (shared with another model)
-  int64_t bufferBytes = 0;    ///< the model function's intermediates (dlc-cpu-plan-buffers)
-  int64_t workspaceBytes = 0; ///< the workspace they share
+  int64_t bufferBytes = 0;    ///< the model function's buffers, kernels' workspaces among them (dlc-cpu-plan-buffers)
+  int64_t workspaceBytes = 0; ///< the workspace they share, kept between runs
   enum class Cache { Off, Hit, Miss } cache = Cache::Off;
   double peakMemoryMiB = 0; ///< the process's peak resident memory after compiling
   double totalMs() const { return graphPassesMs + loweringMs + codegenMs + cacheMs; }
