@@ -154,8 +154,11 @@ CPUExecutable::load(ArrayRef<std::string> objects, StringRef symbol, FunctionTyp
   if (!fn) {
     // The lookup's own error only names the symbols; the cause is what
     // linking reported.
-    std::string why = linkErrors->empty() ? llvm::toString(fn.takeError())
-                                          : (llvm::consumeError(fn.takeError()), *linkErrors);
+    std::string why = *linkErrors;
+    if (why.empty())
+      why = llvm::toString(fn.takeError());
+    else
+      llvm::consumeError(fn.takeError());
     std::string workspace =
         times.workspaceBytes ? "; its workspace, kept between runs, is " +
                                    formatBytes(times.workspaceBytes)

@@ -240,24 +240,25 @@ void makeStatic(func::FuncOp func, memref::AllocOp workspace, SymbolTable &symbo
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value before = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign, one, flagRef,
                                              ValueRange{c0});
-  Value taken =
+  // The flag was clear: this run has the global.
+  Value own =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before, zero).getResult();
   auto choice = scf::IfOp::create(
-      b, loc, taken,
+      b, loc, own,
       [&](OpBuilder &t, Location l) {
         Value g = memref::GetGlobalOp::create(t, l, type, global.getSymName());
         scf::YieldOp::create(t, l, g);
       },
       [&](OpBuilder &e, Location l) {
-        Value own = memref::AllocOp::create(e, l, type, workspace.getAlignmentAttr());
-        scf::YieldOp::create(e, l, own);
+        Value fresh = memref::AllocOp::create(e, l, type, workspace.getAlignmentAttr());
+        scf::YieldOp::create(e, l, fresh);
       });
   memref::DeallocOp dealloc = workspaceDealloc(workspace);
   workspace.getResult().replaceAllUsesWith(choice.getResult(0));
   workspace.erase();
   b.setInsertionPoint(dealloc);
   scf::IfOp::create(
-      b, loc, taken,
+      b, loc, own,
       [&](OpBuilder &t, Location l) {
         memref::AtomicRMWOp::create(t, l, arith::AtomicRMWKind::assign, zero, flagRef,
                                     ValueRange{c0});
