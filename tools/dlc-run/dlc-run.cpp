@@ -722,7 +722,7 @@ int main(int argc, char **argv) {
                        (long long)times.kernels, (long long)times.distinctKernels,
                        (long long)times.objects, (long long)times.objectsFromCache);
     if (times.workspaceBytes)
-      errs() << format("; intermediates %.1f MiB in a workspace of %.1f MiB",
+      errs() << format("; buffers %.1f MiB in a workspace of %.1f MiB",
                        times.bufferBytes / 1048576.0, times.workspaceBytes / 1048576.0);
     errs() << format("; peak memory %.0f MiB", times.peakMemoryMiB);
     errs() << "\n";
