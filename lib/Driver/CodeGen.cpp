@@ -147,7 +147,8 @@ definitionsReached(ArrayRef<const llvm::GlobalValue *> roots,
 }
 
 /// Whether a global the code writes (a model's workspace) would be copied
-/// into more than one part: each copy would be a global of its own.
+/// into more than one part, each copy a global of its own, or into none
+/// (one no function reaches, such as llvm.global_ctors).
 static bool writableGlobalShared(const llvm::Module &whole, const llvm::StringSet<> &kernels) {
   llvm::DenseMap<const llvm::GlobalValue *, int> parts;
   auto shared = [&](const llvm::SmallPtrSetImpl<const llvm::GlobalValue *> &reached) {
@@ -170,8 +171,12 @@ static bool writableGlobalShared(const llvm::Module &whole, const llvm::StringSe
     if (shared(reached))
       return true;
   }
-  return shared(definitionsReached(
-      rest, [&](const llvm::GlobalValue *gv) { return kernels.contains(gv->getName()); }));
+  if (shared(definitionsReached(
+          rest, [&](const llvm::GlobalValue *gv) { return kernels.contains(gv->getName()); })))
+    return true;
+  return llvm::any_of(whole.globals(), [&](const llvm::GlobalVariable &g) {
+    return !g.isDeclaration() && !g.isConstant() && !parts.count(&g);
+  });
 }
 
 /// Declarations nobody uses, dropped so that a part's IR names only what it

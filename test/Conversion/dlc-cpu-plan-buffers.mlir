@@ -86,7 +86,10 @@ func.func @residual(%x: memref<16xf32>, %out: memref<16xf32>) {
 // CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: %[[S:.*]] = memref.alloc() : memref<16xf32>
 // CHECK: arith.select %{{.*}}, %[[S]]
-// CHECK: memref.view %[[WS]]
+// CHECK: memref.dealloc %[[S]]
+// CHECK-NEXT: %[[W:.*]] = memref.view %[[WS]]
+// CHECK-NEXT: call @kernel(%{{.*}}, %[[W]])
+// CHECK-NOT: memref.dealloc
 // CHECK: %[[Y:.*]] = memref.alloc() : memref<16xf32>
 // CHECK: scf.yield %[[Y]]
 // CHECK: memref.dealloc %[[WS]]
@@ -190,30 +193,31 @@ func.func private @outer(%x: memref<16xf32>, %out: memref<16xf32>) attributes {d
 // takes it by setting a flag, atomically, and clears the flag before
 // returning; a run that finds the flag set allocates a workspace of its
 // own and frees it.
-// STATIC: memref.global "private" @chain_workspace : memref<128xi8> = uninitialized {alignment = 64 : i64}
-// STATIC: memref.global "private" @chain_workspace_taken : memref<1xi32> = dense<0>
-// STATIC-LABEL: func @chain
-// STATIC-DAG: %[[FLAG:.*]] = memref.get_global @chain_workspace_taken : memref<1xi32>
+// STATIC: memref.global "private" @static_chain_workspace_taken : memref<1xi32> = dense<0>
+// STATIC-NEXT: memref.global "private" @static_chain_workspace : memref<128xi8> = uninitialized {alignment = 64 : i64}
+// STATIC-LABEL: func @static_chain
+// STATIC-DAG: %[[FLAG:.*]] = memref.get_global @static_chain_workspace_taken : memref<1xi32>
 // STATIC-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
 // STATIC-DAG: %[[ONE:.*]] = arith.constant 1 : i32
 // STATIC-DAG: %[[I0:.*]] = arith.constant 0 : index
 // STATIC: %[[BEFORE:.*]] = memref.atomic_rmw assign %[[ONE]], %[[FLAG]][%[[I0]]]
-// STATIC: %[[FREE:.*]] = arith.cmpi eq, %[[BEFORE]], %[[ZERO]]
-// STATIC: %[[WS:.*]] = scf.if %[[FREE]] -> (memref<128xi8>) {
-// STATIC-NEXT: %[[G:.*]] = memref.get_global @chain_workspace : memref<128xi8>
+// STATIC: %[[OWN:.*]] = arith.cmpi eq, %[[BEFORE]], %[[ZERO]]
+// STATIC: %[[WS:.*]] = scf.if %[[OWN]] -> (memref<128xi8>) {
+// STATIC-NEXT: %[[G:.*]] = memref.get_global @static_chain_workspace : memref<128xi8>
 // STATIC-NEXT: scf.yield %[[G]]
 // STATIC-NEXT: } else {
-// STATIC-NEXT: %[[OWN:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
-// STATIC-NEXT: scf.yield %[[OWN]]
+// STATIC-NEXT: %[[FRESH:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
+// STATIC-NEXT: scf.yield %[[FRESH]]
+// STATIC-NOT: memref.alloc
 // STATIC-COUNT-4: call @kernel
-// STATIC-NEXT: scf.if %[[FREE]] {
+// STATIC-NEXT: scf.if %[[OWN]] {
 // STATIC-NEXT: memref.atomic_rmw assign %[[ZERO]], %[[FLAG]][%[[I0]]]
 // STATIC-NEXT: } else {
 // STATIC-NEXT: memref.dealloc %[[WS]]
 // STATIC-NEXT: }
 // STATIC-NEXT: return
 func.func private @kernel(memref<16xf32>, memref<16xf32>)
-func.func @chain(%x: memref<16xf32>, %out: memref<16xf32>) {
+func.func @static_chain(%x: memref<16xf32>, %out: memref<16xf32>) {
   %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
   call @kernel(%x, %a) : (memref<16xf32>, memref<16xf32>) -> ()
   %b = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
@@ -227,4 +231,35 @@ func.func @chain(%x: memref<16xf32>, %out: memref<16xf32>) {
   return
 }
 
-// STATS: dlc-cpu-plan-buffers: buffer-bytes 960, hoisted 1, kernel-workspaces 3, planned 17, static 0, workspace-bytes 640
+// -----
+
+// The globals' names do not collide with symbols already there, and a
+// workspace over 1 GiB (beyond what code reaches in a global) is allocated
+// by each run.
+// STATIC: memref.global "private" @named_workspace_taken
+// STATIC: memref.global "private" @[[NAME:named_workspace_[0-9]+]] : memref<64xi8>
+// STATIC-LABEL: func @named
+// STATIC: memref.get_global @[[NAME]] : memref<64xi8>
+// STATIC-LABEL: func @huge
+// STATIC-NOT: memref.get_global
+// STATIC: memref.alloc() {alignment = 64 : i64} : memref<1200000000xi8>
+// STATIC-NOT: memref.get_global
+// STATIC: return
+func.func private @kernel(memref<16xf32>, memref<16xf32>)
+memref.global "private" @named_workspace : memref<4xi8> = uninitialized
+func.func @named(%x: memref<16xf32>, %out: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  call @kernel(%x, %a) : (memref<16xf32>, memref<16xf32>) -> ()
+  call @kernel(%a, %out) : (memref<16xf32>, memref<16xf32>) -> ()
+  memref.dealloc %a : memref<16xf32>
+  return
+}
+func.func private @big(memref<300000000xf32>)
+func.func @huge() {
+  %a = memref.alloc() : memref<300000000xf32>
+  call @big(%a) : (memref<300000000xf32>) -> ()
+  memref.dealloc %a : memref<300000000xf32>
+  return
+}
+
+// STATS: dlc-cpu-plan-buffers: buffer-bytes 1200001024, hoisted 1, kernel-workspaces 3, planned 19, static 0, workspace-bytes 1200000704

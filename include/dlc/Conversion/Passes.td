@@ -180,7 +180,8 @@ def CPUPlanBuffersPass : Pass<"dlc-cpu-plan-buffers", "mlir::ModuleOp"> {
     call and plan with their own, so that the kernels' temporaries (im2col
     matrices, products before their epilogue) share the model's workspace.
     With `static-workspace` (the default), each other function's workspace
-    is a private `memref.global` kept between runs: a run takes it by
+    of at most 1 GiB (code reaches its globals within 2 GiB) is a private
+    `memref.global` kept between runs: a run takes it by
     setting a flag (`memref.atomic_rmw assign`) and clears the flag before
     returning, and a run that finds the flag set (the function entered
     again before it returned, from another thread) allocates a workspace of

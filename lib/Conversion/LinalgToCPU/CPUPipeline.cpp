@@ -169,9 +169,6 @@ void dlc::buildCPUCodePipeline(OpPassManager &pm, Phase stopAfter, int64_t threa
   pm.addNestedPass<func::FuncOp>(createCPUTileBuffersPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
-  // The model's buffers and its kernels' temporaries in one workspace of
-  // the most memory live at once, kept between runs.
-  pm.addPass(createCPUPlanBuffersPass());
   // Matrix products as register-tiled FMA kernels; strided copies as loops.
   CPUVectorizeContractionsPassOptions vectorize;
   vectorize.vectorBits = vectorBits;
@@ -185,6 +182,10 @@ void dlc::buildCPUCodePipeline(OpPassManager &pm, Phase stopAfter, int64_t threa
   pm.addNestedPass<func::FuncOp>(createCPUUnrollWindowsPass(windows));
   pm.addNestedPass<func::FuncOp>(createCPULoopOrderPass());
   pm.addNestedPass<func::FuncOp>(createCPUNoAliasArgsPass());
+  // The model's buffers and its kernels' temporaries in one workspace of
+  // the most memory live at once, kept between runs: after the passes that
+  // recognize a buffer by its allocation (dlc-cpu-unroll-windows).
+  pm.addPass(createCPUPlanBuffersPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (stopAfter == Phase::Loops)
     return;

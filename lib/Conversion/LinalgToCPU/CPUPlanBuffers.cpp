@@ -48,6 +48,10 @@ namespace {
 /// alignment dlc's allocations ask for).
 constexpr int64_t kAlignment = 64;
 
+/// The largest workspace kept in a global: code under the small code model
+/// reaches its data within 2 GiB, so a larger one is allocated per run.
+constexpr int64_t kMaxStaticWorkspace = int64_t(1) << 30;
+
 struct Buffer {
   memref::AllocOp alloc;
   int64_t bytes;
@@ -223,15 +227,16 @@ void makeStatic(func::FuncOp func, memref::AllocOp workspace, SymbolTable &symbo
   auto flagType = MemRefType::get({1}, IntegerType::get(ctx, 32));
   OpBuilder b(func);
   Location loc = workspace.getLoc();
-  auto global = memref::GlobalOp::create(
-      b, loc, (func.getSymName() + "_workspace").str(), b.getStringAttr("private"), type,
-      b.getUnitAttr(), /*constant=*/false, workspace.getAlignmentAttr());
+  // The flag first, so that it does not lie beyond the workspace.
   auto flag = memref::GlobalOp::create(
       b, loc, (func.getSymName() + "_workspace_taken").str(), b.getStringAttr("private"),
       flagType, DenseElementsAttr::get(RankedTensorType::get({1}, b.getI32Type()), 0),
       /*constant=*/false, /*alignment=*/nullptr);
-  symbols.insert(global);
+  auto global = memref::GlobalOp::create(
+      b, loc, (func.getSymName() + "_workspace").str(), b.getStringAttr("private"), type,
+      b.getUnitAttr(), /*constant=*/false, workspace.getAlignmentAttr());
   symbols.insert(flag);
+  symbols.insert(global);
 
   b.setInsertionPoint(workspace);
   Value flagRef = memref::GetGlobalOp::create(b, loc, flagType, flag.getSymName());
@@ -315,7 +320,7 @@ struct CPUPlanBuffersPass : dlc::impl::CPUPlanBuffersPassBase<CPUPlanBuffersPass
       if (!workspace)
         continue;
       workspaceBytes += workspace.getType().getNumElements();
-      if (staticWorkspace) {
+      if (staticWorkspace && workspace.getType().getNumElements() <= kMaxStaticWorkspace) {
         makeStatic(func, workspace, symbols);
         ++kept;
       }
