@@ -146,10 +146,10 @@ definitionsReached(ArrayRef<const llvm::GlobalValue *> roots,
   return reached;
 }
 
-/// Whether a global the code writes (a model's workspace) would be copied
-/// into more than one part, each copy a global of its own, or into none
-/// (one no function reaches, such as llvm.global_ctors).
-static bool writableGlobalShared(const llvm::Module &whole, const llvm::StringSet<> &kernels) {
+/// Whether splitting would copy a global the code writes (a model's
+/// workspace) into more than one part, each copy a global of its own, or into
+/// none (one no function reaches, such as llvm.global_ctors).
+static bool splitBreaksWritableGlobal(const llvm::Module &whole, const llvm::StringSet<> &kernels) {
   llvm::DenseMap<const llvm::GlobalValue *, int> parts;
   auto shared = [&](const llvm::SmallPtrSetImpl<const llvm::GlobalValue *> &reached) {
     return llvm::any_of(reached, [&](const llvm::GlobalValue *gv) {
@@ -246,7 +246,7 @@ llvm::Expected<std::vector<ObjectPart>> dlc::splitForCodegen(ModuleOp module, bo
   if (!whole)
     return llvm::createStringError("translation to LLVM IR failed");
   addPackedEntryPoints(*whole);
-  if (!perKernel || kernels.empty() || writableGlobalShared(*whole, kernels))
+  if (!perKernel || kernels.empty() || splitBreaksWritableGlobal(*whole, kernels))
     return std::vector<ObjectPart>{partOf(*whole)};
 
   std::vector<ObjectPart> parts;

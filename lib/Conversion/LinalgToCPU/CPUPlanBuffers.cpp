@@ -142,13 +142,19 @@ int64_t assignOffsets(MutableArrayRef<Buffer> buffers) {
   return size;
 }
 
-/// Plans `func`'s buffers into one workspace, allocated at the top of the
-/// body and freed before its return; returns the allocation, or null when
-/// no buffer could be planned. Adds the planned buffers and their bytes
-/// before planning to `planned` and `bufferBytes`.
-memref::AllocOp planFunction(func::FuncOp func, int64_t &planned, int64_t &bufferBytes) {
+/// A function's planned workspace: allocated at the top of its body, freed
+/// before its return, and what it replaced.
+struct Workspace {
+  memref::AllocOp alloc;
+  memref::DeallocOp dealloc;
+  int64_t buffers = 0, bufferBytes = 0;
+};
+
+/// Plans `func`'s buffers into one workspace; nothing when no buffer could
+/// be planned.
+std::optional<Workspace> planFunction(func::FuncOp func) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
-    return nullptr;
+    return std::nullopt;
   Block &body = func.front();
   DenseMap<Operation *, int64_t> position;
   for (auto [i, op] : llvm::enumerate(body))
@@ -158,7 +164,7 @@ memref::AllocOp planFunction(func::FuncOp func, int64_t &planned, int64_t &buffe
     if (std::optional<Buffer> b = lifetime(alloc, body, position))
       buffers.push_back(std::move(*b));
   if (buffers.empty())
-    return nullptr;
+    return std::nullopt;
   int64_t size = assignOffsets(buffers);
   int64_t alignment = llvm::max_element(buffers, [](const Buffer &x, const Buffer &y) {
                         return x.alignment < y.alignment;
@@ -167,8 +173,9 @@ memref::AllocOp planFunction(func::FuncOp func, int64_t &planned, int64_t &buffe
   OpBuilder b(func.getContext());
   b.setInsertionPointToStart(&body);
   Location loc = func.getLoc();
-  auto workspace = memref::AllocOp::create(b, loc, MemRefType::get({size}, b.getI8Type()),
-                                           b.getI64IntegerAttr(alignment));
+  Workspace ws;
+  ws.alloc = memref::AllocOp::create(b, loc, MemRefType::get({size}, b.getI8Type()),
+                                     b.getI64IntegerAttr(alignment));
   // The offsets, once each, at the top.
   DenseMap<int64_t, Value> offsets;
   for (Buffer &buf : buffers)
@@ -176,40 +183,31 @@ memref::AllocOp planFunction(func::FuncOp func, int64_t &planned, int64_t &buffe
       offsets[buf.offset] = arith::ConstantIndexOp::create(b, loc, buf.offset);
   for (Buffer &buf : buffers) {
     b.setInsertionPoint(buf.alloc);
-    Value view = memref::ViewOp::create(b, buf.alloc.getLoc(), buf.alloc.getType(), workspace,
+    Value view = memref::ViewOp::create(b, buf.alloc.getLoc(), buf.alloc.getType(), ws.alloc,
                                         offsets[buf.offset], ValueRange{});
     for (memref::DeallocOp d : buf.deallocs)
       d.erase();
     buf.alloc.getResult().replaceAllUsesWith(view);
     buf.alloc.erase();
-    bufferBytes += buf.bytes;
+    ws.bufferBytes += buf.bytes;
   }
   b.setInsertionPoint(body.getTerminator());
-  memref::DeallocOp::create(b, loc, workspace);
-  planned += buffers.size();
-  return workspace;
-}
-
-/// The deallocation of `workspace` that planFunction put before the return.
-memref::DeallocOp workspaceDealloc(memref::AllocOp workspace) {
-  for (Operation *user : workspace->getUsers())
-    if (auto d = dyn_cast<memref::DeallocOp>(user))
-      return d;
-  llvm_unreachable("a planned workspace is freed before the return");
+  ws.dealloc = memref::DeallocOp::create(b, loc, ws.alloc);
+  ws.buffers = buffers.size();
+  return ws;
 }
 
 /// Makes `kernel`'s workspace its last argument, which every call in
 /// `calls` allocates just before the call and frees after it.
-void hoistWorkspace(func::FuncOp kernel, memref::AllocOp workspace,
-                    ArrayRef<func::CallOp> calls) {
-  MemRefType type = workspace.getType();
-  IntegerAttr alignment = workspace.getAlignmentAttr();
+void hoistWorkspace(func::FuncOp kernel, Workspace ws, ArrayRef<func::CallOp> calls) {
+  MemRefType type = ws.alloc.getType();
+  IntegerAttr alignment = ws.alloc.getAlignmentAttr();
   unsigned index = kernel.getNumArguments();
-  if (failed(kernel.insertArgument(index, type, {}, workspace.getLoc())))
+  if (failed(kernel.insertArgument(index, type, {}, ws.alloc.getLoc())))
     llvm_unreachable("appending an argument to a function with a body");
-  workspaceDealloc(workspace).erase();
-  workspace.getResult().replaceAllUsesWith(kernel.getArgument(index));
-  workspace.erase();
+  ws.dealloc.erase();
+  ws.alloc.getResult().replaceAllUsesWith(kernel.getArgument(index));
+  ws.alloc.erase();
   for (func::CallOp call : calls) {
     OpBuilder b(call);
     auto alloc = memref::AllocOp::create(b, call.getLoc(), type, alignment);
@@ -221,12 +219,12 @@ void hoistWorkspace(func::FuncOp kernel, memref::AllocOp workspace,
 
 /// Makes `workspace`, `func`'s, a global taken for the run with an atomic
 /// flag: a run that finds it taken allocates its own.
-void makeStatic(func::FuncOp func, memref::AllocOp workspace, SymbolTable &symbols) {
-  MLIRContext *ctx = func.getContext();
-  MemRefType type = workspace.getType();
-  auto flagType = MemRefType::get({1}, IntegerType::get(ctx, 32));
+void makeStatic(func::FuncOp func, Workspace ws, SymbolTable &symbols) {
+  MemRefType type = ws.alloc.getType();
+  IntegerAttr alignment = ws.alloc.getAlignmentAttr();
   OpBuilder b(func);
-  Location loc = workspace.getLoc();
+  auto flagType = MemRefType::get({1}, b.getI32Type());
+  Location loc = ws.alloc.getLoc();
   // The flag first, so that it does not lie beyond the workspace.
   auto flag = memref::GlobalOp::create(
       b, loc, (func.getSymName() + "_workspace_taken").str(), b.getStringAttr("private"),
@@ -234,11 +232,11 @@ void makeStatic(func::FuncOp func, memref::AllocOp workspace, SymbolTable &symbo
       /*constant=*/false, /*alignment=*/nullptr);
   auto global = memref::GlobalOp::create(
       b, loc, (func.getSymName() + "_workspace").str(), b.getStringAttr("private"), type,
-      b.getUnitAttr(), /*constant=*/false, workspace.getAlignmentAttr());
+      b.getUnitAttr(), /*constant=*/false, alignment);
   symbols.insert(flag);
   symbols.insert(global);
 
-  b.setInsertionPoint(workspace);
+  b.setInsertionPoint(ws.alloc);
   Value flagRef = memref::GetGlobalOp::create(b, loc, flagType, flag.getSymName());
   Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
@@ -255,13 +253,12 @@ void makeStatic(func::FuncOp func, memref::AllocOp workspace, SymbolTable &symbo
         scf::YieldOp::create(t, l, g);
       },
       [&](OpBuilder &e, Location l) {
-        Value fresh = memref::AllocOp::create(e, l, type, workspace.getAlignmentAttr());
+        Value fresh = memref::AllocOp::create(e, l, type, alignment);
         scf::YieldOp::create(e, l, fresh);
       });
-  memref::DeallocOp dealloc = workspaceDealloc(workspace);
-  workspace.getResult().replaceAllUsesWith(choice.getResult(0));
-  workspace.erase();
-  b.setInsertionPoint(dealloc);
+  ws.alloc.getResult().replaceAllUsesWith(choice.getResult(0));
+  ws.alloc.erase();
+  b.setInsertionPoint(ws.dealloc);
   scf::IfOp::create(
       b, loc, own,
       [&](OpBuilder &t, Location l) {
@@ -273,7 +270,7 @@ void makeStatic(func::FuncOp func, memref::AllocOp workspace, SymbolTable &symbo
         memref::DeallocOp::create(e, l, choice.getResult(0));
         scf::YieldOp::create(e, l);
       });
-  dealloc.erase();
+  ws.dealloc.erase();
 }
 
 struct CPUPlanBuffersPass : dlc::impl::CPUPlanBuffersPassBase<CPUPlanBuffersPass> {
@@ -281,8 +278,8 @@ struct CPUPlanBuffersPass : dlc::impl::CPUPlanBuffersPassBase<CPUPlanBuffersPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SymbolTable symbols(module);
     SymbolTableCollection symbolTables;
+    SymbolTable &symbols = symbolTables.getSymbolTable(module);
     SymbolUserMap users(symbolTables, module);
     auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
     auto isKernel = [](func::FuncOp f) { return f->hasAttr("dlc.kernel"); };
@@ -292,10 +289,10 @@ struct CPUPlanBuffersPass : dlc::impl::CPUPlanBuffersPassBase<CPUPlanBuffersPass
     // function that is no kernel is changed so.
     int64_t planned = 0, bufferBytes = 0, kernelWorkspaces = 0, hoisted = 0;
     for (func::FuncOp kernel : llvm::make_filter_range(funcs, isKernel)) {
-      int64_t unused = 0;
-      memref::AllocOp workspace = planFunction(kernel, planned, unused);
-      if (!workspace)
+      std::optional<Workspace> ws = planFunction(kernel);
+      if (!ws)
         continue;
+      planned += ws->buffers;
       ++kernelWorkspaces;
       SmallVector<func::CallOp> calls;
       bool onlyCalled = kernel.isPrivate();
@@ -309,19 +306,22 @@ struct CPUPlanBuffersPass : dlc::impl::CPUPlanBuffersPassBase<CPUPlanBuffersPass
         calls.push_back(call);
       }
       if (onlyCalled) {
-        hoistWorkspace(kernel, workspace, calls);
+        hoistWorkspace(kernel, *ws, calls);
         ++hoisted;
       }
     }
 
     int64_t workspaceBytes = 0, kept = 0;
     for (func::FuncOp func : llvm::make_filter_range(funcs, std::not_fn(isKernel))) {
-      memref::AllocOp workspace = planFunction(func, planned, bufferBytes);
-      if (!workspace)
+      std::optional<Workspace> ws = planFunction(func);
+      if (!ws)
         continue;
-      workspaceBytes += workspace.getType().getNumElements();
-      if (staticWorkspace && workspace.getType().getNumElements() <= kMaxStaticWorkspace) {
-        makeStatic(func, workspace, symbols);
+      planned += ws->buffers;
+      bufferBytes += ws->bufferBytes;
+      int64_t size = ws->alloc.getType().getNumElements();
+      workspaceBytes += size;
+      if (staticWorkspace && size <= kMaxStaticWorkspace) {
+        makeStatic(func, *ws, symbols);
         ++kept;
       }
     }
