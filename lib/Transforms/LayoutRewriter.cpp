@@ -138,7 +138,11 @@ private:
     b.setInsertionPointAfterValue(v);
     auto t = LayoutTransformOp::create(b, v.getLoc(), v, from, to);
     Value result = t.getResult();
-    if (std::optional<Tensor> value = constantValue(v)) {
+    if (Value moved = permutedF32Constant(b, v, from, to)) {
+      result = moved;
+      t.erase();
+      ++stats.constants;
+    } else if (std::optional<Tensor> value = constantValue(v)) {
       FailureOr<std::vector<Tensor>> folded = evaluateOp(t, {*value});
       if (failed(folded))
         return t.emitError("cannot transform the constant from ") << from << " to " << to;
@@ -150,6 +154,43 @@ private:
     }
     cache[key] = result;
     return result;
+  }
+
+  /// `v`, an f32 constant with raw bytes, with its axes permuted from `from`
+  /// to `to` on those bytes (weights: megabytes, which the reference
+  /// interpreter's doubles would copy three times); null otherwise.
+  static Value permutedF32Constant(OpBuilder &b, Value v, StringRef from,
+                                   StringRef to) {
+    auto c = v.getDefiningOp<ConstantOp>();
+    std::optional<SmallVector<int64_t>> perm = permutationBetween(from, to);
+    auto type = cast<RankedTensorType>(v.getType());
+    std::optional<ArrayRef<char>> bytes = c ? payloadBytes(c) : std::nullopt;
+    if (!bytes || !perm || !type.getElementType().isF32() ||
+        static_cast<int64_t>(perm->size()) != type.getRank())
+      return {};
+    RankedTensorType outType = permuted(type, *perm);
+    Shape inStrides = rowMajorStrides(type.getShape());
+    int64_t rank = outType.getRank(), inner = outType.getShape().back();
+    int64_t innerStride = inStrides[perm->back()];
+    AsmResourceBlob blob = allocateBlob(bytes->size());
+    auto *out = reinterpret_cast<float *>(blob.getMutableData().data());
+    auto *in = reinterpret_cast<const float *>(bytes->data());
+    // Output rows in order; each reads its input elements innerStride apart.
+    SmallVector<int64_t> index(rank, 0);
+    for (int64_t row = 0, rows = outType.getNumElements() / inner; row < rows;
+         ++row) {
+      int64_t base = 0;
+      for (int64_t i = 0; i + 1 < rank; ++i)
+        base += index[i] * inStrides[(*perm)[i]];
+      for (int64_t j = 0; j < inner; ++j)
+        *out++ = in[base + j * innerStride];
+      for (int64_t i = rank - 2; i >= 0 && ++index[i] == outType.getDimSize(i);
+           --i)
+        index[i] = 0;
+    }
+    auto attr =
+        DenseResourceElementsAttr::get(outType, "layout", std::move(blob));
+    return ConstantOp::create(b, v.getLoc(), attr);
   }
 
   /// Replaces `op` by `replacement`, whose result is in `newLayout`, for
@@ -281,6 +322,21 @@ private:
         cache.erase({in, StringAttr::get(func.getContext(), to)});
         in.getDefiningOp()->erase();
       }
+      // A broadcast constant whose only ones lead (a bias [1, 1, 1, C] in
+      // NHWC) without them, [C]: the lowering then indexes it by loops
+      // alone, which lets a convolution's epilogue fuse through the reshape
+      // of its product.
+      if (numpy && take != Take::Keep)
+        if (std::optional<Tensor> t = constantValue(*converted);
+            t && t->shape.size() > 1 && t->shape.front() == 1) {
+          auto rest = llvm::find_if(t->shape, [](int64_t d) { return d != 1; });
+          if (rest != t->shape.end() &&
+              !llvm::is_contained(llvm::make_range(rest, t->shape.end()), 1)) {
+            t->shape.erase(t->shape.begin(), rest);
+            OpBuilder b(op);
+            converted = createConstant(b, v.getLoc(), *t, "broadcast");
+          }
+        }
       operands.push_back(*converted);
     }
     OpBuilder b(op);

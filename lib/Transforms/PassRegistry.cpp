@@ -115,8 +115,9 @@ static const CatalogueEntry kCatalogue[] = {
      // 3x3 convolutions of ResNets and SSD's heads as Winograd products:
      // auto with it against O3 (`--against`), ResNet-50 0.919 [0.916,
      // 0.923] over 31 rounds, SSD-ResNet50 0.657 [0.646, 0.672] over 21
-     // (2026-11-28, README).
-     "RN{winograd=true} SSD{winograd=true}"},
+     // (2026-11-28, README). MobileNets channels-last (the builtin
+     // cpu-nhwc description): see the README's "Layouts".
+     "RN{winograd=true} MN{target=cpu-nhwc} SSD{winograd=true}"},
     {"ConvertLayout", "graph-convert-layout", 3, false, "BL", "conv2d layout_transform",
      "layout_transform", "", "BR", "conv2d in user-chosen layouts (default NHWC)"},
     {"AnnotateTarget", "graph-annotate-target", 0, false, "", "", "", "a target description",

@@ -32,6 +32,36 @@ func.func @conv_strided_dilated(%x: tensor<1x3x9x9xf32>, %w: tensor<4x3x3x3xf32>
 
 // -----
 
+// NHWC convolution: im2col rows (an affine copy [n, oh, ow, kh, kw, c],
+// channels innermost) collapsed to [n*oh*ow, kh*kw*c], times the HWIO
+// weight collapsed to [kh*kw*c, o] (one collapse: the CPU packs it), into
+// [n*oh*ow, o] initialized with the bias along its columns, which is the
+// NHWC output. A 1x1 stride-1 convolution's rows are its input's pixels.
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-LABEL: func @conv_nhwc
+// CHECK: tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: linalg.generic {indexing_maps = [#[[ROWS]], {{.*}} outs(%{{.*}} : tensor<1x3x3x3x3x2xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x3x3x3x3x2xf32> into tensor<9x18xf32>
+// CHECK: tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x2x4xf32> into tensor<18x4xf32>
+// CHECK: linalg.generic {{.*}} ins(%arg2 : tensor<4xf32>) outs(%{{.*}} : tensor<9x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} : tensor<9x18xf32>, tensor<18x4xf32>)
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x3x3x4xf32>
+// CHECK-LABEL: func @conv_nhwc_1x1
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2], [3]] : tensor<1x5x5x2xf32> into tensor<25x2xf32>
+// CHECK: linalg.generic {{.*}} : tensor<25x2xf32>, tensor<2x4xf32>)
+func.func @conv_nhwc(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>, %b: tensor<4xf32>) -> tensor<1x3x3x4xf32> {
+  %0 = graph.conv2d %x, %w, %b {data_layout = "NHWC", kernel_layout = "HWIO", strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>, tensor<4xf32>) -> tensor<1x3x3x4xf32>
+  return %0 : tensor<1x3x3x4xf32>
+}
+func.func @conv_nhwc_1x1(%x: tensor<1x5x5x2xf32>, %w: tensor<1x1x2x4xf32>) -> tensor<1x5x5x4xf32> {
+  %0 = graph.conv2d %x, %w {data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x5x5x2xf32>, tensor<1x1x2x4xf32>) -> tensor<1x5x5x4xf32>
+  return %0 : tensor<1x5x5x4xf32>
+}
+
+// -----
+
 // Depthwise NHWC convolution and pooling use the named linalg ops.
 // CHECK-LABEL: func @depthwise_and_pool
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc
@@ -103,8 +133,7 @@ func.func @nms(%b: tensor<1x3x4xf32>, %s: tensor<1x2x3xf32>) -> tensor<1x2xi64> 
 // batch's rows (a [16, 1, 8] batch would otherwise be 16 one-row products),
 // reshaped back to the batch afterwards.
 // CHECK-LABEL: func @matmul_shared_rhs
-// CHECK: tensor.collapse_shape %arg0 {{.*}} into tensor<128xf32>
-// CHECK: tensor.expand_shape {{.*}} into tensor<16x8xf32>
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0], [1, 2]] : tensor<16x1x8xf32> into tensor<16x8xf32>
 // CHECK: linalg.generic {{.*}}["parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %arg1 : tensor<16x8xf32>, tensor<8x4xf32>) outs(%{{.*}} : tensor<16x4xf32>)
 // CHECK: tensor.expand_shape {{.*}} into tensor<16x1x4xf32>
 func.func @matmul_shared_rhs(%x: tensor<16x1x8xf32>, %w: tensor<8x4xf32>) -> tensor<16x1x4xf32> {

@@ -5,9 +5,9 @@
 
 // BAD: dlc-cpu-pack-weights: vector-bits must be 256 or 512, got 128
 
-// Over the cases below: three kernel arguments packed and one transposed,
-// five weights written.
-// STATS: dlc-cpu-pack-weights: packed 3, transposed 1, weights 5
+// Over the cases below: four kernel arguments packed and one transposed,
+// six weights written.
+// STATS: dlc-cpu-pack-weights: packed 4, transposed 1, weights 6
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -249,4 +249,37 @@ func.func private @kernel(%a: tensor<4x16xf32>, %b: tensor<16x16xf32>) -> (tenso
     linalg.yield %s : f32
   } -> tensor<4x16xf32>
   return %r1, %r2 : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+// An NHWC convolution's HWIO weight [1, 1, 2, 16], read by its product
+// through a collapse into [2, 16]: packed as that matrix, [1][2][16] (the
+// same order here), and the kernel takes the panels without the collapse.
+// CHECK-LABEL: func @hwio
+// CHECK: %[[W:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<1x2x16xf32>
+// CHECK: call @hwio_kernel(%arg0, %[[W]]) : (tensor<4x2xf32>, tensor<1x2x16xf32>)
+// CHECK: func.func private @hwio_kernel(%arg0: tensor<4x2xf32>, %arg1: tensor<1x2x16xf32>)
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<4x2xf32>, tensor<1x2x16xf32>)
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @hwio(%x: tensor<4x2xf32>) -> tensor<4x16xf32> {
+  %w = arith.constant dense<[[[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0]]]]> : tensor<1x1x2x16xf32>
+  %y = call @hwio_kernel(%x, %w) : (tensor<4x2xf32>, tensor<1x1x2x16xf32>) -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}
+func.func private @hwio_kernel(%a: tensor<4x2xf32>, %b: tensor<1x1x2x16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = tensor.collapse_shape %b [[0, 1, 2], [3]] : tensor<1x1x2x16xf32> into tensor<2x16xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %m : tensor<4x2xf32>, tensor<2x16xf32>) outs(%c : tensor<4x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
 }

@@ -2,6 +2,8 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-alter-op-layout))" --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // A target description from a file: convolutions want NHWC.
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{target=%S/Inputs/target-nhwc.txt}))" | FileCheck %s --check-prefix=NHWC
+// The builtin description cpu-nhwc (what auto takes for MobileNets) does the same.
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{target=cpu-nhwc}))" | FileCheck %s --check-prefix=NHWC
 // NHWC data with OIHW kernels is a pair no backend compiles: counted, not done.
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{target=%S/Inputs/target-nhwc-oihw.txt}))" | FileCheck %s --check-prefix=UNSUPPORTED
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{target=%S/Inputs/target-nhwc-oihw.txt}))" --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=UNSUPPORTED-STATS
@@ -10,7 +12,7 @@
 
 // STATS: graph-alter-op-layout: constants 2, converted 1, followed 3, transforms 2, unsupported 0
 // UNSUPPORTED-STATS: graph-alter-op-layout: constants 0, converted 0, followed 0, transforms 0, unsupported 2
-// MISSING: graph-alter-op-layout: cannot read target description '{{.*}}missing.txt' (builtin targets: cpu)
+// MISSING: graph-alter-op-layout: cannot read target description '{{.*}}missing.txt' (builtin targets: cpu, cpu-nhwc)
 // MALFORMED: graph-alter-op-layout: {{.*}}target-malformed.txt:2: unknown op class 'conv3d' (expected conv2d, conv2d.depthwise or conv2d.grouped)
 
 // An NHWC model (as TensorFlow exports them): the CPU description wants

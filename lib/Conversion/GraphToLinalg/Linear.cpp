@@ -199,6 +199,58 @@ Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w, Valu
   return reshapeTo(b, loc, y, type);
 }
 
+/// conv2d (NHWC/HWIO, one group) as a matrix product: the input unrolled
+/// into rows [N*OH*OW, KH*KW*C] (a reshape for 1x1 stride-1 convolutions)
+/// times the weights, which HWIO already lays out as the matrix [KH*KW*C, O],
+/// giving the output [N*OH*OW, O], NHWC itself. Here B is the weight, which
+/// dlc-cpu-pack-weights packs when it is a constant, and every row of the
+/// im2col matrix and of the output is contiguous.
+Value im2colConvNHWC(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w,
+                     Value bias) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = op.getType(), xt = typeOf(x);
+  Type et = type.getElementType();
+  ArrayRef<int64_t> ws = typeOf(w).getShape(), s = op.getStrides(),
+                    d = op.getDilations();
+  int64_t n = type.getDimSize(0), oh = type.getDimSize(1),
+          ow = type.getDimSize(2), o = type.getDimSize(3), kh = ws[0],
+          kw = ws[1], c = ws[2];
+  int64_t m = n * oh * ow, kkc = kh * kw * c;
+  auto colType = RankedTensorType::get({m, kkc}, et);
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  Value col;
+  if (kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 && xt.getDimSize(1) == oh &&
+      xt.getDimSize(2) == ow) {
+    col = reshapeTo(b, loc, x, colType);
+  } else {
+    // cols[n, oh, ow, kh, kw, c] = x[n, oh * s0 + kh * d0, ow * s1 + kw * d1,
+    // c]: an affine copy whose innermost loop walks a pixel's channels.
+    auto cols6 = RankedTensorType::get({n, oh, ow, kh, kw, c}, et);
+    AffineMap read = AffineMap::get(6, 0,
+                                    {dim(0), dim(1) * s[0] + dim(3) * d[0],
+                                     dim(2) * s[1] + dim(4) * d[1], dim(5)},
+                                    ctx);
+    auto copy = linalg::GenericOp::create(
+        b, loc, TypeRange{cols6}, ValueRange{x},
+        ValueRange{empty(b, loc, cols6)},
+        SmallVector<AffineMap>{read, AffineMap::getMultiDimIdentityMap(6, ctx)},
+        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+        [](OpBuilder &nb, Location nl, ValueRange args) {
+          linalg::YieldOp::create(nb, nl, args[0]);
+        });
+    col = reshapeTo(b, loc, copy.getResult(0), colType);
+  }
+  Value w2 = reshapeTo(b, loc, w, RankedTensorType::get({kkc, o}, et));
+  auto outType = RankedTensorType::get({m, o}, et);
+  // loops: m, o | k
+  Value y =
+      contraction(b, loc, outType, col, w2, biasInit(b, loc, outType, bias, 1),
+                  AffineMap::get(3, 0, {dim(0), dim(2)}, ctx),
+                  AffineMap::get(3, 0, {dim(2), dim(1)}, ctx),
+                  AffineMap::get(3, 0, {dim(0), dim(1)}, ctx), 1);
+  return reshapeTo(b, loc, y, type);
+}
+
 struct Conv2DLowering : GraphPattern<Conv2DOp> {
   using GraphPattern::GraphPattern;
   LogicalResult matchAndRewrite(Conv2DOp op, Adaptor a, ConversionPatternRewriter &r) const override {
@@ -225,15 +277,11 @@ struct Conv2DLowering : GraphPattern<Conv2DOp> {
       r.replaceOp(op, im2colConv(r, loc, op, x, w, a.getBias()));
       return success();
     }
-    Value init = biasInit(r, loc, type, a.getBias(), dm.c);
-    if (groups == 1) {
-      if (nhwc && hwio) {
-        r.replaceOp(op, linalg::Conv2DNhwcHwcfOp::create(r, loc, TypeRange{type}, ValueRange{x, w},
-                                                         ValueRange{init}, strides, dilations)
-                            .getResult(0));
-        return success();
-      }
+    if (groups == 1 && nhwc && hwio) {
+      r.replaceOp(op, im2colConvNHWC(r, loc, op, x, w, a.getBias()));
+      return success();
     }
+    Value init = biasInit(r, loc, type, a.getBias(), dm.c);
     if (groups == c && o == c) { // depthwise, multiplier 1
       if (!nhwc && !hwio) {
         Value w3 = reshapeTo(r, loc, w, RankedTensorType::get({ws[0], ws[2], ws[3]}, et));

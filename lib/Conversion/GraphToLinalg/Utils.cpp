@@ -175,11 +175,19 @@ Value convertScalar(OpBuilder &b, Location l, Value x, Type to) {
              : (Value)arith::TruncIOp::create(b, l, to, x);
 }
 
-/// Any static reshape: collapse to 1-D, then expand (views, no copies).
+/// Any static reshape, as views (no copies): one collapse or one expand
+/// where that is what it is (the later passes see an HWIO weight read as
+/// [KH*KW*C, O] directly), otherwise a collapse to 1-D and an expand.
 Value reshapeTo(OpBuilder &b, Location loc, Value x, RankedTensorType to) {
   RankedTensorType from = typeOf(x);
   if (from == to)
     return x;
+  if (from.getRank() > to.getRank() && to.getRank() > 0)
+    if (auto groups = getReassociationIndicesForCollapse(from.getShape(), to.getShape()))
+      return tensor::CollapseShapeOp::create(b, loc, to, x, *groups);
+  if (from.getRank() < to.getRank() && from.getRank() > 0)
+    if (auto groups = getReassociationIndicesForCollapse(to.getShape(), from.getShape()))
+      return tensor::ExpandShapeOp::create(b, loc, to, x, *groups);
   auto flatType = RankedTensorType::get({from.getNumElements()}, from.getElementType());
   Value flat = x;
   if (from.getRank() != 1) {

@@ -11,6 +11,8 @@
 // [n, k], read across its rows, is packed from that layout directly; when
 // n is no multiple of nr it is stored transposed, [k, n], which the kernel
 // reads along its rows (a batch-1 classifier head would otherwise gather).
+// An NHWC convolution's HWIO weight is read through its collapse into the
+// matrix [KH*KW*C, O], which is packed the same way.
 //
 //===----------------------------------------------------------------------===//
 #include "../../Transforms/PassUtils.h"
@@ -21,6 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
@@ -84,22 +87,33 @@ AsmResourceBlob transposedBlob(ArrayRef<char> bytes, int64_t n, int64_t k) {
   return blob;
 }
 
-/// The products that read the kernel argument `arg` as their B, with their
-/// loop roles, and how they read it; nothing when the argument has any
-/// other use or the products disagree.
+/// The matrix a kernel argument is read as: its one collapse into two
+/// dimensions (an HWIO weight as [KH*KW*C, O]), or the argument itself.
+Value matrixOf(BlockArgument arg) {
+  if (arg.hasOneUse())
+    if (auto collapse =
+            dyn_cast<tensor::CollapseShapeOp>(*arg.getUsers().begin()))
+      if (collapse.getResultType().getRank() == 2)
+        return collapse.getResult();
+  return arg;
+}
+
+/// The products that read `matrix` (a kernel argument or its collapse) as
+/// their B, with their loop roles, and how they read it; nothing when it
+/// has any other use or the products disagree.
 using Product = std::pair<linalg::GenericOp, ProductDims>;
 struct Reading {
   Held held;
   SmallVector<Product> products;
 };
-std::optional<Reading> productsReading(BlockArgument arg) {
-  auto type = dyn_cast<RankedTensorType>(arg.getType());
-  if (!type || type.getRank() != 2 || !type.hasStaticShape() || !type.getElementType().isF32() ||
-      arg.use_empty())
+std::optional<Reading> productsReading(Value matrix) {
+  auto type = dyn_cast<RankedTensorType>(matrix.getType());
+  if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
+      !type.getElementType().isF32() || matrix.use_empty())
     return std::nullopt;
   std::optional<Held> held;
   SmallVector<Product> products;
-  for (OpOperand &use : arg.getUses()) {
+  for (OpOperand &use : matrix.getUses()) {
     auto op = dyn_cast<linalg::GenericOp>(use.getOwner());
     if (!op || use.getOperandNumber() != 1 || !op.hasPureTensorSemantics() ||
         !isF32Contraction(op))
@@ -153,6 +167,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     struct Candidate {
       func::FuncOp kernel;
       unsigned index;
+      Value matrix; // the argument, or its collapse into [k, n]
       Form form;
       SmallVector<Product> products;
       SmallVector<func::CallOp> calls;
@@ -174,12 +189,14 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       if (!onlyCalls || calls.empty())
         continue;
       for (BlockArgument arg : kernel.getArguments()) {
-        std::optional<Reading> reading = productsReading(arg);
+        Value matrix = matrixOf(arg);
+        std::optional<Reading> reading = productsReading(matrix);
         if (!reading || !llvm::all_of(calls, [&](func::CallOp call) {
               return constantPayload(call.getOperand(arg.getArgNumber())).has_value();
             }))
           continue;
-        ArrayRef<int64_t> shape = cast<RankedTensorType>(arg.getType()).getShape();
+        ArrayRef<int64_t> shape =
+            cast<RankedTensorType>(matrix.getType()).getShape();
         int64_t n = reading->held == Held::KN ? shape[1] : shape[0];
         std::optional<Form> form;
         if (n % nr == 0)
@@ -187,21 +204,28 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
         else if (reading->held == Held::NK)
           form = Form::TransposedNK;
         if (form)
-          candidates.push_back({kernel, arg.getArgNumber(), *form, std::move(reading->products),
-                                calls});
+          candidates.push_back({kernel, arg.getArgNumber(), matrix, *form,
+                                std::move(reading->products), calls});
       }
     }
-    // The constants to write, each once per form, on the context's threads
-    // (memory-bound: BERT-base has 340 MB of them).
-    using Key = std::pair<Value, unsigned>;
+    // The constants to write, each once per form and matrix shape, on the
+    // context's threads (memory-bound: BERT-base has 340 MB of them).
+    using Key =
+        std::tuple<Value, unsigned, int64_t, int64_t>; // form, rows, cols
+    auto keyOf = [](Candidate &c, func::CallOp call) {
+      ArrayRef<int64_t> shape =
+          cast<RankedTensorType>(c.matrix.getType()).getShape();
+      return Key{call.getOperand(c.index), static_cast<unsigned>(c.form),
+                 shape[0], shape[1]};
+    };
     llvm::MapVector<Key, std::optional<AsmResourceBlob>> weights;
     for (Candidate &c : candidates)
       for (func::CallOp call : c.calls)
-        weights.try_emplace(Key{call.getOperand(c.index), static_cast<unsigned>(c.form)});
+        weights.try_emplace(keyOf(c, call));
     auto entries = weights.takeVector();
     mlir::parallelFor(&getContext(), 0, entries.size(), [&](size_t i) {
-      auto [weight, form] = entries[i].first;
-      ArrayRef<int64_t> shape = cast<RankedTensorType>(weight.getType()).getShape();
+      auto [weight, form, rows, cols] = entries[i].first;
+      int64_t shape[] = {rows, cols};
       ArrayRef<char> bytes = *constantPayload(weight);
       switch (static_cast<Form>(form)) {
       case Form::PanelsFromKN:
@@ -218,9 +242,8 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     OpBuilder b(&getContext());
     DenseMap<Key, Value> written;
     for (auto &[key, blob] : entries) {
-      auto [weight, form] = key;
+      auto [weight, form, rows, cols] = key;
       auto type = cast<RankedTensorType>(weight.getType());
-      int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
       RankedTensorType newType;
       StringRef name = "packed_weight";
       switch (static_cast<Form>(form)) {
@@ -241,16 +264,22 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     }
     int64_t packed = 0, transposed = 0;
     for (Candidate &c : candidates) {
-      auto keyOf = [&](func::CallOp call) {
-        return Key{call.getOperand(c.index), static_cast<unsigned>(c.form)};
-      };
+      SmallVector<Value> packedWeights;
+      for (func::CallOp call : c.calls)
+        packedWeights.push_back(written[keyOf(c, call)]);
       BlockArgument arg = c.kernel.getArgument(c.index);
-      arg.setType(written[keyOf(c.calls.front())].getType());
-      SmallVector<Type> inputs = llvm::to_vector(c.kernel.getBody().getArgumentTypes());
+      if (c.matrix != arg) {
+        Operation *collapse = c.matrix.getDefiningOp();
+        c.matrix.replaceAllUsesWith(arg);
+        collapse->erase();
+      }
+      arg.setType(packedWeights.front().getType());
+      SmallVector<Type> inputs =
+          llvm::to_vector(c.kernel.getBody().getArgumentTypes());
       c.kernel.setFunctionType(
           FunctionType::get(&getContext(), inputs, c.kernel.getResultTypes()));
-      for (func::CallOp call : c.calls)
-        call->setOperand(c.index, written[keyOf(call)]);
+      for (auto [call, weight] : llvm::zip_equal(c.calls, packedWeights))
+        call->setOperand(c.index, weight);
       bool panels = c.form != Form::TransposedNK;
       for (auto [op, d] : c.products) {
         SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -265,7 +294,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     }
     llvm::SetVector<Value> originals;
     for (auto &[key, blob] : entries)
-      originals.insert(key.first);
+      originals.insert(std::get<0>(key));
     for (Value weight : originals)
       if (weight.use_empty())
         weight.getDefiningOp()->erase();

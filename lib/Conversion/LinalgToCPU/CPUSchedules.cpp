@@ -87,7 +87,17 @@ int64_t dlc::cpu::cacheTile(int64_t range, int64_t step, int64_t limit) {
   return range;
 }
 
-int64_t dlc::cpu::cacheTileM(int64_t m, RegisterTile reg) { return cacheTile(m, reg.mr, 8 * reg.mr); }
+int64_t dlc::cpu::cacheTileM(int64_t m, RegisterTile reg) {
+  int64_t t = cacheTile(m, reg.mr, 8 * reg.mr);
+  // Where no multiple of the register tile's rows divides an m longer than
+  // any layer's channels (an NHWC convolution's 3136 or 12544 positions,
+  // with 6-row tiles), a divisor that is not one, whose last partial
+  // register tile the product kernel peels: whole rows would make each
+  // tile's output megabytes.
+  if (t == m && m > 2048)
+    t = cacheTile(m, 1, 8 * reg.mr);
+  return t;
+}
 int64_t dlc::cpu::cacheTileN(int64_t n, RegisterTile reg) { return cacheTile(n, reg.nr, 256); }
 int64_t dlc::cpu::cacheTileK(int64_t k) { return cacheTile(k, 1, 256); }
 

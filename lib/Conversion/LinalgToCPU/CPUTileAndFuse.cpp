@@ -112,9 +112,13 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
     // outer positions as fit in about kWindowTileElements outputs; whole
     // planes when the input is padded, so that each tile pads its own
     // plane (a part of a plane would need a padding of dynamic size).
+    // With channels innermost (NHWC), whole padded planes of a vector's
+    // worth of channels each: all channels would make a tile's padded
+    // plane megabytes.
     llvm::SmallBitVector whole = paddedLoops(anchor);
     AffineMap out = anchor.getMatchingIndexingMap(anchor.getDpsInitOperand(0));
     int64_t elements = 1;
+    bool innermost = true;
     for (AffineExpr e : llvm::reverse(out.getResults())) {
       auto dim = dyn_cast<AffineDimExpr>(e);
       if (!dim || iters[dim.getPosition()] != utils::IteratorType::parallel)
@@ -123,8 +127,17 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
       int64_t t = ranges[i];
       if (whole[i]) { // not tiled: its slices start at 0
         elements *= t;
+        innermost = false;
         continue;
       }
+      if (innermost && whole.any()) {
+        int64_t lanes = reg.nr / 2;
+        tiles[i] = t % lanes == 0 ? lanes : t;
+        elements *= tiles[i];
+        innermost = false;
+        continue;
+      }
+      innermost = false;
       while (elements > 1 && elements * t > kWindowTileElements && t > 1)
         t = smallerTile(ranges[i], t, 1);
       tiles[i] = std::max<int64_t>(t, 1);

@@ -239,6 +239,26 @@ cases.append(("dense_const_two_weights", f"""func.func @main(%x: {t([6, 32])}) -
   return %0, %1 : {t([6, 64])}, {t([6, 64])}
 }}"""))
 
+# NHWC convolutions with constant HWIO weights: products of the im2col rows
+# (a reshape for 1 x 1) and the weight as [KH*KW*C, O], packed when O is a
+# multiple of the panel width (32, 64), read along its rows otherwise (24).
+def hwio(kh, kw, c, o):
+    return "dense<" + str([[[[round(rng.uniform(-1, 1), 3) for _ in range(o)] for _ in range(c)]
+                             for _ in range(kw)] for _ in range(kh)]) + ">"
+
+
+for name, (h, w, c), (kh, s, p), o in [("nhwc_const_1x1", (9, 7, 16), (1, 1, 0), 64),
+                                       ("nhwc_const_3x3s2", (11, 10, 3), (3, 2, 1), 32),
+                                       ("nhwc_const_3x3_24", (8, 8, 8), (3, 1, 1), 24)]:
+    oh, ow = window(h, kh, s, 1, p, p), window(w, kh, s, 1, p, p)
+    x, wt, y = [1, h, w, c], [kh, kh, c, o], [1, oh, ow, o]
+    cases.append((name, f"""func.func @main(%x: {t(x)}, %b: {t([o])}) -> {t(y)} {{
+  %w = graph.constant {hwio(kh, kh, c, o)} : {t(wt)}
+  %0 = graph.conv2d %x, %w, %b {{strides = array<i64: {s}, {s}>, padding = array<i64: {p}, {p}, {p}, {p}>, groups = 1 : i64, data_layout = "NHWC", kernel_layout = "HWIO"}} : ({t(x)}, {t(wt)}, {t([o])}) -> {t(y)}
+  %1 = graph.relu %0 : {t(y)}
+  return %1 : {t(y)}
+}}"""))
+
 # Products whose n no column tile divides (361, 300 > 256): B's columns
 # in blocks with the last one peeled off, rows whole in a thread's tile
 # (36 and 18 rows, which tiles of 6 rows divide).
@@ -256,7 +276,7 @@ for name, text in cases:
     with open(path, "w") as f:
         f.write(text + "\n")
     compare(f"generated {name}", path, "main")
-    if name.startswith(("dense_const", "blocked")):
+    if name.startswith(("dense_const", "blocked", "nhwc_const")):
         for threads in (2, 4):
             compare(f"generated {name} threads={threads}", path, "main", threads=threads)
 
