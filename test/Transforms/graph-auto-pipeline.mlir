@@ -27,6 +27,10 @@ RUN: dlc-opt mobilenet.mlirbc --dlc-pipeline=auto --dlc-explain -o /dev/null 2>&
 MOBILENET: auto: mobilenet (confidence
 MOBILENET: run  BackwardFoldScaleAxis: O3
 MOBILENET: run  ForwardFoldScaleAxis: O3
+# MobileNets channels-last: the builtin cpu-nhwc target description, whose
+# convolutions the CPU measured faster there.
+MOBILENET: run  AlterOpLayout: O3; class MN (CF'22); class MN, {target=cpu-nhwc}, measured faster (dlc)
+MOBILENET: auto: list:{{.*}}AlterOpLayout{target=cpu-nhwc},FoldConstant,FuseOps
 
 # On BERT, the class's FastMath runs (measured 1-2% faster); its BatchingOps
 # (measured to gain nothing on the CPU) and O3's dormant passes are skipped.
