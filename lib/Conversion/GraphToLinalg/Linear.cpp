@@ -152,6 +152,19 @@ struct MatmulLowering : GraphPattern<MatmulOp> {
   }
 };
 
+/// The im2col copy: `cols` (rank 6, the window's and the output's
+/// positions) read from `x` through `read`.
+Value windowCopy(OpBuilder &b, Location loc, Value x, RankedTensorType cols, AffineMap read) {
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{cols}, ValueRange{x}, ValueRange{empty(b, loc, cols)},
+             SmallVector<AffineMap>{read, AffineMap::getMultiDimIdentityMap(6, b.getContext())},
+             SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, args[0]);
+             })
+      .getResult(0);
+}
+
 /// conv2d (NCHW/OIHW, one group) as a matrix product: the input unrolled
 /// into columns [N, C*KH*KW, OH*OW] (im2col; a reshape for 1x1 stride-1
 /// convolutions) times the weights [O, C*KH*KW]. Its loops order so that the
@@ -179,14 +192,7 @@ Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w, Valu
     AffineMap read = AffineMap::get(
         6, 0, {dim(0), dim(1), dim(4) * s[0] + dim(2) * d[0], dim(5) * s[1] + dim(3) * d[1]},
         ctx);
-    auto copy = linalg::GenericOp::create(
-        b, loc, TypeRange{cols6}, ValueRange{x}, ValueRange{empty(b, loc, cols6)},
-        SmallVector<AffineMap>{read, AffineMap::getMultiDimIdentityMap(6, ctx)},
-        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-        [](OpBuilder &nb, Location nl, ValueRange args) {
-          linalg::YieldOp::create(nb, nl, args[0]);
-        });
-    col = reshapeTo(b, loc, copy.getResult(0), colType);
+    col = reshapeTo(b, loc, windowCopy(b, loc, x, cols6, read), colType);
   }
   Value w2 = reshapeTo(b, loc, w, RankedTensorType::get({o, ckk}, et));
   auto outType = RankedTensorType::get({n, o, p}, et);
@@ -230,15 +236,7 @@ Value im2colConvNHWC(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w,
                                     {dim(0), dim(1) * s[0] + dim(3) * d[0],
                                      dim(2) * s[1] + dim(4) * d[1], dim(5)},
                                     ctx);
-    auto copy = linalg::GenericOp::create(
-        b, loc, TypeRange{cols6}, ValueRange{x},
-        ValueRange{empty(b, loc, cols6)},
-        SmallVector<AffineMap>{read, AffineMap::getMultiDimIdentityMap(6, ctx)},
-        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-        [](OpBuilder &nb, Location nl, ValueRange args) {
-          linalg::YieldOp::create(nb, nl, args[0]);
-        });
-    col = reshapeTo(b, loc, copy.getResult(0), colType);
+    col = reshapeTo(b, loc, windowCopy(b, loc, x, cols6, read), colType);
   }
   Value w2 = reshapeTo(b, loc, w, RankedTensorType::get({kkc, o}, et));
   auto outType = RankedTensorType::get({m, o}, et);
