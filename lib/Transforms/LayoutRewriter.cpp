@@ -166,7 +166,8 @@ private:
     auto type = cast<RankedTensorType>(v.getType());
     std::optional<ArrayRef<char>> bytes = c ? payloadBytes(c) : std::nullopt;
     if (!bytes || !perm || !type.getElementType().isF32() ||
-        static_cast<int64_t>(perm->size()) != type.getRank())
+        static_cast<int64_t>(perm->size()) != type.getRank() || type.getNumElements() == 0 ||
+        static_cast<int64_t>(bytes->size()) != type.getNumElements() * 4)
       return {};
     RankedTensorType outType = permuted(type, *perm);
     Shape inStrides = rowMajorStrides(type.getShape());
