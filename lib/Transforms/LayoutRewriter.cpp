@@ -136,13 +136,14 @@ private:
       return known;
     OpBuilder b(func.getContext());
     b.setInsertionPointAfterValue(v);
+    if (Value moved = permutedF32Constant(b, v, from, to)) {
+      ++stats.constants;
+      cache[key] = moved;
+      return moved;
+    }
     auto t = LayoutTransformOp::create(b, v.getLoc(), v, from, to);
     Value result = t.getResult();
-    if (Value moved = permutedF32Constant(b, v, from, to)) {
-      result = moved;
-      t.erase();
-      ++stats.constants;
-    } else if (std::optional<Tensor> value = constantValue(v)) {
+    if (std::optional<Tensor> value = constantValue(v)) {
       FailureOr<std::vector<Tensor>> folded = evaluateOp(t, {*value});
       if (failed(folded))
         return t.emitError("cannot transform the constant from ") << from << " to " << to;
@@ -327,16 +328,14 @@ private:
       // NHWC) without them, [C]: the lowering then indexes it by loops
       // alone, which lets a convolution's epilogue fuse through the reshape
       // of its product.
-      if (numpy && take != Take::Keep)
-        if (std::optional<Tensor> t = constantValue(*converted);
-            t && t->shape.size() > 1 && t->shape.front() == 1) {
-          auto rest = llvm::find_if(t->shape, [](int64_t d) { return d != 1; });
-          if (rest != t->shape.end() &&
-              !llvm::is_contained(llvm::make_range(rest, t->shape.end()), 1)) {
-            t->shape.erase(t->shape.begin(), rest);
-            OpBuilder b(op);
-            converted = createConstant(b, v.getLoc(), *t, "broadcast");
-          }
+      ArrayRef<int64_t> shape = cast<RankedTensorType>(converted->getType()).getShape();
+      auto rest = llvm::find_if(shape, [](int64_t d) { return d != 1; });
+      if (numpy && take != Take::Keep && rest != shape.begin() && rest != shape.end() &&
+          !llvm::is_contained(llvm::make_range(rest, shape.end()), 1))
+        if (std::optional<Tensor> t = constantValue(*converted)) {
+          t->shape.assign(rest, shape.end());
+          OpBuilder b(op);
+          converted = createConstant(b, v.getLoc(), *t, "broadcast");
         }
       operands.push_back(*converted);
     }
