@@ -3,6 +3,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <vector>
+
 using namespace dlc;
 
 TEST(Shape, BroadcastsLikeNumpy) {
@@ -32,4 +35,36 @@ TEST(Shape, StridesAndBroadcastStrides) {
   EXPECT_EQ(numElements({2, 3, 4}), 24);
   EXPECT_EQ(numElements({}), 1);
   EXPECT_EQ(formatShape({1, 3, 224, 224}), "1x3x224x224");
+}
+
+/// permuteFloats against the definition, element by element: every
+/// permutation of a rank-4 shape whose sizes are no multiple of the copy's
+/// 16 x 16 blocks, and the layout transforms of weights and images.
+TEST(Shape, PermutesFloats) {
+  auto check = [](Shape shape, llvm::ArrayRef<int64_t> perm) {
+    int64_t count = numElements(shape);
+    std::vector<float> in(count), out(count, -1);
+    for (int64_t i = 0; i < count; ++i)
+      in[i] = static_cast<float>(i);
+    permuteFloats(in.data(), shape, perm, out.data());
+    Shape outShape;
+    for (int64_t a : perm)
+      outShape.push_back(shape[a]);
+    Shape inStrides = rowMajorStrides(shape);
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t source = 0;
+      for (size_t k = 0; k < perm.size(); ++k)
+        source += axisIndex(i, outShape, k) * inStrides[perm[k]];
+      ASSERT_EQ(out[i], in[source]) << "element " << i << " of " << formatShape(outShape);
+    }
+  };
+  llvm::SmallVector<int64_t> perm{0, 1, 2, 3};
+  do
+    check({3, 17, 5, 33}, perm);
+  while (std::next_permutation(perm.begin(), perm.end()));
+  check({64, 40, 3, 3}, {2, 3, 1, 0}); // OIHW -> HWIO
+  check({1, 20, 7, 9}, {0, 2, 3, 1});  // NCHW -> NHWC
+  check({1, 7, 9, 20}, {0, 3, 1, 2});  // NHWC -> NCHW
+  check({37}, {0});
+  check({}, {});
 }

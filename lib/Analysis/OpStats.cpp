@@ -27,7 +27,9 @@ static int64_t macsOf(Operation *op) {
       })
       .Case([](Conv2DWinogradOp c) {
         // The convolution's: C x 3 x 3 per output (its products do fewer).
-        return elementsOf(c.getOutput()) * c.getWeight().getType().getDimSize(2) * 9;
+        int64_t inputChannels = c.getWeight().getType().getDimSize(
+            c.getDataLayout() == "NHWC" ? 1 : 2);
+        return elementsOf(c.getOutput()) * inputChannels * 9;
       })
       .Case([](DenseOp d) {
         return elementsOf(d.getOutput()) * d.getWeight().getType().getDimSize(1);

@@ -51,6 +51,73 @@ Shape dlc::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
   return strides;
 }
 
+void dlc::permuteFloats(const float *in, llvm::ArrayRef<int64_t> shape,
+                        llvm::ArrayRef<int64_t> perm, float *out) {
+  int64_t rank = static_cast<int64_t>(perm.size());
+  if (rank == 0) {
+    *out = *in;
+    return;
+  }
+  // Runs of output axes that are consecutive input axes, as one axis each:
+  // OIHW -> HWIO is [O, I, HW] -> [HW, I, O].
+  llvm::SmallVector<int64_t> firstOf; // per run, in output order: its first input axis
+  Shape runSize;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i > 0 && perm[i] == perm[i - 1] + 1) {
+      runSize.back() *= shape[perm[i]];
+      continue;
+    }
+    firstOf.push_back(perm[i]);
+    runSize.push_back(shape[perm[i]]);
+  }
+  int64_t r = static_cast<int64_t>(firstOf.size());
+  // The runs in input order: their shape there and the permutation.
+  llvm::SmallVector<int64_t> byInput(r);
+  for (int64_t i = 0; i < r; ++i)
+    byInput[i] = i;
+  std::sort(byInput.begin(), byInput.end(),
+            [&](int64_t a, int64_t b) { return firstOf[a] < firstOf[b]; });
+  Shape inShape(r), p(r), outShape(runSize);
+  for (int64_t k = 0; k < r; ++k) {
+    inShape[k] = runSize[byInput[k]];
+    p[byInput[k]] = k;
+  }
+  Shape inStrides = rowMajorStrides(inShape), outStrides = rowMajorStrides(outShape);
+  int64_t inner = outShape[r - 1], innerStride = inStrides[p[r - 1]];
+  // The output axis that is the input's innermost (the last one when the
+  // permutation keeps it), and the outer axes, those of neither.
+  int64_t q = std::find(p.begin(), p.end(), r - 1) - p.begin();
+  llvm::SmallVector<int64_t> outer;
+  for (int64_t i = 0; i + 1 < r; ++i)
+    if (i != q)
+      outer.push_back(i);
+  Shape index(outer.size(), 0);
+  int64_t count = 1;
+  for (int64_t i : outer)
+    count *= outShape[i];
+  constexpr int64_t kBlock = 16;
+  for (int64_t step = 0; step < count; ++step) {
+    int64_t inBase = 0, outBase = 0;
+    for (size_t k = 0; k < outer.size(); ++k) {
+      inBase += index[k] * inStrides[p[outer[k]]];
+      outBase += index[k] * outStrides[outer[k]];
+    }
+    if (q == r - 1) {
+      std::copy(in + inBase, in + inBase + inner, out + outBase);
+    } else {
+      int64_t extent = outShape[q], qStride = outStrides[q];
+      for (int64_t jb = 0; jb < inner; jb += kBlock)
+        for (int64_t qb = 0; qb < extent; qb += kBlock)
+          for (int64_t i = qb; i < std::min(qb + kBlock, extent); ++i)
+            for (int64_t j = jb; j < std::min(jb + kBlock, inner); ++j)
+              out[outBase + i * qStride + j] = in[inBase + i + j * innerStride];
+    }
+    for (int64_t k = static_cast<int64_t>(outer.size()) - 1;
+         k >= 0 && ++index[k] == outShape[outer[k]]; --k)
+      index[k] = 0;
+  }
+}
+
 int64_t dlc::axisIndex(int64_t linear, llvm::ArrayRef<int64_t> shape, int64_t axis) {
   int64_t inner = 1;
   for (int64_t d : shape.drop_front(axis + 1))

@@ -2,6 +2,7 @@
 #include "dlc/Support/Winograd.h"
 
 #include <cassert>
+#include <vector>
 
 using namespace dlc;
 
@@ -28,36 +29,56 @@ winograd::Transforms winograd::transforms(int64_t m) {
   return {4, 6, kBT4, kG4, kAT4};
 }
 
+/// G taps GT for `len` kernels at once: `taps` [9][len] (the kernels' taps
+/// in rows, each row along the kernels), via `gw` [alpha][3][len], into the
+/// rows u[e * stride, + len), e < alpha^2. Every inner loop runs over
+/// contiguous floats.
+static void transformTaps(const winograd::Transforms &t, const float *taps, int64_t len,
+                          std::vector<float> &gw, float *u, int64_t stride) {
+  int64_t a = t.alpha;
+  gw.resize(a * 3 * len);
+  for (int64_t i = 0; i < a; ++i)
+    for (int64_t col = 0; col < 3; ++col) {
+      float g0 = t.g[i * 3], g1 = t.g[i * 3 + 1], g2 = t.g[i * 3 + 2];
+      const float *r0 = taps + col * len, *r1 = taps + (3 + col) * len,
+                  *r2 = taps + (6 + col) * len;
+      float *out = &gw[(i * 3 + col) * len];
+      for (int64_t l = 0; l < len; ++l)
+        out[l] = g0 * r0[l] + g1 * r1[l] + g2 * r2[l];
+    }
+  for (int64_t i = 0; i < a; ++i)
+    for (int64_t j = 0; j < a; ++j) {
+      float g0 = t.g[j * 3], g1 = t.g[j * 3 + 1], g2 = t.g[j * 3 + 2];
+      const float *r0 = &gw[(i * 3) * len], *r1 = &gw[(i * 3 + 1) * len],
+                  *r2 = &gw[(i * 3 + 2) * len];
+      float *out = u + (i * a + j) * stride;
+      for (int64_t l = 0; l < len; ++l)
+        out[l] = g0 * r0[l] + g1 * r1[l] + g2 * r2[l];
+    }
+}
+
 void winograd::transformWeights(llvm::ArrayRef<float> w, int64_t o, int64_t c, int64_t m,
                                 llvm::MutableArrayRef<float> u) {
   Transforms t = transforms(m);
-  int64_t a = t.alpha;
   assert(static_cast<int64_t>(w.size()) == o * c * 9 &&
-         static_cast<int64_t>(u.size()) == a * a * o * c && "wrong sizes");
-  // Per output channel, rows along the input channels, so that every inner
-  // loop runs over contiguous floats: the kernels' taps [9][C], then
-  // G g [alpha][3][C], then (G g) GT straight into U's rows [alpha^2][C].
-  std::vector<float> taps(9 * c), gw(a * 3 * c);
+         static_cast<int64_t>(u.size()) == t.alpha * t.alpha * o * c && "wrong sizes");
+  // Per output channel: its taps [9][C], into U's rows [alpha^2][O][C].
+  std::vector<float> taps(9 * c), gw;
   for (int64_t oc = 0; oc < o; ++oc) {
     const float *k = w.data() + oc * c * 9;
     for (int64_t ic = 0; ic < c; ++ic)
       for (int64_t tap = 0; tap < 9; ++tap)
         taps[tap * c + ic] = k[ic * 9 + tap];
-    for (int64_t i = 0; i < a; ++i)
-      for (int64_t col = 0; col < 3; ++col) {
-        float g0 = t.g[i * 3], g1 = t.g[i * 3 + 1], g2 = t.g[i * 3 + 2];
-        const float *r0 = &taps[col * c], *r1 = &taps[(3 + col) * c], *r2 = &taps[(6 + col) * c];
-        float *out = &gw[(i * 3 + col) * c];
-        for (int64_t ic = 0; ic < c; ++ic)
-          out[ic] = g0 * r0[ic] + g1 * r1[ic] + g2 * r2[ic];
-      }
-    for (int64_t i = 0; i < a; ++i)
-      for (int64_t j = 0; j < a; ++j) {
-        float g0 = t.g[j * 3], g1 = t.g[j * 3 + 1], g2 = t.g[j * 3 + 2];
-        const float *r0 = &gw[(i * 3) * c], *r1 = &gw[(i * 3 + 1) * c], *r2 = &gw[(i * 3 + 2) * c];
-        float *out = &u[((i * a + j) * o + oc) * c];
-        for (int64_t ic = 0; ic < c; ++ic)
-          out[ic] = g0 * r0[ic] + g1 * r1[ic] + g2 * r2[ic];
-      }
+    transformTaps(t, taps.data(), c, gw, u.data() + oc * c, o * c);
   }
+}
+
+void winograd::transformWeightsHWIO(llvm::ArrayRef<float> w, int64_t c, int64_t o, int64_t m,
+                                    llvm::MutableArrayRef<float> u) {
+  Transforms t = transforms(m);
+  assert(static_cast<int64_t>(w.size()) == 9 * c * o &&
+         static_cast<int64_t>(u.size()) == t.alpha * t.alpha * c * o && "wrong sizes");
+  // HWIO is the taps [9][C * O] already.
+  std::vector<float> gw;
+  transformTaps(t, w.data(), c * o, gw, u.data(), c * o);
 }

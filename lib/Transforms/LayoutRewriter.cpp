@@ -171,25 +171,9 @@ private:
         static_cast<int64_t>(bytes->size()) != type.getNumElements() * 4)
       return {};
     RankedTensorType outType = permuted(type, *perm);
-    Shape inStrides = rowMajorStrides(type.getShape());
-    int64_t rank = outType.getRank(), inner = outType.getShape().back();
-    int64_t innerStride = inStrides[perm->back()];
     AsmResourceBlob blob = allocateBlob(bytes->size());
-    auto *out = reinterpret_cast<float *>(blob.getMutableData().data());
-    auto *in = reinterpret_cast<const float *>(bytes->data());
-    // Output rows in order; each reads its input elements innerStride apart.
-    SmallVector<int64_t> index(rank, 0);
-    for (int64_t row = 0, rows = outType.getNumElements() / inner; row < rows;
-         ++row) {
-      int64_t base = 0;
-      for (int64_t i = 0; i + 1 < rank; ++i)
-        base += index[i] * inStrides[(*perm)[i]];
-      for (int64_t j = 0; j < inner; ++j)
-        *out++ = in[base + j * innerStride];
-      for (int64_t i = rank - 2; i >= 0 && ++index[i] == outType.getDimSize(i);
-           --i)
-        index[i] = 0;
-    }
+    permuteFloats(reinterpret_cast<const float *>(bytes->data()), type.getShape(), *perm,
+                  reinterpret_cast<float *>(blob.getMutableData().data()));
     auto attr =
         DenseResourceElementsAttr::get(outType, "layout", std::move(blob));
     return ConstantOp::create(b, v.getLoc(), attr);

@@ -117,7 +117,7 @@ static const CatalogueEntry kCatalogue[] = {
      // 0.923] over 31 rounds, SSD-ResNet50 0.657 [0.646, 0.672] over 21
      // (2026-11-28, README). MobileNets channels-last (the builtin
      // cpu-nhwc description): see the README's "Layouts".
-     "RN{winograd=true} MN{target=cpu-nhwc} SSD{winograd=true}"},
+     "RN{target=cpu-nhwc winograd=true} MN{target=cpu-nhwc} SSD{winograd=true}"},
     {"ConvertLayout", "graph-convert-layout", 3, false, "BL", "conv2d layout_transform",
      "layout_transform", "", "BR", "conv2d in user-chosen layouts (default NHWC)"},
     {"AnnotateTarget", "graph-annotate-target", 0, false, "", "", "", "a target description",
@@ -149,9 +149,21 @@ static bool hasWord(llvm::StringRef list, llvm::StringRef word) {
   return llvm::is_contained(words, word);
 }
 
+/// The space-separated words of `list`; a word's options in braces may hold
+/// spaces ("RN{target=cpu-nhwc winograd=true}").
 static llvm::SmallVector<llvm::StringRef> words(llvm::StringRef list) {
   llvm::SmallVector<llvm::StringRef> out;
-  list.split(out, ' ', -1, /*KeepEmpty=*/false);
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= list.size(); ++i) {
+    char c = i < list.size() ? list[i] : ' ';
+    depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    if (c != ' ' || depth > 0)
+      continue;
+    if (i > start)
+      out.push_back(list.slice(start, i));
+    start = i + 1;
+  }
   return out;
 }
 

@@ -20,12 +20,17 @@ using namespace mlir;
 using namespace dlc;
 using namespace dlc::graph;
 
+/// NCHW with OIHW kernels, or NHWC with HWIO ones.
+static bool isNHWC(Conv2DOp conv) { return conv.getDataLayout() == "NHWC"; }
+
 /// Whether F(m x m, 3 x 3) computes `conv` at all, whatever its size.
 static bool isWinogradShape(Conv2DOp conv) {
   auto w = tensorType(conv.getWeight());
   auto is = [](ArrayRef<int64_t> a, int64_t x, int64_t y) { return a[0] == x && a[1] == y; };
-  return conv.getDataLayout() == "NCHW" && conv.getKernelLayout() == "OIHW" &&
-         conv.getGroups() == 1 && w.getDimSize(2) == 3 && w.getDimSize(3) == 3 &&
+  bool layouts = isNHWC(conv) ? conv.getKernelLayout() == "HWIO"
+                              : conv.getDataLayout() == "NCHW" && conv.getKernelLayout() == "OIHW";
+  int64_t kh = isNHWC(conv) ? 0 : 2;
+  return layouts && conv.getGroups() == 1 && w.getDimSize(kh) == 3 && w.getDimSize(kh + 1) == 3 &&
          is(conv.getStrides(), 1, 1) && is(conv.getDilations(), 1, 1) &&
          conv.getType().getElementType().isF32() && w.hasStaticShape() &&
          conv.getType().hasStaticShape();
@@ -33,10 +38,12 @@ static bool isWinogradShape(Conv2DOp conv) {
 
 /// The largest tile, 4 or 2, that gives the output at least `minTiles`
 /// tiles; 0 if none does.
-static int64_t chooseTile(RankedTensorType out, int64_t minTiles) {
+static int64_t chooseTile(Conv2DOp conv, int64_t minTiles) {
+  RankedTensorType out = conv.getType();
+  int64_t h = isNHWC(conv) ? 1 : 2;
   for (int64_t m : {4, 2}) {
-    int64_t tiles = out.getDimSize(0) * llvm::divideCeil(out.getDimSize(2), m) *
-                    llvm::divideCeil(out.getDimSize(3), m);
+    int64_t tiles = out.getDimSize(0) * llvm::divideCeil(out.getDimSize(h), m) *
+                    llvm::divideCeil(out.getDimSize(h + 1), m);
     if (tiles >= minTiles)
       return m;
   }
@@ -58,7 +65,7 @@ void dlc::rewriteWinogradConvs(func::FuncOp func, int64_t minTiles, StringRef pa
     auto conv = dyn_cast<Conv2DOp>(op);
     if (!conv || !isWinogradShape(conv))
       continue;
-    int64_t m = chooseTile(conv.getType(), minTiles);
+    int64_t m = chooseTile(conv, minTiles);
     if (!m) {
       ++small;
       continue;
@@ -86,16 +93,21 @@ void dlc::rewriteWinogradConvs(func::FuncOp func, int64_t minTiles, StringRef pa
   // class head) on the context's threads.
   parallelForEach(func.getContext(), jobs, [](Job &job) {
     RankedTensorType wt = tensorType(job.conv.getWeight());
-    MutableArrayRef<char> out = job.transformed.getMutableData();
-    winograd::transformWeights(
-        job.kernels, wt.getDimSize(0), wt.getDimSize(1), job.tile,
-        MutableArrayRef(reinterpret_cast<float *>(out.data()), out.size() / sizeof(float)));
+    MutableArrayRef<char> bytes = job.transformed.getMutableData();
+    MutableArrayRef<float> out(reinterpret_cast<float *>(bytes.data()),
+                               bytes.size() / sizeof(float));
+    if (isNHWC(job.conv))
+      winograd::transformWeightsHWIO(job.kernels, wt.getDimSize(2), wt.getDimSize(3), job.tile,
+                                     out);
+    else
+      winograd::transformWeights(job.kernels, wt.getDimSize(0), wt.getDimSize(1), job.tile, out);
   });
   for (Job &job : jobs) {
+    // OIHW [O, C, 3, 3] -> [alpha^2, O, C]; HWIO [3, 3, C, O] -> [alpha^2, C, O].
     RankedTensorType wt = tensorType(job.conv.getWeight());
-    int64_t alpha = job.tile + 2;
-    auto ut = RankedTensorType::get({alpha * alpha, wt.getDimSize(0), wt.getDimSize(1)},
-                                    wt.getElementType());
+    int64_t alpha = job.tile + 2, first = isNHWC(job.conv) ? 2 : 0;
+    auto ut = RankedTensorType::get(
+        {alpha * alpha, wt.getDimSize(first), wt.getDimSize(first + 1)}, wt.getElementType());
     OpBuilder b(job.conv);
     Value weight = ConstantOp::create(
         b, job.weights.getLoc(),
@@ -106,7 +118,8 @@ void dlc::rewriteWinogradConvs(func::FuncOp func, int64_t minTiles, StringRef pa
     auto replacement = Conv2DWinogradOp::create(
         b, job.conv.getLoc(), job.conv.getType(), operands,
         {b.getNamedAttr("tile", b.getI64IntegerAttr(job.tile)),
-         b.getNamedAttr("padding", job.conv.getPaddingAttr())});
+         b.getNamedAttr("padding", job.conv.getPaddingAttr()),
+         b.getNamedAttr("data_layout", job.conv.getDataLayoutAttr())});
     job.conv.getResult().replaceAllUsesWith(replacement.getResult());
     job.conv.erase();
     if (job.weights.use_empty())

@@ -7,6 +7,8 @@
 // RUN: dlc-run %s --entry=padded_bias --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=PAD
 // RUN: dlc-run %s --entry=tile4 --print-output | FileCheck %s --check-prefix=TILE4
 // RUN: dlc-run %s --entry=tile4 --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=TILE4
+// RUN: dlc-run %s --entry=tile4_nhwc --print-output | FileCheck %s --check-prefix=NHWC
+// RUN: dlc-run %s --entry=tile4_nhwc --target=cpu --pipeline=none --print-output | FileCheck %s --check-prefix=NHWC
 
 // The 3x3 kernel of ones in F(2x2, 3x3): G g GT is the outer product of
 // G's row sums (1, 3/2, 1/2, 1) with themselves.
@@ -55,4 +57,23 @@ func.func @tile4() -> tensor<1x2x4x4xf32> {
   %u = graph.concat %row0, %row1 {axis = 1 : i64} : (tensor<36x1x2xf32>, tensor<36x1x2xf32>) -> tensor<36x2x2xf32>
   %y = graph.conv2d_winograd %x, %u : (tensor<1x2x6x6xf32>, tensor<36x2x2xf32>) -> tensor<1x2x4x4xf32>
   return %y : tensor<1x2x4x4xf32>
+}
+
+// @tile4 channels-last: the weights [36, C, O], channel 0 feeding output 0
+// only, channel 1 both; every pixel is (2 + 5, 5).
+// NHWC: output 0: f32[1x4x4x2] = {{\[\[\[\[}}7, 5], [7, 5], [7, 5], [7, 5]], {{\[\[}}7, 5], [7, 5], [7, 5], [7, 5]], {{\[\[}}7, 5], [7, 5], [7, 5], [7, 5]], {{\[\[}}7, 5], [7, 5], [7, 5], [7, 5]]]]
+func.func @tile4_nhwc() -> tensor<1x4x4x2xf32> {
+  %c0 = graph.constant dense<2.0> : tensor<1x6x6x1xf32>
+  %c1 = graph.constant dense<5.0> : tensor<1x6x6x1xf32>
+  %x = graph.concat %c0, %c1 {axis = 3 : i64} : (tensor<1x6x6x1xf32>, tensor<1x6x6x1xf32>) -> tensor<1x6x6x2xf32>
+  %g = graph.constant dense<[[0.0, -0.16666667, 0.16666667, 0.083333333, -0.083333333, 0.0]]> : tensor<1x6xf32>
+  %gt = graph.transpose %g {perm = array<i64: 1, 0>} : (tensor<1x6xf32>) -> tensor<6x1xf32>
+  %outer = graph.matmul %gt, %g : (tensor<6x1xf32>, tensor<1x6xf32>) -> tensor<6x6xf32>
+  %k = graph.reshape %outer : (tensor<6x6xf32>) -> tensor<36x1x1xf32>
+  %zero = graph.constant dense<0.0> : tensor<36x1x1xf32>
+  %from0 = graph.concat %k, %zero {axis = 2 : i64} : (tensor<36x1x1xf32>, tensor<36x1x1xf32>) -> tensor<36x1x2xf32>
+  %from1 = graph.concat %k, %k {axis = 2 : i64} : (tensor<36x1x1xf32>, tensor<36x1x1xf32>) -> tensor<36x1x2xf32>
+  %u = graph.concat %from0, %from1 {axis = 1 : i64} : (tensor<36x1x2xf32>, tensor<36x1x2xf32>) -> tensor<36x2x2xf32>
+  %y = graph.conv2d_winograd %x, %u {data_layout = "NHWC"} : (tensor<1x6x6x2xf32>, tensor<36x2x2xf32>) -> tensor<1x4x4x2xf32>
+  return %y : tensor<1x4x4x2xf32>
 }

@@ -5,6 +5,9 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{winograd=true}))" --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // Fewer tiles wanted: the 12 x 12 and 8 x 8 outputs take 4 x 4 tiles.
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{winograd=true winograd-min-tiles=4}))" | FileCheck %s --check-prefix=MIN4
+// Channels-last (the cpu-nhwc description): the convolutions first become
+// NHWC with HWIO kernels, then Winograd's, whose weights are [alpha^2, C, O].
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{target=cpu-nhwc winograd=true}))" | FileCheck %s --check-prefix=NHWC
 // Without the option (O3's AlterOpLayout) nothing changes.
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(graph-alter-op-layout))" | FileCheck %s --check-prefix=OFF
 
@@ -19,6 +22,11 @@
 // CHECK-NOT: graph.conv2d %
 // OFF-LABEL: func @large
 // OFF: graph.conv2d %
+// NHWC-LABEL: func @large
+// NHWC: %[[X:.*]] = graph.layout_transform %arg0 {dst_layout = "NHWC", src_layout = "NCHW"}
+// NHWC: %[[U:.*]] = graph.constant dense_resource<winograd> : tensor<36x4x8xf32>
+// NHWC: %[[Y:.*]] = graph.conv2d_winograd %[[X]], %[[U]], %{{.*}} {data_layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x24x24x4xf32>, tensor<36x4x8xf32>, tensor<8xf32>) -> tensor<1x24x24x8xf32>
+// NHWC: graph.layout_transform %[[Y]] {dst_layout = "NCHW", src_layout = "NHWC"}
 func.func @large(%x: tensor<1x4x24x24xf32>) -> tensor<1x8x24x24xf32> {
   %w = graph.constant dense<0.5> : tensor<8x4x3x3xf32>
   %b = graph.constant dense<1.0> : tensor<8xf32>
@@ -65,8 +73,8 @@ func.func @runtime_weights(%x: tensor<1x4x24x24xf32>, %w: tensor<4x4x3x3xf32>) -
 
 // -----
 
-// Not F(m x m, 3 x 3): strided, dilated, grouped, 1x1 and NHWC
-// convolutions are not even counted.
+// Not F(m x m, 3 x 3): strided, dilated, grouped and 1x1 convolutions are
+// not even counted.
 // CHECK-LABEL: func @others
 // CHECK-COUNT-4: graph.conv2d %
 // CHECK-NOT: graph.conv2d_winograd

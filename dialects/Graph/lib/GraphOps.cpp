@@ -186,24 +186,32 @@ LogicalResult Conv2DWinogradOp::inferReturnTypes(MLIRContext *, std::optional<Lo
       failed(checkRank(loc, op, "weight", weight, 3)) ||
       failed(checkArraySize(loc, op, "padding", adaptor.getPadding(), 4, 0)))
     return failure();
+  FailureOr<ImageDims> d = imageDims(loc, op, adaptor.getDataLayout());
+  if (failed(d))
+    return failure();
   int64_t m = adaptor.getTile();
   if (!winograd::isSupportedTile(m))
     return fail(loc, op, "tile must be 2 or 4, got " + Twine(m));
   ArrayRef<int64_t> in = input.getShape(), w = weight.getShape();
-  int64_t alpha = m + 2;
-  if (w[0] != alpha * alpha || w[2] != in[1])
-    return fail(loc, op, "weight must be [" + Twine(alpha * alpha) + ", O, " + Twine(in[1]) +
-                             "] (tile " + Twine(m) + ", " + Twine(in[1]) +
-                             " input channels), got [" + Twine(w[0]) + ", " + Twine(w[1]) +
-                             ", " + Twine(w[2]) + "]");
-  if (failed(checkChannelBias(loc, op, adaptor.getBias(), w[1])))
+  int64_t alpha = m + 2, c = in[d->c];
+  // NCHW: [alpha^2, O, C]; NHWC: [alpha^2, C, O].
+  bool nchw = d->c == 1;
+  int64_t o = nchw ? w[1] : w[2];
+  if (w[0] != alpha * alpha || (nchw ? w[2] : w[1]) != c)
+    return fail(loc, op, "weight must be [" + Twine(alpha * alpha) +
+                             (nchw ? ", O, " + Twine(c) : ", " + Twine(c) + ", O") + "] (tile " +
+                             Twine(m) + ", " + Twine(c) + " input channels, " +
+                             adaptor.getDataLayout() + "), got [" + Twine(w[0]) + ", " +
+                             Twine(w[1]) + ", " + Twine(w[2]) + "]");
+  if (failed(checkChannelBias(loc, op, adaptor.getBias(), o)))
     return failure();
   ArrayRef<int64_t> p = adaptor.getPadding();
-  int64_t oh = in[2] + p[0] + p[2] - 2, ow = in[3] + p[1] + p[3] - 2;
+  int64_t oh = in[d->h] + p[0] + p[2] - 2, ow = in[d->w] + p[1] + p[3] - 2;
   if (oh < 1 || ow < 1)
     return fail(loc, op, "the 3x3 kernel is larger than the padded input " +
                              Twine(oh + 2) + "x" + Twine(ow + 2));
-  results.push_back(RankedTensorType::get({in[0], w[1], oh, ow}, input.getElementType()));
+  results.push_back(
+      RankedTensorType::get(imageShape(*d, in[d->n], o, oh, ow), input.getElementType()));
   return success();
 }
 

@@ -39,6 +39,12 @@ Transforms transforms(int64_t m);
 void transformWeights(llvm::ArrayRef<float> w, int64_t o, int64_t c, int64_t m,
                       llvm::MutableArrayRef<float> u);
 
+/// The transformed weights U [alpha^2, C, O] of 3x3 weights `w` [3, 3, C, O]
+/// (HWIO, for NHWC convolutions):
+/// U[xi * alpha + nu, c, o] = (G w[:, :, c, o] GT)[xi, nu].
+void transformWeightsHWIO(llvm::ArrayRef<float> w, int64_t c, int64_t o, int64_t m,
+                          llvm::MutableArrayRef<float> u);
+
 } // namespace dlc::winograd
 
 #endif

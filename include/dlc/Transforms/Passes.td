@@ -530,16 +530,20 @@ def AlterOpLayoutPass : Pass<"graph-alter-op-layout", "mlir::func::FuncOp"> {
     FuseOps, as relay.build does.
 
     TVM asks a per-target hook for each op; dlc's hooks are the description.
-    The CPU's states NCHW everywhere, measured (bench/layouts.py), so on the
-    CPU this pass converts NHWC models to NCHW and leaves NCHW ones as they
-    are. A wanted layout no backend compiles (grouped convolutions in NHWC,
+    The CPU's (`cpu`) states NCHW everywhere, so on the CPU this pass
+    converts NHWC models to NCHW and leaves NCHW ones as they are; the
+    builtin `cpu-nhwc` states NHWC with HWIO kernels for every convolution
+    but grouped ones (both measured with bench/layouts.py; auto takes
+    `cpu-nhwc` for ResNets and MobileNets). A wanted layout no backend compiles (grouped convolutions in NHWC,
     a data layout with a kernel layout that does not go with it) leaves the
     convolution and is counted.
 
     With `winograd`, as TVM's strategies that pick
     conv2d_winograd_without_weight_transform, each 3x3 convolution of
-    stride 1 (NCHW, one group, f32, constant weights) whose output has at
-    least `winograd-min-tiles` tiles becomes a `graph.conv2d_winograd`:
+    stride 1 (NCHW with OIHW kernels or NHWC with HWIO ones, after the
+    layouts above; one group, f32, constant weights) whose output has at
+    least `winograd-min-tiles` tiles becomes a `graph.conv2d_winograd` of
+    its layout:
     F(4x4, 3x3), or F(2x2, 3x3) where 4x4 tiles are too few, with its
     weights transformed here, at compile time. Off by default: its results
     differ from the convolution's by rounding (about 1e-5 relative for 4x4
@@ -555,7 +559,7 @@ def AlterOpLayoutPass : Pass<"graph-alter-op-layout", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "Target description: a builtin name (cpu) or a file">,
+           "Target description: a builtin name (cpu, cpu-nhwc) or a file">,
     Option<"winograd", "winograd", "bool", /*default=*/"false",
            "3x3 stride-1 convolutions by Winograd's F(4x4, 3x3) or F(2x2, 3x3)">,
     Option<"winogradMinTiles", "winograd-min-tiles", "int64_t", /*default=*/"32",

@@ -328,14 +328,18 @@ Value matrixConstant(OpBuilder &b, Location loc, Type et, int64_t rows, int64_t 
 
 /// conv2d_winograd as four matrix products between two copies, T =
 /// N * ceil(OH / m) * ceil(OW / m) tiles, alpha = m + 2, every operand laid
-/// out so that the copies' innermost loops run along the tiles of a row:
-///   D [alpha^2, C * T]   every tile of the padded input (a copy, as im2col);
+/// out so that the copies' innermost loops run along the tiles of a row
+/// (NCHW) or along the channels (NHWC):
+///   D [alpha^2, C * T] or [alpha^2, T * C]  every tile of the padded input
+///                        (a copy, as im2col);
 ///   V = (BT (x) BT) D    the input transform, one product with a constant
 ///                        [alpha^2, alpha^2] (the Kronecker product);
-///   M [alpha^2, O, T] = U [alpha^2, O, C] V [alpha^2, C, T], the batched
-///                        product that replaces the convolution's sums;
+///   M = U V              the batched product that replaces the
+///                        convolution's sums: NCHW [alpha^2, O, T] =
+///                        U [alpha^2, O, C] V [alpha^2, C, T]; NHWC
+///                        [alpha^2, T, O] = V [alpha^2, T, C] U [alpha^2, C, O];
 ///   Y = (AT (x) AT) M    the output transform, a constant [m^2, alpha^2];
-/// and the output [N, O, OH, OW] read from Y's tiles, the bias added.
+/// and the output read from Y's tiles, the bias added.
 Value winogradConv(OpBuilder &b, Location loc, Conv2DWinogradOp op, Value input, Value u,
                    Value bias) {
   MLIRContext *ctx = b.getContext();
@@ -343,17 +347,29 @@ Value winogradConv(OpBuilder &b, Location loc, Conv2DWinogradOp op, Value input,
   int64_t m = tr.m, a = tr.alpha, a2 = a * a;
   RankedTensorType type = op.getType();
   Type et = type.getElementType();
-  int64_t n = type.getDimSize(0), o = type.getDimSize(1), oh = type.getDimSize(2),
-          ow = type.getDimSize(3), c = typeOf(input).getDimSize(1);
+  bool nhwc = op.getDataLayout() == "NHWC";
+  int64_t ci = nhwc ? 3 : 1, hi = nhwc ? 1 : 2;
+  int64_t n = type.getDimSize(0), o = type.getDimSize(ci), oh = type.getDimSize(hi),
+          ow = type.getDimSize(hi + 1), c = typeOf(input).getDimSize(ci);
   int64_t th = (oh + m - 1) / m, tw = (ow + m - 1) / m, t = n * th * tw;
   ArrayRef<int64_t> p = op.getPadding();
   // Zeros past the last tile too, so that every tile reads a whole window.
-  Value x = padConstant(b, loc, input, {0, 0, p[0], p[1]},
-                        {0, 0, p[2] + m * th - oh, p[3] + m * tw - ow}, 0.0);
+  SmallVector<int64_t> low(4, 0), high(4, 0);
+  low[hi] = p[0];
+  low[hi + 1] = p[1];
+  high[hi] = p[2] + m * th - oh;
+  high[hi + 1] = p[3] + m * tw - ow;
+  Value x = padConstant(b, loc, input, low, high, 0.0);
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-  // tiles[i, j, c, n, th, tw] = x[n, c, m th + i, m tw + j]
-  auto tilesType = RankedTensorType::get({a, a, c, n, th, tw}, et);
-  AffineMap read = AffineMap::get(6, 0, {d(3), d(2), d(4) * m + d(0), d(5) * m + d(1)}, ctx);
+  auto shaped = [&](ArrayRef<int64_t> nchwShape, ArrayRef<int64_t> nhwcShape) {
+    return RankedTensorType::get(nhwc ? nhwcShape : nchwShape, et);
+  };
+  // NCHW: tiles[i, j, c, n, th, tw] = x[n, c, m th + i, m tw + j];
+  // NHWC: tiles[i, j, n, th, tw, c] = x[n, m th + i, m tw + j, c].
+  RankedTensorType tilesType = shaped({a, a, c, n, th, tw}, {a, a, n, th, tw, c});
+  AffineMap read =
+      nhwc ? AffineMap::get(6, 0, {d(2), d(3) * m + d(0), d(4) * m + d(1), d(5)}, ctx)
+           : AffineMap::get(6, 0, {d(3), d(2), d(4) * m + d(0), d(5) * m + d(1)}, ctx);
   Value tiles = linalg::GenericOp::create(
                     b, loc, TypeRange{tilesType}, ValueRange{x},
                     ValueRange{empty(b, loc, tilesType)},
@@ -376,10 +392,11 @@ Value winogradConv(OpBuilder &b, Location loc, Conv2DWinogradOp op, Value input,
   });
   Value v = product(inputTransform,
                     reshapeTo(b, loc, tiles, RankedTensorType::get({a2, t * c}, et)), a2, t * c);
-  // loops: e, o, t | c
-  auto mType = RankedTensorType::get({a2, o, t}, et);
-  Value prod = contraction(b, loc, mType, u,
-                           reshapeTo(b, loc, v, RankedTensorType::get({a2, c, t}, et)),
+  // loops: e, rows, cols | c, with U the left operand (NCHW: rows O, cols
+  // T) or the right one (NHWC: rows T, cols O).
+  Value vm = reshapeTo(b, loc, v, shaped({a2, c, t}, {a2, t, c}));
+  RankedTensorType mType = shaped({a2, o, t}, {a2, t, o});
+  Value prod = contraction(b, loc, mType, nhwc ? vm : u, nhwc ? u : vm,
                            filled(b, loc, mType, 0.0), AffineMap::get(4, 0, {d(0), d(1), d(3)}, ctx),
                            AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx),
                            AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx), 1);
@@ -388,22 +405,24 @@ Value winogradConv(OpBuilder &b, Location loc, Conv2DWinogradOp op, Value input,
   });
   Value y = product(outputTransform,
                     reshapeTo(b, loc, prod, RankedTensorType::get({a2, t * o}, et)), m * m, t * o);
-  Value yTiles = reshapeTo(b, loc, y, RankedTensorType::get({m, m, o, n, th, tw}, et));
-  // out[n, o, th, i, tw, j] = bias[o] + yTiles[i, j, o, n, th, tw]: whole
-  // tiles, a permutation (maps with mod and floordiv would not tile), then
-  // the rows and columns past the output cut off.
-  auto outTiles = RankedTensorType::get({n, o, th, m, tw, m}, et);
-  AffineMap untile = AffineMap::get(6, 0, {d(3), d(5), d(1), d(0), d(2), d(4)}, ctx);
+  // Whole tiles, a permutation (maps with mod and floordiv would not tile),
+  // then the rows and columns past the output cut off:
+  // NCHW: out[n, o, th, i, tw, j] = bias[o] + yTiles[i, j, o, n, th, tw];
+  // NHWC: out[n, th, i, tw, j, o] = bias[o] + yTiles[i, j, n, th, tw, o].
+  Value yTiles = reshapeTo(b, loc, y, shaped({m, m, o, n, th, tw}, {m, m, n, th, tw, o}));
+  RankedTensorType outTiles = shaped({n, o, th, m, tw, m}, {n, th, m, tw, m, o});
+  AffineMap untile = nhwc ? AffineMap::get(6, 0, {d(2), d(4), d(0), d(1), d(3), d(5)}, ctx)
+                          : AffineMap::get(6, 0, {d(3), d(5), d(1), d(0), d(2), d(4)}, ctx);
   Value out = linalg::GenericOp::create(
                   b, loc, TypeRange{outTiles}, ValueRange{yTiles},
-                  ValueRange{biasInit(b, loc, outTiles, bias, 1)},
+                  ValueRange{biasInit(b, loc, outTiles, bias, nhwc ? 5 : 1)},
                   SmallVector<AffineMap>{untile, AffineMap::getMultiDimIdentityMap(6, ctx)},
                   SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
                   [](OpBuilder &nb, Location nl, ValueRange args) {
                     linalg::YieldOp::create(nb, nl, add(nb, nl, args[0], args[1]));
                   })
                   .getResult(0);
-  Value whole = reshapeTo(b, loc, out, RankedTensorType::get({n, o, th * m, tw * m}, et));
+  Value whole = reshapeTo(b, loc, out, shaped({n, o, th * m, tw * m}, {n, th * m, tw * m, o}));
   if (th * m == oh && tw * m == ow)
     return whole;
   return extractSlice(b, loc, whole, type, {0, 0, 0, 0}, {1, 1, 1, 1});

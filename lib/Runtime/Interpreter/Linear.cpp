@@ -79,8 +79,16 @@ LogicalResult evalConv(Conv2DOp op, const Tensor &x,
 LogicalResult evalConvWinograd(Conv2DWinogradOp op, const Tensor &x, const Tensor &u,
                                const Tensor *b, Tensor &y) {
   winograd::Transforms t = winograd::transforms(op.getTile());
-  int64_t m = t.m, a = t.alpha, n = x.shape[0], c = x.shape[1], h = x.shape[2],
-          w = x.shape[3], o = y.shape[1], oh = y.shape[2], ow = y.shape[3];
+  // NCHW with U [alpha^2, O, C], or NHWC with U [alpha^2, C, O].
+  bool nhwc = op.getDataLayout() == "NHWC";
+  int64_t ci = nhwc ? 3 : 1, hi = nhwc ? 1 : 2;
+  int64_t m = t.m, a = t.alpha, n = x.shape[0], c = x.shape[ci], h = x.shape[hi],
+          w = x.shape[hi + 1], o = y.shape[ci], oh = y.shape[hi], ow = y.shape[hi + 1];
+  auto at = [&](int64_t in, int64_t ch, int64_t r, int64_t q, int64_t rows, int64_t cols,
+                int64_t chans) {
+    return nhwc ? ((in * rows + r) * cols + q) * chans + ch
+                : ((in * chans + ch) * rows + r) * cols + q;
+  };
   ArrayRef<int64_t> p = op.getPadding();
   std::vector<double> d(a * a), tmp(a * a), v(a * a * c), acc(a * a), out(m * a);
   for (int64_t in = 0; in < n; ++in)
@@ -91,7 +99,7 @@ LogicalResult evalConvWinograd(Conv2DWinogradOp op, const Tensor &x, const Tenso
             for (int64_t j = 0; j < a; ++j) {
               int64_t r = ty + i - p[0], q = tx + j - p[1];
               d[i * a + j] = r >= 0 && r < h && q >= 0 && q < w
-                                 ? x.data[((in * c + ic) * h + r) * w + q]
+                                 ? x.data[at(in, ic, r, q, h, w, c)]
                                  : 0.0;
             }
           for (int64_t i = 0; i < a; ++i)
@@ -113,7 +121,7 @@ LogicalResult evalConvWinograd(Conv2DWinogradOp op, const Tensor &x, const Tenso
           for (int64_t e = 0; e < a * a; ++e) { // M = sum_c U . V
             double s = 0;
             for (int64_t ic = 0; ic < c; ++ic)
-              s += u.data[(e * o + oc) * c + ic] * v[e * c + ic];
+              s += u.data[nhwc ? (e * c + ic) * o + oc : (e * o + oc) * c + ic] * v[e * c + ic];
             acc[e] = s;
           }
           for (int64_t i = 0; i < m; ++i) // Y = AT M A
@@ -128,7 +136,7 @@ LogicalResult evalConvWinograd(Conv2DWinogradOp op, const Tensor &x, const Tenso
               double s = b ? b->data[oc] : 0.0;
               for (int64_t k = 0; k < a; ++k)
                 s += out[i * a + k] * t.at[j * a + k];
-              y.data[((in * o + oc) * oh + ty + i) * ow + tx + j] = s;
+              y.data[at(in, oc, ty + i, tx + j, oh, ow, o)] = s;
             }
         }
       }

@@ -1118,7 +1118,7 @@ func.func @winograd_tile(%x: tensor<1x4x8x8xf32>, %u: tensor<25x4x4xf32>) {
 // -----
 
 func.func @winograd_weight(%x: tensor<1x4x8x8xf32>, %u: tensor<16x4x4xf32>) {
-  // expected-error @+2 {{conv2d_winograd: weight must be [36, O, 4] (tile 4, 4 input channels), got [16, 4, 4]}}
+  // expected-error @+2 {{conv2d_winograd: weight must be [36, O, 4] (tile 4, 4 input channels, NCHW), got [16, 4, 4]}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.conv2d_winograd %x, %u : (tensor<1x4x8x8xf32>, tensor<16x4x4xf32>) -> tensor<1x4x6x6xf32>
   return
@@ -1127,9 +1127,28 @@ func.func @winograd_weight(%x: tensor<1x4x8x8xf32>, %u: tensor<16x4x4xf32>) {
 // -----
 
 func.func @winograd_channels(%x: tensor<1x4x8x8xf32>, %u: tensor<36x4x3xf32>) {
-  // expected-error @+2 {{conv2d_winograd: weight must be [36, O, 4] (tile 4, 4 input channels), got [36, 4, 3]}}
+  // expected-error @+2 {{conv2d_winograd: weight must be [36, O, 4] (tile 4, 4 input channels, NCHW), got [36, 4, 3]}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.conv2d_winograd %x, %u : (tensor<1x4x8x8xf32>, tensor<36x4x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+// NHWC: the weight is [alpha^2, C, O].
+func.func @winograd_nhwc_channels(%x: tensor<1x8x8x4xf32>, %u: tensor<36x3x4xf32>) {
+  // expected-error @+2 {{conv2d_winograd: weight must be [36, 4, O] (tile 4, 4 input channels, NHWC), got [36, 3, 4]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d_winograd %x, %u {data_layout = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<36x3x4xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @winograd_layout(%x: tensor<1x8x8x4xf32>, %u: tensor<36x4x4xf32>) {
+  // expected-error @+2 {{conv2d_winograd: layout must be "NCHW" or "NHWC", got "HWCN"}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d_winograd %x, %u {data_layout = "HWCN"} : (tensor<1x8x8x4xf32>, tensor<36x4x4xf32>) -> tensor<1x6x6x4xf32>
   return
 }
 

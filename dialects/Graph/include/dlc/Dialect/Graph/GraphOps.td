@@ -74,12 +74,14 @@ def Graph_Conv2DWinogradOp : Graph_Op<"conv2d_winograd", [Pure, Graph_Pattern<"O
     InferTypeOpAdaptor, AllElementTypesMatch<["input", "weight", "output"]>]> {
   let summary = "3x3 stride-1 convolution by Winograd's F(m x m, 3 x 3), weights transformed";
   let description = [{
-    The convolution of an NCHW `input` with 3x3 kernels, one group, stride
+    The convolution of an `input` with 3x3 kernels, one group, stride
     and dilation 1, computed tile by tile with Winograd's minimal filtering
     (`dlc/Support/Winograd.h`): each `tile` x `tile` block of outputs takes
     (tile + 2)^2 products per channel pair instead of 9 tile^2. `weight` is
-    the kernels already transformed, [(tile + 2)^2, O, C]:
-    `weight[xi * (tile + 2) + nu, o, c] = (G k[o, c] G^T)[xi, nu]`.
+    the kernels already transformed: for `data_layout` `NCHW` (input and
+    output), [(tile + 2)^2, O, C] with
+    `weight[xi * (tile + 2) + nu, o, c] = (G k[o, c] G^T)[xi, nu]`; for
+    `NHWC`, [(tile + 2)^2, C, O], the output channels innermost as in HWIO.
     AlterOpLayout with `winograd=true` writes it from a `graph.conv2d`
     whose weights are constants. The results equal the convolution's up to
     rounding (about 1e-6 relative for tile 2, 1e-5 for tile 4, in f32).
@@ -93,7 +95,8 @@ def Graph_Conv2DWinogradOp : Graph_Op<"conv2d_winograd", [Pure, Graph_Pattern<"O
   let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
       Optional<Graph_FloatTensor>:$bias,
       DefaultValuedAttr<I64Attr, "4">:$tile,
-      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedStrAttr<StrAttr, "NCHW">:$data_layout);
   let results = (outs Graph_FloatTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
