@@ -41,12 +41,13 @@ struct ClassView {
 static ClassView viewOf(const CatalogueEntry &e, bool inLevels, llvm::ArrayRef<std::string> tags) {
   ClassView v;
   v.inO3 = inLevels && e.optLevel <= 3;
-  for (const std::string &t : tags) {
+  for (const std::string &t : tags)
     if (e.inClass(t))
       v.classesOf.push_back(t);
-    if (e.measuredFasterOn(t))
-      v.measuredOf.push_back(t);
-  }
+  // In the registry's order: the first with options is the one taken.
+  for (llvm::StringRef t : e.measuredClasses())
+    if (llvm::is_contained(tags, t))
+      v.measuredOf.push_back(t.str());
   v.dormant = !tags.empty() && llvm::all_of(tags, [&](const std::string &t) {
     return e.dormantFor(t);
   });

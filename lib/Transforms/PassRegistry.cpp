@@ -14,6 +14,7 @@
 #include "dlc/Transforms/PassRegistry.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <optional>
@@ -112,12 +113,16 @@ static const CatalogueEntry kCatalogue[] = {
      "conv2d in the target's preferred layouts; layout-agnostic ops follow; with winograd, "
      "3x3 stride-1 conv2d by Winograd's algorithm",
      "", false,
-     // 3x3 convolutions of ResNets and SSD's heads as Winograd products:
-     // auto with it against O3 (`--against`), ResNet-50 0.919 [0.916,
-     // 0.923] over 31 rounds, SSD-ResNet50 0.657 [0.646, 0.672] over 21
-     // (2026-11-28, README). MobileNets channels-last (the builtin
-     // cpu-nhwc description): see the README's "Layouts".
-     "RN{target=cpu-nhwc winograd=true} MN{target=cpu-nhwc} SSD{winograd=true}"},
+     // 3x3 convolutions of SSDs as NCHW Winograd products: auto with it
+     // against O3 (`--against`), SSD-ResNet50 0.657 [0.646, 0.672] over 21
+     // rounds (2026-11-28, README); channels-last measured 1.42x slower
+     // than that. ResNets channels-last, their 3x3 convolutions as NHWC
+     // Winograd products: ResNet-50 0.827 [0.802, 0.867] of O3 over 31
+     // rounds, 0.919 [0.894, 0.942] of the NCHW Winograd products
+     // (2026-11-29). MobileNets channels-last (the builtin cpu-nhwc
+     // description): see the README's "Layouts". SSD first: an SSD with a
+     // ResNet backbone is of both classes.
+     "SSD{winograd=true} RN{target=cpu-nhwc winograd=true} MN{target=cpu-nhwc}"},
     {"ConvertLayout", "graph-convert-layout", 3, false, "BL", "conv2d layout_transform",
      "layout_transform", "", "BR", "conv2d in user-chosen layouts (default NHWC)"},
     {"AnnotateTarget", "graph-annotate-target", 0, false, "", "", "", "a target description",
@@ -185,14 +190,20 @@ bool CatalogueEntry::inClass(llvm::StringRef tag) const { return hasWord(classes
 bool CatalogueEntry::measuredFasterOn(llvm::StringRef tag) const {
   return measuredWord(measuredOn, tag).has_value();
 }
+llvm::SmallVector<llvm::StringRef> CatalogueEntry::measuredClasses() const {
+  return llvm::map_to_vector(words(measuredOn),
+                             [](llvm::StringRef w) { return withoutOptions(w); });
+}
 llvm::StringRef CatalogueEntry::optionsFor(llvm::StringRef tag) const {
   std::optional<llvm::StringRef> w = measuredWord(measuredOn, tag);
   return w ? w->drop_front(tag.size()) : llvm::StringRef();
 }
 std::string CatalogueEntry::specFor(llvm::ArrayRef<std::string> tags) const {
-  for (const std::string &t : tags)
-    if (!optionsFor(t).empty())
-      return (tvmName + optionsFor(t)).str();
+  for (llvm::StringRef w : words(measuredOn)) {
+    llvm::StringRef tag = withoutOptions(w);
+    if (w.size() > tag.size() && llvm::is_contained(tags, tag))
+      return (tvmName + w.drop_front(tag.size())).str();
+  }
   return tvmName.str();
 }
 /// Dormancy was measured with the pass's default options.

@@ -51,16 +51,20 @@ struct CatalogueEntry {
   /// dlc's additions to the CF'22 classes: classes (space-separated) on
   /// whose models dlc measured the pass faster on the CPU with the options
   /// in braces after the class ("SSD{min-num-branches=2}"). The auto
-  /// pipeline and the search run it there, with those options.
+  /// pipeline and the search run it there, with those options; a model of
+  /// several of the classes takes the options listed first.
   llvm::StringRef measuredOn = "";
 
   bool inClass(llvm::StringRef tag) const;
   /// In `measuredOn`: dlc measured it faster on models of class `tag`.
   bool measuredFasterOn(llvm::StringRef tag) const;
+  /// The classes of `measuredOn`, in its order.
+  llvm::SmallVector<llvm::StringRef> measuredClasses() const;
   /// The options dlc measured on class `tag` ("" for none, or not measured).
   llvm::StringRef optionsFor(llvm::StringRef tag) const;
   /// The pipeline element for models of classes `tags`: the TVM name, with
-  /// the options of the first of them that has any.
+  /// the options of the first word of `measuredOn` whose class is one of
+  /// them (an SSD with a ResNet backbone takes SSD's, listed first).
   std::string specFor(llvm::ArrayRef<std::string> tags) const;
   bool dormantFor(llvm::StringRef tag) const;
   bool noGainFor(llvm::StringRef tag) const;
