@@ -9,8 +9,8 @@
 using namespace dlc;
 
 /// The CPU backend's kernels: measured NCHW against NHWC per op class with
-/// bench/layouts.py (README, "Layouts"): NCHW, the layout of the Winograd
-/// convolutions (AlterOpLayout's winograd=true, which auto takes on ResNets).
+/// bench/layouts.py (README, "Layouts"): NCHW, O3's layout, and the one of
+/// the Winograd convolutions auto takes on SSDs.
 static constexpr llvm::StringLiteral kCPU = R"(
 target = cpu
 layout.conv2d = NCHW OIHW
@@ -22,8 +22,9 @@ layout.conv2d.grouped = NCHW OIHW
 /// NHWC convolutions are products of im2col rows and the HWIO weight as a
 /// matrix, which dlc-cpu-pack-weights packs, and depthwise ones vectorize
 /// along the channels. Measured faster than NCHW on MobileNetV2, whose
-/// small planes (14 x 14, 7 x 7) leave NCHW rows short of a vector (README,
-/// "Layouts"); the auto pipeline takes it for MobileNets.
+/// small planes (14 x 14, 7 x 7) leave NCHW rows short of a vector, and on
+/// ResNets with NHWC Winograd convolutions (README, "Layouts"); the auto
+/// pipeline takes it for both.
 static constexpr llvm::StringLiteral kCPUNHWC = R"(
 target = cpu-nhwc
 backend = cpu

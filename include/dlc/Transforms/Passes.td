@@ -534,9 +534,9 @@ def AlterOpLayoutPass : Pass<"graph-alter-op-layout", "mlir::func::FuncOp"> {
     converts NHWC models to NCHW and leaves NCHW ones as they are; the
     builtin `cpu-nhwc` states NHWC with HWIO kernels for every convolution
     but grouped ones (both measured with bench/layouts.py; auto takes
-    `cpu-nhwc` for ResNets and MobileNets). A wanted layout no backend compiles (grouped convolutions in NHWC,
-    a data layout with a kernel layout that does not go with it) leaves the
-    convolution and is counted.
+    `cpu-nhwc` for ResNets and MobileNets). A wanted layout no backend
+    compiles (grouped convolutions in NHWC, a data layout with a kernel
+    layout that does not go with it) leaves the convolution and is counted.
 
     With `winograd`, as TVM's strategies that pick
     conv2d_winograd_without_weight_transform, each 3x3 convolution of
