@@ -38,8 +38,9 @@ TEST(Shape, StridesAndBroadcastStrides) {
 }
 
 /// permuteFloats against the definition, element by element: every
-/// permutation of a rank-4 shape whose sizes are no multiple of the copy's
-/// 16 x 16 blocks, and the layout transforms of weights and images.
+/// permutation of rank-4 shapes whose sizes are no multiple of the copy's
+/// 16 x 16 blocks, with and without axes of one element, and the layout
+/// transforms of weights and images.
 TEST(Shape, PermutesFloats) {
   auto check = [](Shape shape, llvm::ArrayRef<int64_t> perm) {
     int64_t count = numElements(shape);
@@ -58,11 +59,15 @@ TEST(Shape, PermutesFloats) {
       ASSERT_EQ(out[i], in[source]) << "element " << i << " of " << formatShape(outShape);
     }
   };
-  llvm::SmallVector<int64_t> perm{0, 1, 2, 3};
-  do
-    check({3, 17, 5, 33}, perm);
-  while (std::next_permutation(perm.begin(), perm.end()));
+  for (Shape shape : {Shape{3, 17, 5, 33}, Shape{18, 1, 5, 1}, Shape{1, 20, 1, 9}}) {
+    llvm::SmallVector<int64_t> perm{0, 1, 2, 3};
+    do
+      check(shape, perm);
+    while (std::next_permutation(perm.begin(), perm.end()));
+  }
   check({64, 40, 3, 3}, {2, 3, 1, 0}); // OIHW -> HWIO
+  check({64, 40, 1, 1}, {2, 3, 1, 0}); // a 1 x 1 kernel's: a transpose
+  check({1, 1, 1, 1}, {3, 2, 1, 0});
   check({1, 20, 7, 9}, {0, 2, 3, 1});  // NCHW -> NHWC
   check({1, 7, 9, 20}, {0, 3, 1, 2});  // NHWC -> NCHW
   check({37}, {0});

@@ -53,24 +53,34 @@ Shape dlc::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
 
 void dlc::permuteFloats(const float *in, llvm::ArrayRef<int64_t> shape,
                         llvm::ArrayRef<int64_t> perm, float *out) {
-  int64_t rank = static_cast<int64_t>(perm.size());
-  if (rank == 0) {
+  // Axes of one element moved nowhere: without them, a 1 x 1 kernel's
+  // OIHW -> HWIO is the transpose [O, I] -> [I, O].
+  llvm::SmallVector<int64_t> kept; // output order, input axes
+  for (int64_t a : perm)
+    if (shape[a] != 1)
+      kept.push_back(a);
+  // Runs of output axes that are consecutive input axes (among the kept),
+  // as one axis each: OIHW -> HWIO is [O, I, HW] -> [HW, I, O].
+  auto nextKept = [&](int64_t a) {
+    for (++a; a < static_cast<int64_t>(shape.size()) && shape[a] == 1;)
+      ++a;
+    return a;
+  };
+  llvm::SmallVector<int64_t> firstOf; // per run, in output order: its first input axis
+  Shape runSize;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    if (i > 0 && kept[i] == nextKept(kept[i - 1])) {
+      runSize.back() *= shape[kept[i]];
+      continue;
+    }
+    firstOf.push_back(kept[i]);
+    runSize.push_back(shape[kept[i]]);
+  }
+  int64_t r = static_cast<int64_t>(firstOf.size());
+  if (r == 0) {
     *out = *in;
     return;
   }
-  // Runs of output axes that are consecutive input axes, as one axis each:
-  // OIHW -> HWIO is [O, I, HW] -> [HW, I, O].
-  llvm::SmallVector<int64_t> firstOf; // per run, in output order: its first input axis
-  Shape runSize;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (i > 0 && perm[i] == perm[i - 1] + 1) {
-      runSize.back() *= shape[perm[i]];
-      continue;
-    }
-    firstOf.push_back(perm[i]);
-    runSize.push_back(shape[perm[i]]);
-  }
-  int64_t r = static_cast<int64_t>(firstOf.size());
   // The runs in input order: their shape there and the permutation.
   llvm::SmallVector<int64_t> byInput(r);
   for (int64_t i = 0; i < r; ++i)
