@@ -187,9 +187,6 @@ static std::optional<llvm::StringRef> measuredWord(llvm::StringRef measuredOn,
 }
 
 bool CatalogueEntry::inClass(llvm::StringRef tag) const { return hasWord(classes, tag); }
-bool CatalogueEntry::measuredFasterOn(llvm::StringRef tag) const {
-  return measuredWord(measuredOn, tag).has_value();
-}
 llvm::SmallVector<llvm::StringRef> CatalogueEntry::measuredClasses() const {
   return llvm::map_to_vector(words(measuredOn),
                              [](llvm::StringRef w) { return withoutOptions(w); });
@@ -199,11 +196,9 @@ llvm::StringRef CatalogueEntry::optionsFor(llvm::StringRef tag) const {
   return w ? w->drop_front(tag.size()) : llvm::StringRef();
 }
 std::string CatalogueEntry::specFor(llvm::ArrayRef<std::string> tags) const {
-  for (llvm::StringRef w : words(measuredOn)) {
-    llvm::StringRef tag = withoutOptions(w);
-    if (w.size() > tag.size() && llvm::is_contained(tags, tag))
-      return (tvmName + w.drop_front(tag.size())).str();
-  }
+  for (llvm::StringRef tag : measuredClasses())
+    if (llvm::is_contained(tags, tag) && !optionsFor(tag).empty())
+      return (tvmName + optionsFor(tag)).str();
   return tvmName.str();
 }
 /// Dormancy was measured with the pass's default options.

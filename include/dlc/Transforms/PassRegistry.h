@@ -56,8 +56,6 @@ struct CatalogueEntry {
   llvm::StringRef measuredOn = "";
 
   bool inClass(llvm::StringRef tag) const;
-  /// In `measuredOn`: dlc measured it faster on models of class `tag`.
-  bool measuredFasterOn(llvm::StringRef tag) const;
   /// The classes of `measuredOn`, in its order.
   llvm::SmallVector<llvm::StringRef> measuredClasses() const;
   /// The options dlc measured on class `tag` ("" for none, or not measured).
