@@ -6,8 +6,8 @@
 // its bias; the shared zero fill copied into the second product; the first
 // product and its fill into the clip; the depthwise convolution, its bias
 // and its padding into the clip); the untouched case; a product whose
-// columns no tile divides.
-// STATS: dlc-cpu-tile-and-fuse: fused 8, fused-pads 1, tiled 5{{$}}
+// columns no tile divides; one whose rows no register tile divides.
+// STATS: dlc-cpu-tile-and-fuse: fused 8, fused-pads 1, tiled 6{{$}}
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -212,4 +212,29 @@ func.func @columns_undivided(%x: tensor<144x64xf32>, %w: tensor<64x600xf32>, %in
     linalg.yield %s : f32
   } -> tensor<144x600xf32>
   return %p : tensor<144x600xf32>
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// A channels-last 1x1 convolution's product on a 28 x 28 map: no multiple
+// of 6 rows divides 784, and the whole rows by 256 columns would make each
+// tile's buffer 784 KiB, more than a thread's stack keeps (512 KiB), so
+// taken from the heap at every tile of every run: tiles of 28 rows (4
+// register tiles and a partial one).
+// CHECK-LABEL: func @positions_undivided
+// CHECK: scf.forall ({{.*}}) = (0, 0) to (784, 512) step (28, 256)
+// CHECK: outs(%{{.*}} : tensor<28x256xf32>)
+func.func @positions_undivided(%x: tensor<784x64xf32>, %w: tensor<64x512xf32>, %init: tensor<784x512xf32>) -> tensor<784x512xf32> {
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<784x64xf32>, tensor<64x512xf32>) outs(%init : tensor<784x512xf32>) {
+  ^bb0(%l: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<784x512xf32>
+  return %p : tensor<784x512xf32>
 }

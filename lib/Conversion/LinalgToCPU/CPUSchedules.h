@@ -52,6 +52,10 @@ inline RegisterTile registerTile(int64_t vectorBits) {
   return {vectorBits >= 512 ? 8 : 6, 2 * (vectorBits / 32)};
 }
 
+/// The largest buffer a thread's tile keeps on its stack: the default of
+/// dlc-cpu-tile-buffers' max-bytes.
+constexpr int64_t kMaxStackTileBytes = 512 * 1024;
+
 /// The cache tile of a product's m, n and k loops for this register tile.
 int64_t cacheTileM(int64_t m, RegisterTile reg);
 int64_t cacheTileN(int64_t n, RegisterTile reg);
