@@ -222,7 +222,12 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     left alone. With `threads` > 1 the tile loop is an `scf.forall` with at
     least `threads` tiles (a product that no multiple of the register tile
     divides, such as a 1 x 1000 classifier, and that has at least 65536
-    multiply-adds, is split into tiles of any size). Counters
+    multiply-adds, is split into tiles of any size). A product's tile
+    narrower than the output's rows computes in a buffer of its own, which
+    dlc-cpu-tile-buffers keeps on the thread's stack up to 512 KiB; where
+    all the rows (no multiple of the register tile divides them, such as an
+    NHWC convolution's 784 or 1444 positions) would make it larger, the rows
+    go in tiles of any size instead of a heap buffer per tile. Counters
     (`--dlc-pass-stats`): `tiled`, `fused` (producers fused), `fused-pads`.
   }];
   let options = [
