@@ -183,14 +183,16 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
         steps[d->n] = *width;
     split();
   }
-  // A product's tile narrower than the output's rows computes in a buffer
-  // of its own: on the thread's stack up to kMaxStackTileBytes
+  // A product's tile narrower than the output's rows can compute in a
+  // buffer of its own: on the thread's stack up to kMaxStackTileBytes
   // (dlc-cpu-tile-buffers), else taken from the heap at every tile of
   // every run (an NHWC convolution's 784 or 1444 positions, whole, by 128
   // or 256 columns). Such rows go in tiles that need not be multiples of
-  // the register tile, whose last partial one the product kernel peels.
+  // the register tile, whose last partial one the product kernel peels;
+  // not where the rows stay whole on purpose (blocked columns, above).
   if (std::optional<ProductDims> d = matchProduct(anchor))
     if (tiles[d->m] == ranges[d->m] && tiles[d->n] < ranges[d->n] &&
+        !blockedColumns(ranges[d->n], reg) &&
         tiles[d->m] * tiles[d->n] * int64_t(sizeof(float)) > kMaxStackTileBytes)
       tiles[d->m] = cacheTile(ranges[d->m], 1, 8 * reg.mr);
   if (count() < std::max<int64_t>(threads, 2))
