@@ -227,7 +227,8 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     dlc-cpu-tile-buffers keeps on the thread's stack up to 512 KiB; where
     all the rows (no multiple of the register tile divides them, such as an
     NHWC convolution's 784 or 1444 positions) would make it larger, the rows
-    go in tiles of any size instead of a heap buffer per tile. Counters
+    go in tiles of any size instead of a heap buffer per tile (but for the
+    rows kept whole where no column tile divides n). Counters
     (`--dlc-pass-stats`): `tiled`, `fused` (producers fused), `fused-pads`.
   }];
   let options = [
