@@ -6,8 +6,9 @@
 // its bias; the shared zero fill copied into the second product; the first
 // product and its fill into the clip; the depthwise convolution, its bias
 // and its padding into the clip); the untouched case; a product whose
-// columns no tile divides; one whose rows no register tile divides.
-// STATS: dlc-cpu-tile-and-fuse: fused 8, fused-pads 1, tiled 6{{$}}
+// columns no tile divides; one whose rows no register tile divides; one
+// whose rows stay whole for its blocked columns.
+// STATS: dlc-cpu-tile-and-fuse: fused 8, fused-pads 1, tiled 7{{$}}
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -237,4 +238,26 @@ func.func @positions_undivided(%x: tensor<784x64xf32>, %w: tensor<64x512xf32>, %
     linalg.yield %s : f32
   } -> tensor<784x512xf32>
   return %p : tensor<784x512xf32>
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// No column tile divides 1444 (an NCHW convolution on a 38 x 38 map): the
+// rows stay whole on purpose, though a tile (256 x 722) is more than the
+// stack keeps: the columns are blocked inside, read once.
+// CHECK-LABEL: func @rows_whole_for_blocked_columns
+// CHECK: scf.forall ({{.*}}) = (0, 0) to (256, 1444) step (256, 722)
+func.func @rows_whole_for_blocked_columns(%x: tensor<256x64xf32>, %w: tensor<64x1444xf32>, %init: tensor<256x1444xf32>) -> tensor<256x1444xf32> {
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<256x64xf32>, tensor<64x1444xf32>) outs(%init : tensor<256x1444xf32>) {
+  ^bb0(%l: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<256x1444xf32>
+  return %p : tensor<256x1444xf32>
 }
