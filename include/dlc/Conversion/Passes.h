@@ -21,6 +21,11 @@ class RewritePatternSet;
 
 namespace dlc {
 
+/// The largest buffer a CPU thread's tile keeps on its stack (the default
+/// of dlc-cpu-tile-buffers' max-bytes; dlc-cpu-tile-and-fuse sizes tiles
+/// by it): the OpenMP threads' stacks are 4 MiB.
+constexpr int64_t kCPUMaxStackTileBytes = 512 * 1024;
+
 #define GEN_PASS_DECL
 #include "dlc/Conversion/Passes.h.inc"
 

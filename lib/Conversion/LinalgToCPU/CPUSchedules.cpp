@@ -95,9 +95,10 @@ int64_t dlc::cpu::cacheTileM(int64_t m, RegisterTile reg) {
   // register tile the product kernel peels: whole rows would make each
   // tile's output megabytes.
   if (t == m && m > 2048)
-    t = cacheTile(m, 1, 8 * reg.mr);
+    t = anyRowTile(m, reg);
   return t;
 }
+int64_t dlc::cpu::anyRowTile(int64_t m, RegisterTile reg) { return cacheTile(m, 1, 8 * reg.mr); }
 int64_t dlc::cpu::cacheTileN(int64_t n, RegisterTile reg) { return cacheTile(n, reg.nr, 256); }
 int64_t dlc::cpu::cacheTileK(int64_t k) { return cacheTile(k, 1, 256); }
 

@@ -52,14 +52,13 @@ inline RegisterTile registerTile(int64_t vectorBits) {
   return {vectorBits >= 512 ? 8 : 6, 2 * (vectorBits / 32)};
 }
 
-/// The largest buffer a thread's tile keeps on its stack: the default of
-/// dlc-cpu-tile-buffers' max-bytes.
-constexpr int64_t kMaxStackTileBytes = 512 * 1024;
-
 /// The cache tile of a product's m, n and k loops for this register tile.
 int64_t cacheTileM(int64_t m, RegisterTile reg);
 int64_t cacheTileN(int64_t n, RegisterTile reg);
 int64_t cacheTileK(int64_t k);
+/// A tile of a product's m loop that need not be a multiple of the
+/// register tile's rows (the product kernel peels the partial last one).
+int64_t anyRowTile(int64_t m, RegisterTile reg);
 /// The cache block of a product's n loop inside a thread's tile: the tile
 /// of cacheTileN where one divides the loop, else blocks of 256 columns
 /// (a multiple of every register tile's width) whose last, partial block

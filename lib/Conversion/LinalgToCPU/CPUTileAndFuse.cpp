@@ -184,7 +184,7 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
     split();
   }
   // A product's tile narrower than the output's rows can compute in a
-  // buffer of its own: on the thread's stack up to kMaxStackTileBytes
+  // buffer of its own: on the thread's stack up to kCPUMaxStackTileBytes
   // (dlc-cpu-tile-buffers), else taken from the heap at every tile of
   // every run (an NHWC convolution's 784 or 1444 positions, whole, by 128
   // or 256 columns). Such rows go in tiles that need not be multiples of
@@ -193,8 +193,8 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
   if (std::optional<ProductDims> d = matchProduct(anchor))
     if (tiles[d->m] == ranges[d->m] && tiles[d->n] < ranges[d->n] &&
         !blockedColumns(ranges[d->n], reg) &&
-        tiles[d->m] * tiles[d->n] * int64_t(sizeof(float)) > kMaxStackTileBytes)
-      tiles[d->m] = cacheTile(ranges[d->m], 1, 8 * reg.mr);
+        tiles[d->m] * tiles[d->n] * int64_t(sizeof(float)) > dlc::kCPUMaxStackTileBytes)
+      tiles[d->m] = anyRowTile(ranges[d->m], reg);
   if (count() < std::max<int64_t>(threads, 2))
     return std::nullopt;
   return tiles;
