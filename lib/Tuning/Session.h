@@ -10,6 +10,7 @@
 
 #include "dlc/Runtime/Bench.h"
 #include "dlc/Runtime/CPUExecutable.h"
+#include "dlc/Runtime/OutputCheck.h"
 #include "dlc/Tuning/Tuner.h"
 
 #include "mlir/IR/OwningOpRef.h"
@@ -112,6 +113,7 @@ private:
   std::vector<std::string> lastPasses; ///< end every sequence
   std::unique_ptr<CPUExecutable> baseline;
   std::vector<Tensor> expected; ///< O3's outputs
+  std::vector<DetectionOutputs> detections; ///< which of them are compared as sets
   int64_t runsPerRound = 1;
   Estimate noiseFloor; ///< O3 against itself
   /// Every graph measured: results[0] is O3. (A deque: strategies keep

@@ -6,6 +6,7 @@
 #include "dlc/Driver/CPUCompiler.h"
 #include "dlc/Driver/TemporaryPayloads.h"
 #include "dlc/Runtime/Bench.h"
+#include "dlc/Runtime/OutputCheck.h"
 #include "dlc/Runtime/SideBySide.h"
 #include "dlc/Transforms/AutoPipeline.h"
 #include "dlc/Transforms/Pipelines.h"
@@ -197,8 +198,9 @@ void Session::measure(ModuleOp graph, double passesMs, int64_t rounds, Measured 
   llvm::Expected<std::vector<Tensor>> outputs = exe->run(inputs);
   if (!outputs)
     return failWith("error", "running it: " + llvm::toString(outputs.takeError()));
-  for (auto [i, out] : llvm::enumerate(*outputs)) {
-    Comparison c = compareTensors(out, expected[i], options.atol, options.rtol);
+  std::vector<Comparison> comparisons =
+      compareOutputs(*outputs, expected, detections, options.atol, options.rtol);
+  for (auto [i, c] : llvm::enumerate(comparisons)) {
     if (!c.reason.empty() || !c.match)
       return failWith("mismatch",
                       llvm::formatv("output {0} differs from O3's: {1}", i,
@@ -206,7 +208,7 @@ void Session::measure(ModuleOp graph, double passesMs, int64_t rounds, Measured 
                                         ? c.reason
                                         : llvm::formatv("{0} of {1} elements beyond atol {2} + "
                                                         "rtol {3}, max abs error {4:e2}",
-                                                        c.mismatches, out.size(), options.atol,
+                                                        c.mismatches, (*outputs)[i].size(), options.atol,
                                                         options.rtol, c.maxAbsError)
                                               .str()));
   }
@@ -469,6 +471,8 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
     return llvm::createStringError("running the model compiled at O3: " +
                                    llvm::toString(outputs.takeError()));
   expected = std::move(*outputs);
+  if (auto func = input.lookupSymbol<mlir::func::FuncOp>(entry))
+    detections = findDetectionOutputs(func);
   llvm::Expected<LatencyStats> probe = baseline->benchmark(inputs, 1, 3, 0);
   if (!probe)
     return probe.takeError();

@@ -12,6 +12,7 @@
 #include "dlc/Transforms/Pipelines.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
+#include "dlc/Runtime/OutputCheck.h"
 #include "dlc/Runtime/SideBySide.h"
 #include "dlc/Runtime/TensorIO.h"
 
@@ -432,8 +433,10 @@ static Expected<Against> measureAgainst(mlir::ModuleOp module, StringRef entryNa
   // dlc-tune's tolerances unless given: FastMath's approximations pass.
   double atol = absTol.getNumOccurrences() ? absTol : 1e-3;
   double rtol = relTol.getNumOccurrences() ? relTol : 1e-3;
-  for (auto [i, mine, theirs] : llvm::enumerate(outputs, *results)) {
-    Comparison c = compareTensors(theirs, mine, atol, rtol);
+  mlir::func::FuncOp func = module.lookupSymbol<mlir::func::FuncOp>(entryName);
+  std::vector<Comparison> comparisons =
+      compareOutputs(*results, outputs, findDetectionOutputs(func), atol, rtol);
+  for (auto [i, c] : llvm::enumerate(comparisons)) {
     if (!c.reason.empty())
       return createStringError("output " + Twine(i) + " of --against " + a.pipeline +
                                " differs: " + c.reason);
@@ -815,6 +818,15 @@ int main(int argc, char **argv) {
     if (Error e = writeReport(jsonPath, argc, argv, times, stats, batch, outputs, against))
       return fail(toString(std::move(e)));
 
+  std::vector<Tensor> expected;
+  for (const std::string &path : expectPaths) {
+    Expected<Tensor> t = readTensorFile(path);
+    if (!t)
+      return fail(toString(t.takeError()));
+    expected.push_back(std::move(*t));
+  }
+  std::vector<Comparison> comparisons =
+      compareOutputs(outputs, expected, findDetectionOutputs(*func), absTol, relTol);
   bool allMatch = true;
   for (auto [i, t] : llvm::enumerate(outputs)) {
     outs() << "output " << i << ": " << t.describe();
@@ -829,11 +841,8 @@ int main(int argc, char **argv) {
     if (i < outputPaths.size())
       if (Error e = writeNpyFile(outputPaths[i], t))
         return fail(toString(std::move(e)));
-    if (i < expectPaths.size()) {
-      Expected<Tensor> expected = readTensorFile(expectPaths[i]);
-      if (!expected)
-        return fail(toString(expected.takeError()));
-      Comparison c = compareTensors(t, *expected, absTol, relTol);
+    if (i < comparisons.size()) {
+      const Comparison &c = comparisons[i];
       if (!c.reason.empty()) {
         outs() << "output " << i << ": MISMATCH with " << expectPaths[i] << ": "
                << c.reason << "\n";
