@@ -6,7 +6,8 @@ For each model (the zoo's study models by default), compiles and runs it with
 off), alternating the two over --rounds rounds, and reports the medians of
 graph-pass time, total compile time and p50 latency (`--bench`, --runs timed
 runs after the warm-up METHODOLOGY.md asks for), the classes auto detected,
-and the largest difference between the two pipelines' outputs. A latency
+and the largest difference between the two pipelines' outputs (dlc-run's
+`--expect` at 1e-3, as `--against` checks: detections as sets). A latency
 difference is called a difference only when the two sets of p50s do not
 overlap across rounds; otherwise it is within noise.
 
@@ -15,6 +16,7 @@ overlap across rounds; otherwise it is within noise.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import tempfile
@@ -22,24 +24,31 @@ import tempfile
 ZOO = ["resnet50", "mobilenet_v2", "ssd_resnet50", "bert_base"]
 
 
-def compile_and_run(bin_dir, model, pipeline, runs, work):
-    report = os.path.join(work, "report.json")
-    out = os.path.join(work, f"{pipeline}.npy")
+def dlc_run(bin_dir, model, pipeline, *flags):
     r = subprocess.run([f"{bin_dir}/dlc-run", model, "--target=cpu", "--threads=2",
-                        "--no-cache", f"--pipeline={pipeline}", "--bench", f"--runs={runs}",
-                        "--input=random:seed=1", f"--output={out}", f"--json={report}"],
-                       capture_output=True, text=True)
+                        "--no-cache", f"--pipeline={pipeline}", "--input=random:seed=1",
+                        *flags], capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(r.stderr.strip().splitlines()[-1])
+    return r.stdout
+
+
+def compile_and_run(bin_dir, model, pipeline, runs, work):
+    """Graph-pass and total compile times, p50 latency, number of outputs."""
+    report = os.path.join(work, "report.json")
+    dlc_run(bin_dir, model, pipeline, "--bench", f"--runs={runs}", f"--json={report}")
     j = json.load(open(report))
     return (j["compile_ms"]["graph_passes"], j["compile_ms"]["total"],
-            j["latency_ms"]["p50"], out)
+            j["latency_ms"]["p50"], len(j["outputs"]))
 
 
-def max_diff(a, b):
-    import numpy as np
-    x, y = np.load(a), np.load(b)
-    return float(np.abs(x.astype(np.float64) - y).max()) if x.size else 0.0
+def max_diff(bin_dir, model, outputs, work):
+    """auto's largest difference from O3's outputs, as dlc-run --expect reports it."""
+    files = [os.path.join(work, f"O3_{i}.npy") for i in range(outputs)]
+    dlc_run(bin_dir, model, "O3", *(f"--output={f}" for f in files))
+    out = dlc_run(bin_dir, model, "auto", "--atol=1e-3", "--rtol=1e-3",
+                  *(f"--expect={f}" for f in files))
+    return max(float(m) for m in re.findall(r"max abs error ([^,]+),", out))
 
 
 def main():
@@ -60,11 +69,10 @@ def main():
                                          path], capture_output=True, text=True,
                                         check=True).stdout)["class"]
         samples = {"O3": [], "auto": []}
-        outs = {}
         for _ in range(args.rounds):
             for pipeline in ("O3", "auto"):
-                *figures, outs[pipeline] = compile_and_run(args.bin_dir, path, pipeline,
-                                                           args.runs, work)
+                *figures, outputs = compile_and_run(args.bin_dir, path, pipeline, args.runs,
+                                                    work)
                 samples[pipeline].append(figures)
         med = {p: [statistics.median(f[i] for f in s) for i in range(3)]
                for p, s in samples.items()}
@@ -77,7 +85,7 @@ def main():
             verdict = "within noise"
         results[name] = {"class": cls, "O3": med["O3"], "auto": med["auto"],
                          "p50_samples": p50s, "latency": verdict,
-                         "max_abs_output_diff": max_diff(outs["O3"], outs["auto"])}
+                         "max_abs_output_diff": max_diff(args.bin_dir, path, outputs, work)}
         print(name, results[name], flush=True)
     if args.out:
         with open(args.out, "w") as f:

@@ -113,16 +113,17 @@ static const CatalogueEntry kCatalogue[] = {
      "conv2d in the target's preferred layouts; layout-agnostic ops follow; with winograd, "
      "3x3 stride-1 conv2d by Winograd's algorithm",
      "", false,
-     // 3x3 convolutions of SSDs as NCHW Winograd products: auto with it
-     // against O3 (`--against`), SSD-ResNet50 0.657 [0.646, 0.672] over 21
-     // rounds (2026-11-28, README); channels-last measured 1.42x slower
-     // than that. ResNets channels-last, their 3x3 convolutions as NHWC
-     // Winograd products: ResNet-50 0.827 [0.802, 0.867] of O3 over 31
-     // rounds, 0.919 [0.894, 0.942] of the NCHW Winograd products
-     // (2026-11-29). MobileNets channels-last (the builtin cpu-nhwc
-     // description): see the README's "Layouts". SSD first: an SSD with a
-     // ResNet backbone is of both classes.
-     "SSD{winograd=true} RN{target=cpu-nhwc winograd=true} MN{target=cpu-nhwc}"},
+     // ResNets and SSDs channels-last, their 3x3 convolutions as NHWC
+     // Winograd products (`--against`, 2026-11-29, README): ResNet-50 0.827
+     // [0.802, 0.867] of O3 over 31 rounds, 0.919 [0.894, 0.942] of the
+     // NCHW Winograd products; SSD-ResNet50 0.565 [0.538, 0.633] of O3 over
+     // 15 rounds, 0.894 [0.824, 0.954] of the NCHW Winograd products over
+     // 21 (the reverse order 1.128 [1.074, 1.210]). MobileNets
+     // channels-last (the builtin cpu-nhwc description): see the README's
+     // "Layouts". SSD first: an SSD with a ResNet backbone is of both
+     // classes.
+     "SSD{target=cpu-nhwc winograd=true} RN{target=cpu-nhwc winograd=true} "
+     "MN{target=cpu-nhwc}"},
     {"ConvertLayout", "graph-convert-layout", 3, false, "BL", "conv2d layout_transform",
      "layout_transform", "", "BR", "conv2d in user-chosen layouts (default NHWC)"},
     {"AnnotateTarget", "graph-annotate-target", 0, false, "", "", "", "a target description",

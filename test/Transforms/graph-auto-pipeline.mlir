@@ -48,17 +48,17 @@ BERT: graph-fast-math: erf 0, exp 0, gelu 2, softmax 2, tanh 0
 # one im2col matrix and product; the backbone's first 1 x 1 convolutions
 # and their shortcut too): 8 pairs combined. Without the scale folding in
 # between (no gain on RN and SSD), O3's second FoldConstant would follow the
-# first: skipped. AlterOpLayout takes SSD's options (NCHW Winograd
-# products), not those of ResNets (channels-last), which SSD-ResNet50 is
-# too: the registry lists SSD's first.
+# first: skipped. AlterOpLayout takes SSD's options (channels-last, NHWC
+# Winograd products), which the registry lists before those of ResNets,
+# which SSD-ResNet50 is too.
 RUN: dlc-zoo ssd_resnet50 -o ssd.mlirbc
 RUN: dlc-opt ssd.mlirbc --dlc-pipeline=auto --dlc-explain --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=SSD
 SSD: auto: resnet + ssd (confidence
 SSD: run  CombineParallelConv2D: class RN (CF'22); class SSD, {min-num-branches=2}, measured faster (dlc)
 SSD: run  FoldConstant: O3
 SSD: skip FoldConstant: runs just before it: nothing left to do
-SSD: run  AlterOpLayout: O3; class RN, SSD (CF'22); class SSD, {winograd=true}, measured faster (dlc); class RN, {target=cpu-nhwc winograd=true}, measured faster (dlc)
-SSD: auto: list:{{.*}},CombineParallelConv2D{min-num-branches=2},FoldConstant,{{.*}},AlterOpLayout{winograd=true},{{.*}}FuseOps{fuse-opt-level=3}
+SSD: run  AlterOpLayout: O3; class RN, SSD (CF'22); class SSD, {target=cpu-nhwc winograd=true}, measured faster (dlc); class RN, {target=cpu-nhwc winograd=true}, measured faster (dlc)
+SSD: auto: list:{{.*}},CombineParallelConv2D{min-num-branches=2},FoldConstant,{{.*}},AlterOpLayout{target=cpu-nhwc winograd=true},{{.*}}FuseOps{fuse-opt-level=3}
 SSD: graph-combine-parallel-conv2d: branches 16, combined 8
 
 # The user disables and requires passes; the reasons say so.
