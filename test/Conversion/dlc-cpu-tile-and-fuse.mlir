@@ -7,8 +7,9 @@
 // product and its fill into the clip; the depthwise convolution, its bias
 // and its padding into the clip); the untouched case; a product whose
 // columns no tile divides; one whose rows no register tile divides; one
-// whose rows stay whole for its blocked columns.
-// STATS: dlc-cpu-tile-and-fuse: fused 8, fused-pads 1, tiled 7{{$}}
+// whose rows stay whole for its blocked columns; two poolings of padded
+// channels-last inputs (each with its fill and its padding).
+// STATS: dlc-cpu-tile-and-fuse: fused 12, fused-pads 3, tiled 9{{$}}
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -260,4 +261,38 @@ func.func @rows_whole_for_blocked_columns(%x: tensor<256x64xf32>, %w: tensor<64x
     linalg.yield %s : f32
   } -> tensor<256x1444xf32>
   return %p : tensor<256x1444xf32>
+}
+
+// -----
+
+// Channels-last max pooling of padded inputs: tiles are whole padded planes
+// (the 65 x 65 that the windows read) of a vector's worth of channels (8 at
+// 256 bits). The planes of SSD's stem would make that 151 x 151 x 8 floats,
+// 730 KB, more than a thread's stack keeps, so taken from the heap at every
+// tile of every run: 4 channels each (365 KB).
+// CHECK-LABEL: func @pooling_planes
+// CHECK: scf.forall ({{.*}}) = (0, 0) to (1, 64) step (1, 8)
+// CHECK: linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x65x65x8xf32>, tensor<3x3xf32>)
+// CHECK: scf.forall ({{.*}}) = (0, 0) to (1, 64) step (1, 4)
+// CHECK: linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x151x151x4xf32>, tensor<3x3xf32>)
+func.func @pooling_planes(%x: tensor<1x64x64x64xf32>, %big: tensor<1x150x150x64xf32>) -> (tensor<1x32x32x64xf32>, tensor<1x75x75x64xf32>) {
+  %low = arith.constant 0xFF800000 : f32
+  %window = tensor.empty() : tensor<3x3xf32>
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %low : f32
+  } : tensor<1x64x64x64xf32> to tensor<1x66x66x64xf32>
+  %e = tensor.empty() : tensor<1x32x32x64xf32>
+  %f = linalg.fill ins(%low : f32) outs(%e : tensor<1x32x32x64xf32>) -> tensor<1x32x32x64xf32>
+  %y = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %window : tensor<1x66x66x64xf32>, tensor<3x3xf32>) outs(%f : tensor<1x32x32x64xf32>) -> tensor<1x32x32x64xf32>
+  %pb = tensor.pad %big low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %low : f32
+  } : tensor<1x150x150x64xf32> to tensor<1x152x152x64xf32>
+  %eb = tensor.empty() : tensor<1x75x75x64xf32>
+  %fb = linalg.fill ins(%low : f32) outs(%eb : tensor<1x75x75x64xf32>) -> tensor<1x75x75x64xf32>
+  %yb = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%pb, %window : tensor<1x152x152x64xf32>, tensor<3x3xf32>) outs(%fb : tensor<1x75x75x64xf32>) -> tensor<1x75x75x64xf32>
+  return %y, %yb : tensor<1x32x32x64xf32>, tensor<1x75x75x64xf32>
 }

@@ -217,7 +217,9 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     about 4096 outputs per tile. A window op whose input is a `tensor.pad`
     (a padded depthwise convolution or pooling) gets tiles of whole planes,
     and the padding is fused too: each tile pads its own planes, in cache and
-    in parallel, instead of one serial copy of the whole tensor. Tiles divide
+    in parallel, instead of one serial copy of the whole tensor. Channels-last,
+    a tile's planes are a vector's worth of channels, fewer where those padded
+    planes would be more than the 512 KiB a thread's stack keeps. Tiles divide
     the loops; anchors with dynamic shapes, or that would be one tile, are
     left alone. With `threads` > 1 the tile loop is an `scf.forall` with at
     least `threads` tiles (a product that no multiple of the register tile

@@ -83,6 +83,25 @@ llvm::SmallBitVector paddedLoops(linalg::LinalgOp op) {
   return loops;
 }
 
+/// The bytes of one channel of the largest padded input of `op`: the
+/// product of the padded dimensions of a tensor.pad's result.
+int64_t paddedPlaneBytes(linalg::LinalgOp op) {
+  int64_t largest = 0;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto pad = input->get().getDefiningOp<tensor::PadOp>();
+    if (!pad || !pad.getResultType().hasStaticShape())
+      continue;
+    RankedTensorType type = pad.getResultType();
+    int64_t bytes = type.getElementTypeBitWidth() / 8;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (getConstantIntValue(pad.getMixedLowPad()[i]) != 0 ||
+          getConstantIntValue(pad.getMixedHighPad()[i]) != 0)
+        bytes *= type.getDimSize(i);
+    largest = std::max(largest, bytes);
+  }
+  return largest;
+}
+
 /// Tile sizes for the loops of `anchor` (0: the whole loop), dividing every
 /// loop; nothing when the op has a dynamic shape or would be a single tile.
 std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, RegisterTile reg,
@@ -114,7 +133,10 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
     // plane (a part of a plane would need a padding of dynamic size).
     // With channels innermost (NHWC), whole padded planes of a vector's
     // worth of channels each: all channels would make a tile's padded
-    // plane megabytes.
+    // plane megabytes. Fewer channels where even those would be more than
+    // a thread's stack keeps (SSD's 152 x 152 pooling plane): the padded
+    // plane is a buffer of each tile's own, which beyond that limit would
+    // come from the heap at every tile of every run.
     llvm::SmallBitVector whole = paddedLoops(anchor);
     AffineMap out = anchor.getMatchingIndexingMap(anchor.getDpsInitOperand(0));
     int64_t elements = 1;
@@ -131,7 +153,9 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
         continue;
       }
       if (innermost && whole.any()) {
-        int64_t lanes = reg.nr / 2;
+        int64_t lanes = reg.nr / 2, plane = paddedPlaneBytes(anchor);
+        while (lanes > 1 && plane * lanes > dlc::kCPUMaxStackTileBytes)
+          lanes /= 2;
         tiles[i] = t % lanes == 0 ? lanes : t;
         elements *= tiles[i];
         innermost = false;
