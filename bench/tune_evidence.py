@@ -18,8 +18,13 @@ zoo's four study models and torchvision exports imported from ONNX):
    p50 is each pipeline's over its rounds (O3's: the median of its three),
    throughput = 1000 / p50 (batch 1). Compile times (graph passes, total)
    are medians of --compiles cold compiles of each pipeline, each in a
-   process of its own (`dlc-run --no-cache`, one run), the order rotating:
-   the second compile in one process finds MLIR's dialects loaded.
+   process of its own (`dlc-run --no-cache`, one run), in rounds of one
+   compile of each pipeline, the order rotating (the second compile in one
+   process finds MLIR's dialects loaded). A pipeline's compile time against
+   O3's is the median of its per-round ratios with a distribution-free 95%
+   interval: "below" or "above" O3 only when the interval lies below or
+   above 1. `--recompile JSON` measures only these again, for an earlier
+   run's pipelines.
 
 It writes the figures (JSON), a Markdown table with the study's published
 gains alongside, and one plot of every candidate's compile time against its
@@ -32,6 +37,7 @@ The plot needs Debian's python3-matplotlib (the exports python3-torchvision).
 """
 import argparse
 import json
+import math
 import os
 import re
 import statistics
@@ -102,6 +108,42 @@ def compile_times(bin_dir, model, pipeline, work):
             "compile_ms": j["compile_ms"]["total"]}
 
 
+def median_with_interval(values):
+    """The median and a distribution-free 95% interval for it (the k-th
+    smallest and largest values; dlc's medianWithInterval, Bench.cpp)."""
+    v, n = sorted(values), len(values)
+    k, cdf = 1, 0.0
+    for j in range(n):
+        cdf += math.comb(n, j) / 2 ** n
+        if cdf > 0.025:
+            break
+        k = j + 1
+    k = min(k, (n + 1) // 2)
+    return {"median": statistics.median(v), "low": v[k - 1], "high": v[n - k], "rounds": n}
+
+
+def measure_compiles(args, path, specs, pipelines, work):
+    """Cold compiles in rounds of one of each pipeline, the order rotating:
+    each pipeline's median graph-pass and total compile times, and the
+    median of its per-round ratios to O3's total with a 95% interval
+    ("below" or "above" O3 only when the interval is)."""
+    compiles = {p: [] for p in PIPELINES}
+    for r in range(args.compiles):
+        for p in PIPELINES[r % 4:] + PIPELINES[:r % 4]:
+            compiles[p].append(compile_times(args.bin_dir, path, specs[p], work))
+    for p in PIPELINES:
+        q = pipelines.setdefault(p, {})
+        for k in compiles[p][0]:
+            q[k] = statistics.median(c[k] for c in compiles[p])
+        if p != "O3":
+            ratio = median_with_interval([c["compile_ms"] / o["compile_ms"]
+                                          for c, o in zip(compiles[p], compiles["O3"])])
+            ratio["verdict"] = ("too few rounds to tell" if ratio["rounds"] < 6 else
+                                "below" if ratio["high"] < 1 else
+                                "above" if ratio["low"] > 1 else "within noise")
+            q["compile_ratio"] = ratio
+
+
 def against_o3(bin_dir, model, pipeline, rounds, work):
     """`pipeline` and O3 side by side (dlc-run --against)."""
     report = os.path.join(work, "report.json")
@@ -147,14 +189,9 @@ def measure(args, name, path, work):
         result["pipelines"][p] = mine
     result["pipelines"]["O3"] = {"p50_ms": statistics.median(o3_p50), "p50_ratio_to_o3": 1.0,
                                  "latency_vs_o3": "-"}
-    compiles = {p: [] for p in PIPELINES}
-    for r in range(args.compiles):
-        for p in PIPELINES[r % 4:] + PIPELINES[:r % 4]:
-            compiles[p].append(compile_times(args.bin_dir, path, specs[p], work))
+    measure_compiles(args, path, specs, result["pipelines"], work)
     for p in PIPELINES:
         q = result["pipelines"][p]
-        for k in compiles[p][0]:
-            q[k] = statistics.median(c[k] for c in compiles[p])
         q["throughput_per_s"] = 1000 / q["p50_ms"]
     result["pipelines"] = {p: result["pipelines"][p] for p in PIPELINES}
     result["candidates_plot"] = [
@@ -204,13 +241,14 @@ def table(results, args):
     lines = [
         "| model | classes | space: catalogue / class / searched (sequences of up to 8) "
         "| candidates measured / deduplicated | graph passes O3 / auto / PO / tuned (ms) "
-        "| compile O3 / auto / PO / tuned (s) | p50 O3 (ms) "
+        "| compile O3 / auto / PO / tuned (s) | compile / O3's [95%]: auto, PO, tuned "
+        "| p50 O3 (ms) "
         "| throughput O3 / tuned (/s) | latency / O3's [95%]: auto, PO, tuned "
         "| study's gains (TVM, GPU) |",
-        "|---|---|---|---|---|---|---|---|---|---|"]
+        "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in results.items():
         if "error" in r:
-            lines.append(f"| {name} | {r['error']} |" + " |" * 8)
+            lines.append(f"| {name} | {r['error']} |" + " |" * 9)
             continue
         p, s, c = r["pipelines"], r["space"], r["candidates"]
 
@@ -221,12 +259,18 @@ def table(results, args):
             r = p[q].get("ratio")
             interval = f" [{r['low']:.3f}, {r['high']:.3f}]" if r else ""
             return f"{p[q]['p50_ratio_to_o3']:.3f}{interval} ({p[q]['latency_vs_o3']})"
+
+        def compile_verdict(q):
+            r = p[q].get("compile_ratio")
+            return (f"{r['median']:.3f} [{r['low']:.3f}, {r['high']:.3f}] ({r['verdict']})"
+                    if r else "-")
         lines.append(
             f"| {name} | {r.get('classes', '')} | {s.get('catalogue_sequences', 0):.1e} / "
             f"{s.get('class_sequences', 0):.1e} / {s.get('model_sequences', 0):.1e} "
             f"({s.get('catalogue_passes')} / {s.get('class_passes')} / {s.get('model_passes')} passes) "
             f"| {c.get('measured')} / {c.get('deduplicated')} "
             f"| {row('graph_passes_ms')} | {row('compile_ms', 1e-3, '{:.2f}')} "
+            f"| {compile_verdict('auto')}, {compile_verdict('PO')}, {compile_verdict('tuned')} "
             f"| {p['O3']['p50_ms']:.1f} "
             f"| {p['O3']['throughput_per_s']:.1f} / "
             f"{p['O3']['throughput_per_s'] / p['tuned']['p50_ratio_to_o3']:.1f} "
@@ -251,6 +295,10 @@ def main():
     ap.add_argument("--plot", help="the compile time / latency plot (PNG)")
     ap.add_argument("--replot", metavar="JSON",
                     help="write the table and plot from an earlier run's figures, measuring nothing")
+    ap.add_argument("--recompile", metavar="JSON",
+                    help="measure only the compile times again (--compiles rounds) of an earlier "
+                         "run's pipelines, tuned and PO replayed as the sequences it found, "
+                         "and write the figures to --out")
     args = ap.parse_args()
     if args.rounds < 1 or args.compiles < 1 or args.budget < 1:
         ap.error("--rounds, --compiles and --budget must be at least 1")
@@ -260,17 +308,24 @@ def main():
         return
     scratch = tempfile.TemporaryDirectory(prefix="dlc-tune-evidence-")  # models: 100s of MB
     work = scratch.name
-    models = []
-    for name in filter(None, args.models.split(",")):
-        path = os.path.join(work, f"{name}.mlirbc")
-        run([f"{args.bin_dir}/dlc-zoo", name, "-o", path])
-        models.append((name, path))
-    for name in filter(None, args.onnx.split(",")):
-        onnx_path = os.path.join(work, f"{name}.onnx")
-        export_onnx(name, onnx_path)
-        path = os.path.join(work, f"{name}.onnx.mlirbc")
-        run([f"{args.bin_dir}/dlc-import", onnx_path, "-o", path])
-        models.append((f"{name} (torchvision ONNX)", path))
+    models = prepare_models(args, work)
+    if args.recompile:
+        results = json.load(open(args.recompile))
+        for name, path in models:
+            r = results.get(name)
+            if not r or "error" in r:
+                continue
+            specs = {"O3": "O3", "auto": "auto", "PO": r["po_sequence"],
+                     "tuned": r["tuned_sequence"] or "O3"}
+            measure_compiles(args, path, specs, r["pipelines"], work)
+            r["compile_rounds"] = args.compiles
+            print(name, json.dumps({p: r["pipelines"][p].get("compile_ratio")
+                                    for p in PIPELINES[1:]}), flush=True)
+            if args.out:
+                with open(args.out, "w") as f:
+                    json.dump(results, f, indent=1)
+        report(results, args)
+        return
     results = {}
     for name, path in models:
         cls = json.loads(run([f"{args.bin_dir}/dlc-opt", "--dlc-classify", "--json",
@@ -286,6 +341,22 @@ def main():
             with open(args.out, "w") as f:
                 json.dump(results, f, indent=1)
     report(results, args)
+
+
+def prepare_models(args, work):
+    """(name, path) of the zoo models and the torchvision exports asked for."""
+    models = []
+    for name in filter(None, args.models.split(",")):
+        path = os.path.join(work, f"{name}.mlirbc")
+        run([f"{args.bin_dir}/dlc-zoo", name, "-o", path])
+        models.append((name, path))
+    for name in filter(None, args.onnx.split(",")):
+        onnx_path = os.path.join(work, f"{name}.onnx")
+        export_onnx(name, onnx_path)
+        path = os.path.join(work, f"{name}.onnx.mlirbc")
+        run([f"{args.bin_dir}/dlc-import", onnx_path, "-o", path])
+        models.append((f"{name} (torchvision ONNX)", path))
+    return models
 
 
 def report(results, args):
