@@ -208,8 +208,8 @@ void Session::measure(ModuleOp graph, double passesMs, int64_t rounds, Measured 
                                         ? c.reason
                                         : llvm::formatv("{0} of {1} elements beyond atol {2} + "
                                                         "rtol {3}, max abs error {4:e2}",
-                                                        c.mismatches, (*outputs)[i].size(), options.atol,
-                                                        options.rtol, c.maxAbsError)
+                                                        c.mismatches, (*outputs)[i].size(),
+                                                        options.atol, options.rtol, c.maxAbsError)
                                               .str()));
   }
   llvm::Expected<SideBySide> side =
