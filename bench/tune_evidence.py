@@ -287,7 +287,7 @@ def main():
     ap.add_argument("--budget", type=int, default=16, help="dlc-tune candidates per model")
     ap.add_argument("--rounds", type=int, default=15,
                     help="rounds of each pipeline against O3 (dlc-run --against)")
-    ap.add_argument("--compiles", type=int, default=3,
+    ap.add_argument("--compiles", type=int, default=6,
                     help="cold compiles of each pipeline for its compile times")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="the figures (JSON)")

@@ -1,4 +1,4 @@
-//===- OutputCheckTest.cpp - detections compared as sets -------------------===//
+//===- OutputCheckTest.cpp - detections compared as sets ------------------===//
 #include "dlc/Runtime/Model.h"
 #include "dlc/Runtime/OutputCheck.h"
 
@@ -6,6 +6,8 @@
 #include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
+
+#include <cmath>
 
 using namespace dlc;
 
@@ -79,8 +81,10 @@ TEST(OutputCheck, TiesAtTheCutOffAreExcusedOnlyWhenTheSlotsAreFull) {
   Detections expected(2), actual(2);
   expected.set(0, 1, 0.9, 10).set(1, 3, 0.5, 40);
   actual.set(0, 1, 0.9, 10).set(1, 4, 0.5000001, 70);
-  for (const Comparison &each : actual.against(expected))
+  for (const Comparison &each : actual.against(expected)) {
     EXPECT_TRUE(each.match) << each.reason;
+    EXPECT_EQ(each.excusedDetections, 2); // one on each side
+  }
   // Not tied: a real difference.
   actual.set(1, 4, 0.6, 70);
   EXPECT_FALSE(actual.against(expected)[0].match);
@@ -89,6 +93,17 @@ TEST(OutputCheck, TiesAtTheCutOffAreExcusedOnlyWhenTheSlotsAreFull) {
   roomy.set(0, 1, 0.9, 10).set(1, 3, 0.5, 40);
   roomyActual.set(0, 1, 0.9, 10).set(1, 4, 0.5, 70);
   EXPECT_EQ(roomyActual.against(roomy)[0].mismatches, 2);
+}
+
+TEST(OutputCheck, NaNMatchesNaNAsElementByElement) {
+  Detections expected(2), actual(2);
+  expected.set(0, 1, 0.9, 10);
+  expected.boxes.data[2] = std::nan("");
+  actual = expected;
+  for (const Comparison &each : actual.against(expected))
+    EXPECT_TRUE(each.match) << each.reason;
+  actual.boxes.data[2] = 12;
+  EXPECT_FALSE(actual.against(expected)[0].match);
 }
 
 TEST(OutputCheck, OutputsOtherThanDetectionsCompareElementByElement) {

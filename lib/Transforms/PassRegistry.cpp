@@ -116,12 +116,12 @@ static const CatalogueEntry kCatalogue[] = {
      // ResNets and SSDs channels-last, their 3x3 convolutions as NHWC
      // Winograd products (`--against`, 2026-11-29, README): ResNet-50 0.827
      // [0.802, 0.867] of O3 over 31 rounds, 0.919 [0.894, 0.942] of the
-     // NCHW Winograd products; SSD-ResNet50 0.565 [0.538, 0.633] of O3 over
-     // 15 rounds, 0.894 [0.824, 0.954] of the NCHW Winograd products over
-     // 21 (the reverse order 1.128 [1.074, 1.210]). MobileNets
-     // channels-last (the builtin cpu-nhwc description): see the README's
-     // "Layouts". SSD first: an SSD with a ResNet backbone is of both
-     // classes.
+     // NCHW Winograd products; SSD-ResNet50 0.582 [0.571, 0.596] of O3 over
+     // 21 rounds (bench/tune_evidence.json), 0.894 [0.824, 0.954] of the NCHW
+     // Winograd products over 21 (the reverse order 1.128 [1.074, 1.210]).
+     // MobileNets channels-last (the builtin cpu-nhwc description): see the
+     // README's "Layouts". SSD first: an SSD with a ResNet backbone is of
+     // both classes.
      "SSD{target=cpu-nhwc winograd=true} RN{target=cpu-nhwc winograd=true} "
      "MN{target=cpu-nhwc}"},
     {"ConvertLayout", "graph-convert-layout", 3, false, "BL", "conv2d layout_transform",

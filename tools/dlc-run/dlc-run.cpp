@@ -856,6 +856,9 @@ int main(int argc, char **argv) {
         outs() << ", " << c.mismatches << " of " << t.size()
                << " elements outside atol " << format("%g", absTol.getValue())
                << " + rtol " << format("%g", relTol.getValue()) << " * |expected|";
+      if (c.excusedDetections)
+        outs() << "; " << c.excusedDetections
+               << " detections unpaired as tied in score at the cut-off";
       outs() << ")\n";
       allMatch &= c.match;
     }

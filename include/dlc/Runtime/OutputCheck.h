@@ -14,8 +14,10 @@
 
 #include "dlc/Runtime/Tensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <array>
+#include <vector>
 
 namespace dlc {
 
@@ -29,11 +31,12 @@ struct DetectionOutputs {
 std::vector<DetectionOutputs> findDetectionOutputs(mlir::func::FuncOp func);
 
 /// Compares two sets of detections. Image by image, each expected detection
-/// (class >= 0) is paired with the closest unpaired actual one of the same
-/// class whose score and four coordinates are within `atol + rtol *
-/// |expected|`. A detection left unpaired is a mismatch, unless the other
-/// side filled all K slots and the detection's score is within the tolerance
-/// of that side's lowest score: it tied at the cut-off. The returned
+/// (class >= 0), in rank order, is paired greedily with the closest unpaired
+/// actual one of the same class whose score and four coordinates are within
+/// `atol + rtol * |expected|`. A detection left unpaired is a mismatch,
+/// unless the other side filled all K slots and the detection's score is
+/// within the tolerance of that side's lowest score: it tied at the cut-off
+/// (counted in excusedDetections). The returned
 /// comparisons are those of boxes, scores and classes in that order; the
 /// largest errors are those of paired detections, and on a mismatch all three
 /// carry the count of unpaired detections and a reason saying where.

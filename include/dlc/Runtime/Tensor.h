@@ -70,6 +70,8 @@ struct Comparison {
   bool match = true;
   double maxAbsError = 0, maxRelError = 0;
   int64_t mismatches = 0;
+  /// Detections left unpaired as tied at the cut-off (compareDetections).
+  int64_t excusedDetections = 0;
   std::string reason; ///< set when shapes or types differ
 };
 Comparison compareTensors(const Tensor &actual, const Tensor &expected,

@@ -84,7 +84,8 @@ llvm::SmallBitVector paddedLoops(linalg::LinalgOp op) {
 }
 
 /// The bytes of one channel of the largest padded input of `op`: the
-/// product of the padded dimensions of a tensor.pad's result.
+/// product of the padded dimensions of a tensor.pad's result (a bound: a
+/// tile pads only the part its windows read).
 int64_t paddedPlaneBytes(linalg::LinalgOp op) {
   int64_t largest = 0;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -92,10 +93,10 @@ int64_t paddedPlaneBytes(linalg::LinalgOp op) {
     if (!pad || !pad.getResultType().hasStaticShape())
       continue;
     RankedTensorType type = pad.getResultType();
-    int64_t bytes = type.getElementTypeBitWidth() / 8;
+    SmallVector<OpFoldResult> low = pad.getMixedLowPad(), high = pad.getMixedHighPad();
+    int64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
     for (int64_t i = 0; i < type.getRank(); ++i)
-      if (getConstantIntValue(pad.getMixedLowPad()[i]) != 0 ||
-          getConstantIntValue(pad.getMixedHighPad()[i]) != 0)
+      if (getConstantIntValue(low[i]) != 0 || getConstantIntValue(high[i]) != 0)
         bytes *= type.getDimSize(i);
     largest = std::max(largest, bytes);
   }
@@ -153,10 +154,10 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
         continue;
       }
       if (innermost && whole.any()) {
-        int64_t lanes = reg.nr / 2, plane = paddedPlaneBytes(anchor);
+        int64_t lanes = t % (reg.nr / 2) == 0 ? reg.nr / 2 : t, plane = paddedPlaneBytes(anchor);
         while (lanes > 1 && plane * lanes > dlc::kCPUMaxStackTileBytes)
-          lanes /= 2;
-        tiles[i] = t % lanes == 0 ? lanes : t;
+          lanes = smallerTile(t, lanes, 1);
+        tiles[i] = lanes;
         elements *= tiles[i];
         innermost = false;
         continue;
