@@ -69,18 +69,7 @@ dlc::compareDetections(const Tensor &boxes, const Tensor &scores, const Tensor &
             compareTensors(classes, expectedClasses, atol, rtol)};
 
   std::array<Comparison, 3> c;
-  // As compareTensors: NaN matches NaN, an infinity itself.
-  auto near = [&](double a, double e) {
-    return a == e || (std::isnan(a) && std::isnan(e)) ||
-           std::fabs(a - e) <= atol + rtol * std::fabs(e);
-  };
-  auto record = [](Comparison &c, double a, double e) {
-    if (a == e || (std::isnan(a) && std::isnan(e)))
-      return;
-    double abs = std::fabs(a - e);
-    c.maxAbsError = std::max(c.maxAbsError, abs);
-    c.maxRelError = std::max(c.maxRelError, e != 0 ? abs / std::fabs(e) : abs);
-  };
+  auto near = [&](double a, double e) { return withinTolerance(a, e, atol, rtol); };
   int64_t k = s[1], unpaired = 0, excused = 0;
   std::string reason;
   for (int64_t image = 0; image < s[0]; ++image) {
@@ -109,9 +98,9 @@ dlc::compareDetections(const Tensor &boxes, const Tensor &scores, const Tensor &
         continue;
       const Detection &a = mine[*best];
       minePaired[*best] = theirsPaired[t] = true;
-      record(c[1], a.score, e.score);
+      c[1].record(a.score, e.score);
       for (int q = 0; q < 4; ++q)
-        record(c[0], a.box[q], e.box[q]);
+        c[0].record(a.box[q], e.box[q]);
     }
     // An unpaired detection is excused when the other side is full and its
     // lowest score ties with it: the two sides cut the ranking among equals.

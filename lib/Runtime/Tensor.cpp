@@ -215,25 +215,28 @@ Comparison dlc::compareTensors(const Tensor &actual, const Tensor &expected,
   }
   for (size_t i = 0; i < actual.data.size(); ++i) {
     double a = actual.data[i], e = expected.data[i];
-    if (std::isnan(a) || std::isnan(e)) {
-      if (std::isnan(a) != std::isnan(e)) {
-        c.match = false;
-        ++c.mismatches;
-      }
-      continue;
-    }
-    if (a == e)
-      continue;
-    double abs = std::fabs(a - e);
-    double rel = e != 0 ? abs / std::fabs(e) : abs;
-    if (std::isinf(a) || std::isinf(e))
-      abs = rel = std::numeric_limits<double>::infinity();
-    c.maxAbsError = std::max(c.maxAbsError, abs);
-    c.maxRelError = std::max(c.maxRelError, rel);
-    if (!(abs <= atol + rtol * std::fabs(e))) {
+    c.record(a, e);
+    if (!withinTolerance(a, e, atol, rtol)) {
       c.match = false;
       ++c.mismatches;
     }
   }
   return c;
+}
+
+void Comparison::record(double actual, double expected) {
+  if (actual == expected || std::isnan(actual) || std::isnan(expected))
+    return;
+  double abs = std::fabs(actual - expected);
+  double rel = expected != 0 ? abs / std::fabs(expected) : abs;
+  if (std::isinf(actual) || std::isinf(expected))
+    abs = rel = std::numeric_limits<double>::infinity();
+  maxAbsError = std::max(maxAbsError, abs);
+  maxRelError = std::max(maxRelError, rel);
+}
+
+bool dlc::withinTolerance(double actual, double expected, double atol, double rtol) {
+  if (std::isnan(actual) || std::isnan(expected))
+    return std::isnan(actual) && std::isnan(expected);
+  return actual == expected || std::fabs(actual - expected) <= atol + rtol * std::fabs(expected);
 }

@@ -73,7 +73,15 @@ struct Comparison {
   /// Detections left unpaired as tied at the cut-off (compareDetections).
   int64_t excusedDetections = 0;
   std::string reason; ///< set when shapes or types differ
+
+  /// Counts `actual`'s difference from `expected` into the largest errors
+  /// (none for equal values or two NaNs).
+  void record(double actual, double expected);
 };
+/// Whether `actual` agrees with `expected`: NaN with NaN only, otherwise
+/// |actual - expected| <= atol + rtol * |expected| (an infinity only with
+/// itself, unless rtol makes the bound infinite).
+bool withinTolerance(double actual, double expected, double atol, double rtol);
 Comparison compareTensors(const Tensor &actual, const Tensor &expected,
                           double atol, double rtol);
 
