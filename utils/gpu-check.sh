@@ -6,7 +6,8 @@
 #   node.txt      every ONNX node test on the GPU against ONNX's expected
 #                 outputs (rtol 1e-3, atol 1e-5), PASS/FAIL per test
 #   models.txt    MobileNetV2, BERT-tiny, BERT-base, ResNet-18 (batch 4,
-#                 O0), BERT-tiny at batch 32 and large_product (128 x 128
+#                 O0), SSD-ResNet50 (O0; its detections compared as sets),
+#                 BERT-tiny at batch 32 and large_product (128 x 128
 #                 tiles; also in f16 and bf16) against the CPU backend's
 #                 outputs (rtol 1e-3, atol 1e-4; compiled with --gpu-tf32:
 #                 rtol 2e-2, atol 2e-2); MobileNetV2 in f16 and BERT-tiny in

@@ -11,7 +11,8 @@
 #                                   MobileNetV2, BERT-tiny and BERT-base with
 #                                   their weights (BERT's as zoo recipes: 0.4
 #                                   MB for BERT-base), ResNet-18 at batch 4
-#                                   compiled at O0 and BERT-tiny at batch 32,
+#                                   and SSD-ResNet50 compiled at O0 (weights
+#                                   as recipes) and BERT-tiny at batch 32,
 #                                   and large_product (test/GPU/Inputs: 128
 #                                   x 128 tiles), and the CPU backend's
 #                                   outputs on seeded inputs; M.tf32.so the
@@ -104,11 +105,13 @@ tail -1 "$out/node-prepare.txt"
 tar -C "$scratch" -cJf "$out/node.tar.xz" node
 
 echo "== zoo models with weights"
-# MODEL[:BATCH[:PIPELINE]]; ResNet-18 at O0 keeps the zoo's parameters
-# (no batch norm folded), so its weights travel as recipes; at batch 4 and
-# BERT-tiny at batch 32, the large products' tiles are checked too;
-# large_product (test/GPU/Inputs, no weights) takes 128 x 128 tiles
-for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 bert_tiny:32 large_product; do
+# MODEL[:BATCH[:PIPELINE]]; ResNet-18 and SSD-ResNet50 at O0 keep the
+# zoo's parameters (no batch norm folded), so their weights travel as
+# recipes; at batch 4 and BERT-tiny at batch 32, the large products' tiles
+# are checked too; large_product (test/GPU/Inputs, no weights) takes 128 x
+# 128 tiles; SSD's detections are compared as sets (dlc-cuda-run)
+for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 ssd_resnet50:1:O0 bert_tiny:32 \
+  large_product; do
   IFS=: read -r zoo batch pipeline <<< "$spec"
   batch=${batch:-1} pipeline=${pipeline:-default}
   m=$zoo

@@ -120,6 +120,7 @@ llvm::Expected<uint64_t> dlc::emitForGPU(ModuleOp module, StringRef entry, Strin
     return llvm::createStringError("no function @" + entry.str());
   entryFunc.setPublic();
   FunctionType signature = entryFunc.getFunctionType();
+  std::vector<DetectionOutputs> detections = findDetectionOutputs(entryFunc);
   SmallVector<std::optional<std::pair<int64_t, int64_t>>> inputRanges;
   for (unsigned i = 0; i < signature.getNumInputs(); ++i) {
     auto r = entryFunc.getArgAttrOfType<DenseI64ArrayAttr>(i, "dlc.input_range");
@@ -133,7 +134,7 @@ llvm::Expected<uint64_t> dlc::emitForGPU(ModuleOp module, StringRef entry, Strin
     return llvm::createStringError("cannot rename @" + entry.str());
   if (llvm::Error e = lowerForGPU(*copy, pipeline, GPUPhase::LLVM, target))
     return e;
-  addSignatureExport(*copy, symbol, signature, inputRanges);
+  addSignatureExport(*copy, symbol, signature, inputRanges, detections);
   uint64_t weightBytes = 0;
   if (!weightsPath.empty()) {
     llvm::Expected<WeightsWritten> written =

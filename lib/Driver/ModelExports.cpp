@@ -27,7 +27,8 @@ static LLVM::GlobalOp stringGlobal(OpBuilder &b, Location loc, StringRef name,
 
 void dlc::addSignatureExport(
     ModuleOp module, StringRef symbol, FunctionType signature,
-    ArrayRef<std::optional<std::pair<int64_t, int64_t>>> inputRanges) {
+    ArrayRef<std::optional<std::pair<int64_t, int64_t>>> inputRanges,
+    ArrayRef<DetectionOutputs> detections) {
   std::string text;
   llvm::raw_string_ostream os(text);
   auto line = [&](StringRef kind, Type type) {
@@ -47,6 +48,8 @@ void dlc::addSignatureExport(
     line("out", t);
     os << "\n";
   }
+  for (const DetectionOutputs &d : detections)
+    os << "detections " << d.boxes << " " << d.scores << " " << d.classes << "\n";
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   stringGlobal(b, module.getLoc(), (symbol + "_signature").str(), text, LLVM::Linkage::External);
 }

@@ -8,6 +8,7 @@
 #ifndef DLC_DRIVER_MODELEXPORTS_H
 #define DLC_DRIVER_MODELEXPORTS_H
 
+#include "dlc/Runtime/OutputCheck.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
@@ -17,10 +18,13 @@ namespace dlc {
 /// `<symbol>_signature`: one line per buffer of `signature`, inputs then
 /// results, `in|out DTYPE [D0,D1,...]` (for example `in f32 [1,3,224,224]`),
 /// an input with a declared range of valid values (`dlc.input_range`: token
-/// ids) followed by ` range LO HI` (LO included, HI not).
+/// ids) followed by ` range LO HI` (LO included, HI not); then a line
+/// `detections B S C` for each graph.nms whose boxes, scores and classes are
+/// the results B, S and C (compared as sets of detections: OutputCheck.h).
 void addSignatureExport(mlir::ModuleOp module, llvm::StringRef symbol,
                         mlir::FunctionType signature,
-                        llvm::ArrayRef<std::optional<std::pair<int64_t, int64_t>>> inputRanges);
+                        llvm::ArrayRef<std::optional<std::pair<int64_t, int64_t>>> inputRanges,
+                        llvm::ArrayRef<DetectionOutputs> detections);
 
 /// The weights `externalizeWeights` moved: their bytes, and how many of
 /// them a reader regenerates from zoo recipes rather than reads.

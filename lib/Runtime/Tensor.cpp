@@ -223,20 +223,3 @@ Comparison dlc::compareTensors(const Tensor &actual, const Tensor &expected,
   }
   return c;
 }
-
-void Comparison::record(double actual, double expected) {
-  if (actual == expected || std::isnan(actual) || std::isnan(expected))
-    return;
-  double abs = std::fabs(actual - expected);
-  double rel = expected != 0 ? abs / std::fabs(expected) : abs;
-  if (std::isinf(actual) || std::isinf(expected))
-    abs = rel = std::numeric_limits<double>::infinity();
-  maxAbsError = std::max(maxAbsError, abs);
-  maxRelError = std::max(maxRelError, rel);
-}
-
-bool dlc::withinTolerance(double actual, double expected, double atol, double rtol) {
-  if (std::isnan(actual) || std::isnan(expected))
-    return std::isnan(actual) && std::isnan(expected);
-  return actual == expected || std::fabs(actual - expected) <= atol + rtol * std::fabs(expected);
-}

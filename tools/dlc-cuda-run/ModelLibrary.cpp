@@ -29,6 +29,13 @@ Model runner::loadModel(const std::string &path, const std::string &entry) {
   for (std::string line; std::getline(lines, line);) {
     std::istringstream words(line);
     std::string kind, type, shape, range;
+    if (line.rfind("detections ", 0) == 0) {
+      std::array<size_t, 3> group;
+      if (!(words >> kind >> group[0] >> group[1] >> group[2]))
+        fail(path + ": bad signature line '" + line + "'");
+      m.detections.push_back(group);
+      continue;
+    }
     words >> kind >> type >> shape >> range;
     Buffer b{&dtypeNamed(type), {}};
     if (range == "range")
@@ -41,6 +48,17 @@ Model runner::loadModel(const std::string &path, const std::string &entry) {
       i = j + 1;
     }
     (kind == "in" ? m.inputs : m.outputs).push_back(b);
+  }
+  // Detections: boxes [N, K, 4], scores and classes [N, K].
+  for (const std::array<size_t, 3> &group : m.detections) {
+    size_t n = m.outputs.size();
+    const std::vector<int64_t> *scores = group[1] < n ? &m.outputs[group[1]].shape : nullptr;
+    if (!scores || scores->size() != 2 || group[0] >= n || group[2] >= n ||
+        m.outputs[group[0]].shape != std::vector<int64_t>{(*scores)[0], (*scores)[1], 4} ||
+        m.outputs[group[2]].shape != *scores)
+      fail(path + ": the signature's detections " + std::to_string(group[0]) + " " +
+           std::to_string(group[1]) + " " + std::to_string(group[2]) +
+           " are not the boxes, scores and classes of graph.nms");
   }
   m.packed = reinterpret_cast<void (*)(void **)>(
       symbol(m.handle, "_mlir__mlir_ciface_dlc_" + entry, path));
@@ -153,7 +171,7 @@ void runner::fillRandomWeights(const Model &m, uint64_t seed) {
     if (!type)
       continue;
     const DType &t = dtypeNamed(type);
-    for (int64_t k = 0; k < w.bytes / t.bytes; ++k)
+    for (int64_t k = 0; k < w.bytes / static_cast<int64_t>(t.bytes); ++k)
       setElement(t, static_cast<char *>(w.data), k, 0.05 * (2 * rng.unit() - 1));
   }
 }

@@ -30,16 +30,9 @@ struct DetectionOutputs {
 /// The graph.nms whose three results `func` returns directly.
 std::vector<DetectionOutputs> findDetectionOutputs(mlir::func::FuncOp func);
 
-/// Compares two sets of detections. Image by image, each expected detection
-/// (class >= 0), in rank order, is paired greedily with the closest unpaired
-/// actual one of the same class whose score and four coordinates are within
-/// `atol + rtol * |expected|`. A detection left unpaired is a mismatch,
-/// unless the other side filled all K slots and the detection's score is
-/// within the tolerance of that side's lowest score: it tied at the cut-off
-/// (counted in excusedDetections). The returned
-/// comparisons are those of boxes, scores and classes in that order; the
-/// largest errors are those of paired detections, and on a mismatch all three
-/// carry the count of unpaired detections and a reason saying where.
+/// Compares two sets of detections (Agreement.h's compareDetections) where
+/// the six tensors are laid out as graph.nms returns them, element by element
+/// otherwise.
 std::array<Comparison, 3> compareDetections(const Tensor &boxes, const Tensor &scores,
                                             const Tensor &classes, const Tensor &expectedBoxes,
                                             const Tensor &expectedScores,

@@ -9,6 +9,7 @@
 #ifndef DLC_RUNTIME_TENSOR_H
 #define DLC_RUNTIME_TENSOR_H
 
+#include "dlc/Runtime/Agreement.h"
 #include "dlc/Support/Shape.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -63,25 +64,8 @@ Tensor randomTensor(DType type, llvm::ArrayRef<int64_t> shape, uint64_t seed,
                     std::optional<std::pair<int64_t, int64_t>> intRange =
                         std::nullopt);
 
-/// Compares element by element: |a - e| <= atol + rtol * |e|. Fills the
-/// largest absolute and relative errors; false on a shape, type or value
-/// mismatch (NaN only matches NaN).
-struct Comparison {
-  bool match = true;
-  double maxAbsError = 0, maxRelError = 0;
-  int64_t mismatches = 0;
-  /// Detections left unpaired as tied at the cut-off (compareDetections).
-  int64_t excusedDetections = 0;
-  std::string reason; ///< set when shapes or types differ
-
-  /// Counts `actual`'s difference from `expected` into the largest errors
-  /// (none for equal values or two NaNs).
-  void record(double actual, double expected);
-};
-/// Whether `actual` agrees with `expected`: NaN with NaN only, otherwise
-/// |actual - expected| <= atol + rtol * |expected| (an infinity only with
-/// itself, unless rtol makes the bound infinite).
-bool withinTolerance(double actual, double expected, double atol, double rtol);
+/// Compares element by element (withinTolerance): the largest absolute and
+/// relative errors, and no match on a shape or value mismatch.
 Comparison compareTensors(const Tensor &actual, const Tensor &expected,
                           double atol, double rtol);
 
