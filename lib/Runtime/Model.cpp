@@ -17,14 +17,16 @@ void dlc::registerModelDialects(DialectRegistry &registry) {
 }
 
 OwningOpRef<ModuleOp> dlc::loadModel(StringRef path, MLIRContext &context,
-                                     llvm::SourceMgr &sourceMgr) {
+                                     const std::shared_ptr<llvm::SourceMgr> &sourceMgr) {
   std::string included;
-  if (sourceMgr.AddIncludeFile(path.str(), SMLoc(), included) == 0) {
+  if (sourceMgr->AddIncludeFile(path.str(), SMLoc(), included) == 0) {
     emitError(UnknownLoc::get(&context), "cannot open model file '")
         << path << "'";
     return nullptr;
   }
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  // Shared, so that the bytecode reader references the weights in the
+  // buffer instead of copying them (BERT-base's 420 MB).
+  return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
 }
 
 FailureOr<func::FuncOp> dlc::findEntry(ModuleOp module, StringRef name) {

@@ -148,8 +148,8 @@ int main(int argc, char **argv) {
   registerCPUCompilerDialects(registry);
   mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
-  SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  auto sourceMgr = std::make_shared<SourceMgr>();
+  mlir::SourceMgrDiagnosticHandler diagHandler(*sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module = loadModel(modelPath, context, sourceMgr);
   if (!module)
     return 1;

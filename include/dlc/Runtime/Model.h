@@ -13,6 +13,8 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
+
 namespace llvm {
 class SourceMgr;
 } // namespace llvm
@@ -23,10 +25,12 @@ namespace dlc {
 void registerModelDialects(mlir::DialectRegistry &registry);
 
 /// Parses and verifies a model file; diagnostics go to the context's handler
-/// and a null module is returned on failure.
+/// and a null module is returned on failure. The weights of a bytecode file
+/// are not copied: they stay in the file's buffer (mapped), which
+/// `sourceMgr` owns and they keep alive.
 mlir::OwningOpRef<mlir::ModuleOp> loadModel(llvm::StringRef path,
                                             mlir::MLIRContext &context,
-                                            llvm::SourceMgr &sourceMgr);
+                                            const std::shared_ptr<llvm::SourceMgr> &sourceMgr);
 
 /// The entry function: `name` if not empty, else @main, else the module's only
 /// function with a body. Emits an error naming the candidates otherwise.
