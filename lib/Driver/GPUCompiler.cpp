@@ -4,6 +4,7 @@
 #include "CodeGen.h"
 #include "ModelExports.h"
 #include "dlc/Conversion/CPUPipeline.h"
+#include "dlc/Runtime/OutputCheck.h"
 #include "dlc/Transforms/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -8,7 +8,7 @@
 #ifndef DLC_DRIVER_MODELEXPORTS_H
 #define DLC_DRIVER_MODELEXPORTS_H
 
-#include "dlc/Runtime/OutputCheck.h"
+#include "dlc/Runtime/Agreement.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
@@ -20,7 +20,7 @@ namespace dlc {
 /// an input with a declared range of valid values (`dlc.input_range`: token
 /// ids) followed by ` range LO HI` (LO included, HI not); then a line
 /// `detections B S C` for each graph.nms whose boxes, scores and classes are
-/// the results B, S and C (compared as sets of detections: OutputCheck.h).
+/// the results B, S and C (compared as sets of detections: Agreement.h).
 void addSignatureExport(mlir::ModuleOp module, llvm::StringRef symbol,
                         mlir::FunctionType signature,
                         llvm::ArrayRef<std::optional<std::pair<int64_t, int64_t>>> inputRanges,

@@ -13,7 +13,9 @@ using namespace dlc;
 bool dlc::withinTolerance(double actual, double expected, double atol, double rtol) {
   if (std::isnan(actual) || std::isnan(expected))
     return std::isnan(actual) && std::isnan(expected);
-  return actual == expected || std::fabs(actual - expected) <= atol + rtol * std::fabs(expected);
+  if (std::isinf(actual) || std::isinf(expected))
+    return actual == expected;
+  return std::fabs(actual - expected) <= atol + rtol * std::fabs(expected);
 }
 
 void Comparison::record(double actual, double expected) {
@@ -25,6 +27,19 @@ void Comparison::record(double actual, double expected) {
     abs = rel = std::numeric_limits<double>::infinity();
   maxAbsError = std::max(maxAbsError, abs);
   maxRelError = std::max(maxRelError, rel);
+}
+
+Comparison dlc::compareValues(const double *actual, const double *expected, int64_t n,
+                              double atol, double rtol) {
+  Comparison c;
+  for (int64_t i = 0; i < n; ++i) {
+    c.record(actual[i], expected[i]);
+    if (!withinTolerance(actual[i], expected[i], atol, rtol) && c.mismatches++ == 0) {
+      c.match = false;
+      c.firstMismatch = i;
+    }
+  }
+  return c;
 }
 
 namespace {
@@ -103,11 +118,10 @@ std::array<Comparison, 3> dlc::compareDetections(DetectionsView actual, Detectio
         if (unpaired++ == 0) {
           char text[320];
           std::snprintf(text, sizeof text,
-                        "image %lld: the %s detection of class %lld with score %g at rank %lld "
+                        "image %lld: the %s detection of class %.0f with score %g at rank %lld "
                         "has no counterpart of the same class with score and box within atol "
                         "%g + rtol %g",
-                        static_cast<long long>(image), which,
-                        static_cast<long long>(side[d].classId), side[d].score,
+                        static_cast<long long>(image), which, side[d].classId, side[d].score,
                         static_cast<long long>(side[d].rank), atol, rtol);
           reason = text;
         }

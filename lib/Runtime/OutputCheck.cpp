@@ -34,9 +34,9 @@ dlc::compareDetections(const Tensor &boxes, const Tensor &scores, const Tensor &
                        const Tensor &expectedBoxes, const Tensor &expectedScores,
                        const Tensor &expectedClasses, double atol, double rtol) {
   const Shape &s = scores.shape;
-  bool laidOut = s.size() == 2 && boxes.shape == Shape{s[0], s[1], 4} && classes.shape == s &&
+  bool laidOut = hasDetectionShapes(boxes.shape, s, classes.shape) &&
                  boxes.shape == expectedBoxes.shape && s == expectedScores.shape &&
-                 s == expectedClasses.shape;
+                 classes.shape == expectedClasses.shape;
   if (!laidOut)
     return {compareTensors(boxes, expectedBoxes, atol, rtol),
             compareTensors(scores, expectedScores, atol, rtol),

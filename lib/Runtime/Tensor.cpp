@@ -206,20 +206,12 @@ Tensor dlc::randomTensor(DType type, llvm::ArrayRef<int64_t> shape,
 
 Comparison dlc::compareTensors(const Tensor &actual, const Tensor &expected,
                                double atol, double rtol) {
-  Comparison c;
   if (actual.shape != expected.shape) {
+    Comparison c;
     c.match = false;
     c.reason = "shape " + formatShape(actual.shape) + " differs from expected " +
                formatShape(expected.shape);
     return c;
   }
-  for (size_t i = 0; i < actual.data.size(); ++i) {
-    double a = actual.data[i], e = expected.data[i];
-    c.record(a, e);
-    if (!withinTolerance(a, e, atol, rtol)) {
-      c.match = false;
-      ++c.mismatches;
-    }
-  }
-  return c;
+  return compareValues(actual.data.data(), expected.data.data(), actual.size(), atol, rtol);
 }

@@ -81,7 +81,7 @@ void winograd::transformWeightsHWIO(llvm::ArrayRef<float> w, int64_t c, int64_t 
          static_cast<int64_t>(u.size()) == t.alpha * t.alpha * c * o && "wrong sizes");
   // HWIO is the taps [9][C * O] already; taken 2048 kernels at a time, so
   // that `gw` stays 147 KB, in the cache (in one go it took twice the
-  // kernels' bytes: 25 MB of fresh pages for SSD-ResNet50's class head).
+  // kernels' bytes: 24 MB of fresh pages for SSD-ResNet50's class head).
   constexpr int64_t kChunk = 2048;
   int64_t len = c * o;
   std::vector<float> gw;

@@ -2,6 +2,7 @@
 #include "Runner.h"
 #include "dlc/Support/Random.h"
 
+#include <algorithm>
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
@@ -30,10 +31,10 @@ Model runner::loadModel(const std::string &path, const std::string &entry) {
     std::istringstream words(line);
     std::string kind, type, shape, range;
     if (line.rfind("detections ", 0) == 0) {
-      std::array<size_t, 3> group;
-      if (!(words >> kind >> group[0] >> group[1] >> group[2]))
+      DetectionOutputs d;
+      if (!(words >> kind >> d.boxes >> d.scores >> d.classes))
         fail(path + ": bad signature line '" + line + "'");
-      m.detections.push_back(group);
+      m.detections.push_back(d);
       continue;
     }
     words >> kind >> type >> shape >> range;
@@ -49,15 +50,13 @@ Model runner::loadModel(const std::string &path, const std::string &entry) {
     }
     (kind == "in" ? m.inputs : m.outputs).push_back(b);
   }
-  // Detections: boxes [N, K, 4], scores and classes [N, K].
-  for (const std::array<size_t, 3> &group : m.detections) {
+  for (const DetectionOutputs &d : m.detections) {
     size_t n = m.outputs.size();
-    const std::vector<int64_t> *scores = group[1] < n ? &m.outputs[group[1]].shape : nullptr;
-    if (!scores || scores->size() != 2 || group[0] >= n || group[2] >= n ||
-        m.outputs[group[0]].shape != std::vector<int64_t>{(*scores)[0], (*scores)[1], 4} ||
-        m.outputs[group[2]].shape != *scores)
-      fail(path + ": the signature's detections " + std::to_string(group[0]) + " " +
-           std::to_string(group[1]) + " " + std::to_string(group[2]) +
+    if (std::max({d.boxes, d.scores, d.classes}) >= n ||
+        !hasDetectionShapes(m.outputs[d.boxes].shape, m.outputs[d.scores].shape,
+                            m.outputs[d.classes].shape))
+      fail(path + ": the signature's detections " + std::to_string(d.boxes) + " " +
+           std::to_string(d.scores) + " " + std::to_string(d.classes) +
            " are not the boxes, scores and classes of graph.nms");
   }
   m.packed = reinterpret_cast<void (*)(void **)>(

@@ -10,7 +10,8 @@
 #ifndef DLC_TOOLS_DLC_CUDA_RUN_RUNNER_H
 #define DLC_TOOLS_DLC_CUDA_RUN_RUNNER_H
 
-#include <array>
+#include "dlc/Runtime/Agreement.h"
+
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -91,7 +92,7 @@ struct Model {
   void *handle = nullptr;
   std::vector<Buffer> inputs, outputs;
   /// The outputs that are one graph.nms's boxes, scores and classes.
-  std::vector<std::array<size_t, 3>> detections;
+  std::vector<DetectionOutputs> detections;
   void (*packed)(void **) = nullptr;
   void *(*memAlloc)(uint64_t, void *, bool) = nullptr;
   void (*memcpy)(void *, void *, size_t, void *) = nullptr;

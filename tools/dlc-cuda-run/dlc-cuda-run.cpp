@@ -249,16 +249,17 @@ bool checkOutputs(const Model &m, const Options &o, const Buffers &buffers) {
     }
   }
   std::vector<std::optional<Comparison>> results(n);
-  for (const std::array<size_t, 3> &g : m.detections) {
-    if (std::max({g[0], g[1], g[2]}) >= n)
+  for (const DetectionOutputs &d : m.detections) {
+    if (std::max<size_t>({d.boxes, d.scores, d.classes}) >= n)
       continue;
-    const std::vector<int64_t> &slots = m.outputs[g[1]].shape;
+    const std::vector<int64_t> &scoresShape = m.outputs[d.scores].shape;
     std::array<Comparison, 3> group = compareDetections(
-        {actual[g[0]].data(), actual[g[1]].data(), actual[g[2]].data()},
-        {expected[g[0]].data(), expected[g[1]].data(), expected[g[2]].data()}, slots[0],
-        slots[1], o.atol, o.rtol);
-    for (size_t k = 0; k < 3; ++k)
-      results[g[k]] = group[k];
+        {actual[d.boxes].data(), actual[d.scores].data(), actual[d.classes].data()},
+        {expected[d.boxes].data(), expected[d.scores].data(), expected[d.classes].data()},
+        scoresShape[0], scoresShape[1], o.atol, o.rtol);
+    results[d.boxes] = group[0];
+    results[d.scores] = group[1];
+    results[d.classes] = group[2];
   }
   bool match = true;
   std::string report;
@@ -279,20 +280,16 @@ bool checkOutputs(const Model &m, const Options &o, const Buffers &buffers) {
         text += "\n  " + sets->reason;
       match &= sets->match;
     } else {
-      Comparison c;
-      int64_t first = -1;
-      for (int64_t k = 0; k < b.count(); ++k) {
-        c.record(actual[i][k], expected[i][k]);
-        if (!withinTolerance(actual[i][k], expected[i][k], o.atol, o.rtol) && c.mismatches++ == 0)
-          first = k;
-      }
+      Comparison c =
+          compareValues(actual[i].data(), expected[i].data(), b.count(), o.atol, o.rtol);
       std::snprintf(line, sizeof line,
                     "max abs error %.3g, max rel error %.3g, %lld of %lld elements outside atol "
                     "%g rtol %g",
                     c.maxAbsError, c.maxRelError, static_cast<long long>(c.mismatches),
                     static_cast<long long>(b.count()), o.atol, o.rtol);
       text += line;
-      if (c.mismatches) {
+      if (!c.match) {
+        int64_t first = c.firstMismatch;
         std::snprintf(line, sizeof line, "\n  first at element %lld: %.9g, expected %.9g",
                       static_cast<long long>(first), actual[i][first], expected[i][first]);
         text += line;

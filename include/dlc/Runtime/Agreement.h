@@ -15,9 +15,9 @@
 
 namespace dlc {
 
-/// Whether `actual` agrees with `expected`: NaN with NaN only, otherwise
-/// |actual - expected| <= atol + rtol * |expected| (an infinity only with
-/// itself, unless rtol makes the bound infinite).
+/// Whether `actual` agrees with `expected`: NaN with NaN only, an infinity
+/// with itself only, otherwise |actual - expected| <= atol + rtol *
+/// |expected|.
 bool withinTolerance(double actual, double expected, double atol, double rtol);
 
 /// The outcome of comparing an output with its expected values.
@@ -25,6 +25,8 @@ struct Comparison {
   bool match = true;
   double maxAbsError = 0, maxRelError = 0;
   int64_t mismatches = 0;
+  /// Element by element: the first element outside the tolerance, or -1.
+  int64_t firstMismatch = -1;
   /// Detections left unpaired as tied at the cut-off (compareDetections).
   int64_t excusedDetections = 0;
   std::string reason; ///< why it does not match, where the counts do not say
@@ -33,6 +35,25 @@ struct Comparison {
   /// (none for equal values or two NaNs).
   void record(double actual, double expected);
 };
+
+/// Compares `n` values element by element (withinTolerance).
+Comparison compareValues(const double *actual, const double *expected, int64_t n, double atol,
+                         double rtol);
+
+/// The positions among a model's outputs of the three results of one
+/// graph.nms: boxes [N, K, 4], scores [N, K] and classes [N, K].
+struct DetectionOutputs {
+  unsigned boxes, scores, classes;
+};
+
+/// Whether three shapes are those of graph.nms's results: boxes [N, K, 4],
+/// scores and classes [N, K].
+template <typename ShapeT>
+bool hasDetectionShapes(const ShapeT &boxes, const ShapeT &scores, const ShapeT &classes) {
+  return scores.size() == 2 && classes.size() == 2 && boxes.size() == 3 &&
+         classes[0] == scores[0] && classes[1] == scores[1] && boxes[0] == scores[0] &&
+         boxes[1] == scores[1] && boxes[2] == 4;
+}
 
 /// One side's detections, as graph.nms returns them for `images` images of
 /// `slots` each: boxes [images, slots, 4], scores and classes [images,

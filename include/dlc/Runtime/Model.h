@@ -27,7 +27,8 @@ void registerModelDialects(mlir::DialectRegistry &registry);
 /// Parses and verifies a model file; diagnostics go to the context's handler
 /// and a null module is returned on failure. The weights of a bytecode file
 /// are not copied: they stay in the file's buffer (mapped), which
-/// `sourceMgr` owns and they keep alive.
+/// `sourceMgr` owns and they keep alive. So they are read-only (a pass
+/// writes new blobs), and the file must not change while they are used.
 mlir::OwningOpRef<mlir::ModuleOp> loadModel(llvm::StringRef path,
                                             mlir::MLIRContext &context,
                                             const std::shared_ptr<llvm::SourceMgr> &sourceMgr);

@@ -21,12 +21,6 @@
 
 namespace dlc {
 
-/// The positions among a function's results of the three results of one
-/// graph.nms: boxes [N, K, 4], scores [N, K] and classes [N, K].
-struct DetectionOutputs {
-  unsigned boxes, scores, classes;
-};
-
 /// The graph.nms whose three results `func` returns directly.
 std::vector<DetectionOutputs> findDetectionOutputs(mlir::func::FuncOp func);
 
