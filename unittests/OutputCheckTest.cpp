@@ -106,6 +106,21 @@ TEST(OutputCheck, NaNMatchesNaNAsElementByElement) {
   EXPECT_FALSE(actual.against(expected)[0].match);
 }
 
+TEST(OutputCheck, NaNAndInfinitiesAgreeOnlyWithThemselves) {
+  double inf = INFINITY, nan = std::nan("");
+  EXPECT_TRUE(withinTolerance(nan, nan, 0, 0));
+  EXPECT_FALSE(withinTolerance(nan, 1, 1, 1));
+  EXPECT_TRUE(withinTolerance(inf, inf, 0, 0));
+  EXPECT_FALSE(withinTolerance(-inf, inf, 1e-3, 1e-3));
+  EXPECT_FALSE(withinTolerance(5.0, inf, 1e-3, 1e-3)); // rtol * inf bounds nothing
+  EXPECT_FALSE(withinTolerance(inf, 5.0, 1e-3, 1e-3));
+  double actual[] = {1, 2, inf, 5}, expected[] = {1, 2.5, inf, inf};
+  Comparison c = compareValues(actual, expected, 4, 1e-3, 1e-3);
+  EXPECT_FALSE(c.match);
+  EXPECT_EQ(c.mismatches, 2);
+  EXPECT_EQ(c.firstMismatch, 1);
+}
+
 TEST(OutputCheck, OutputsOtherThanDetectionsCompareElementByElement) {
   Detections expected(2), actual(2);
   expected.set(0, 1, 0.9, 10).set(1, 2, 0.9, 20);
