@@ -24,7 +24,8 @@ zoo's four study models and torchvision exports imported from ONNX):
    O3's is the median of its per-round ratios with a distribution-free 95%
    interval: "below" or "above" O3 only when the interval lies below or
    above 1. `--recompile JSON` measures only these again, for an earlier
-   run's pipelines.
+   run's pipelines; `--remeasure JSON` the latencies (step 3) too, without
+   searching again.
 
 It writes the figures (JSON), a Markdown table with the study's published
 gains alongside, and one plot of every candidate's compile time against its
@@ -155,7 +156,22 @@ def against_o3(bin_dir, model, pipeline, rounds, work):
     return ({"p50_ms": j["latency_ms"]["p50"], "ratio": a["ratio"],
              "p50_ratio_to_o3": a["ratio"]["median"], "latency_vs_o3": a["verdict"],
              "max_abs_difference": a["max_abs_difference"]},
-            a["latency_ms"]["p50"])
+            a["latency_ms"]["p50"], j["dlc_version"])
+
+
+def measure_latencies(args, path, specs, pipelines, work):
+    """auto, PO and tuned each against O3 (--rounds rounds); O3's p50 is
+    the median of its three. Returns the dlc version that measured."""
+    o3_p50 = []
+    for p in PIPELINES[1:]:
+        mine, theirs, version = against_o3(args.bin_dir, path, specs[p], args.rounds, work)
+        o3_p50.append(theirs)
+        pipelines.setdefault(p, {}).update(mine)
+    pipelines.setdefault("O3", {}).update({"p50_ms": statistics.median(o3_p50),
+                                           "p50_ratio_to_o3": 1.0, "latency_vs_o3": "-"})
+    for q in pipelines.values():
+        q["throughput_per_s"] = 1000 / q["p50_ms"]
+    return version
 
 
 def measure(args, name, path, work):
@@ -182,17 +198,8 @@ def measure(args, name, path, work):
     if best:
         result["tuned_sequence"] = "list:" + ",".join(best[-1]["sequence"])
         result["tuned_strategy"] = best[-1]["strategy"]
-    o3_p50 = []
-    for p in PIPELINES[1:]:
-        mine, theirs = against_o3(args.bin_dir, path, specs[p], args.rounds, work)
-        o3_p50.append(theirs)
-        result["pipelines"][p] = mine
-    result["pipelines"]["O3"] = {"p50_ms": statistics.median(o3_p50), "p50_ratio_to_o3": 1.0,
-                                 "latency_vs_o3": "-"}
+    result["dlc"] = measure_latencies(args, path, specs, result["pipelines"], work)
     measure_compiles(args, path, specs, result["pipelines"], work)
-    for p in PIPELINES:
-        q = result["pipelines"][p]
-        q["throughput_per_s"] = 1000 / q["p50_ms"]
     result["pipelines"] = {p: result["pipelines"][p] for p in PIPELINES}
     result["candidates_plot"] = [
         {"source": "PO" if db == po_db else "tune", "strategy": r["strategy"],
@@ -299,6 +306,9 @@ def main():
                     help="measure only the compile times again (--compiles rounds) of an earlier "
                          "run's pipelines, tuned and PO replayed as the sequences it found, "
                          "and write the figures to --out")
+    ap.add_argument("--remeasure", metavar="JSON",
+                    help="as --recompile, and the latencies against O3 (--rounds rounds) too; "
+                         "the search's candidates (the plot's points) stay the earlier run's")
     args = ap.parse_args()
     if args.rounds < 1 or args.compiles < 1 or args.budget < 1:
         ap.error("--rounds, --compiles and --budget must be at least 1")
@@ -309,17 +319,21 @@ def main():
     scratch = tempfile.TemporaryDirectory(prefix="dlc-tune-evidence-")  # models: 100s of MB
     work = scratch.name
     models = prepare_models(args, work)
-    if args.recompile:
-        results = json.load(open(args.recompile))
+    if args.recompile or args.remeasure:
+        results = json.load(open(args.recompile or args.remeasure))
         for name, path in models:
             r = results.get(name)
             if not r or "error" in r:
                 continue
             specs = {"O3": "O3", "auto": "auto", "PO": r["po_sequence"],
                      "tuned": r["tuned_sequence"] or "O3"}
+            if args.remeasure:
+                r["dlc"] = measure_latencies(args, path, specs, r["pipelines"], work)
+                r["rounds"] = args.rounds
             measure_compiles(args, path, specs, r["pipelines"], work)
             r["compile_rounds"] = args.compiles
-            print(name, json.dumps({p: r["pipelines"][p].get("compile_ratio")
+            print(name, json.dumps({p: [r["pipelines"][p].get("ratio"),
+                                        r["pipelines"][p].get("compile_ratio")]
                                     for p in PIPELINES[1:]}), flush=True)
             if args.out:
                 with open(args.out, "w") as f:
@@ -365,6 +379,11 @@ def report(results, args):
         "only O3's p50 (the median of its three) is shown; a pipeline's latency "
         "is its ratio to O3 in its own run, and tuned's throughput is O3's over "
         "that ratio.", 100)
+    measured = {n: r["dlc"] for n, r in results.items() if r.get("dlc")}
+    if measured:
+        text += "\n\nLatencies measured with dlc " + "; ".join(
+            f"{v} ({', '.join(n for n in measured if measured[n] == v)})"
+            for v in dict.fromkeys(measured.values())) + "."
     print(text)
     if args.table:
         with open(args.table, "w") as f:

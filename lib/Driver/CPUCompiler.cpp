@@ -19,6 +19,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 
@@ -27,6 +28,16 @@
 
 using namespace mlir;
 using namespace dlc;
+
+/// Whether `bytes` lie in one of `source`'s buffers.
+static bool inBuffers(const llvm::SourceMgr &source, ArrayRef<char> bytes) {
+  for (unsigned id = 1; id <= source.getNumBuffers(); ++id) {
+    const llvm::MemoryBuffer *buffer = source.getMemoryBuffer(id);
+    if (bytes.begin() >= buffer->getBufferStart() && bytes.end() <= buffer->getBufferEnd())
+      return true;
+  }
+  return false;
+}
 
 /// Runs the graph pipeline on `module`.
 static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
@@ -174,7 +185,8 @@ static std::optional<std::vector<std::string>> loadObjects(CompileCache &store,
 
 llvm::Expected<std::unique_ptr<CPUExecutable>>
 dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t threads,
-                   const CacheOptions *cache, unsigned compileThreads, PassLedger *ledger) {
+                   const CacheOptions *cache, unsigned compileThreads, PassLedger *ledger,
+                   const std::shared_ptr<const llvm::SourceMgr> &weightsSource) {
   CompileTimes times;
   TemporaryPayloads payloads(module.getContext()); // the weights written into the copy
   OwningOpRef<ModuleOp> copy = module.clone();
@@ -212,6 +224,15 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
     w.shape.assign(value.getShapedType().getShape().begin(), value.getShapedType().getShape().end());
     if (auto resource = dyn_cast<DenseResourceElementsAttr>(value); resource && holders[value] == 1)
       w.owned = payloads.take(resource);
+    if (w.owned) {
+      times.weightBytesWritten += w.bytes.size();
+    } else if (weightsSource && inBuffers(*weightsSource, w.bytes) &&
+               llvm::isAddrAligned(llvm::Align(64), w.bytes.data())) {
+      w.keepAlive = weightsSource;
+      times.weightBytesInPlace += w.bytes.size();
+    } else {
+      times.weightBytesCopied += w.bytes.size();
+    }
     BlockArgument arg = func.getBody().addArgument(c.getType(), c.getLoc());
     c.replaceAllUsesWith(arg);
     c.erase();

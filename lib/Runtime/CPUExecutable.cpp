@@ -38,17 +38,20 @@ struct Buffer {
   /// Keeps `owned` and reads its bytes where they are.
   explicit Buffer(AsmResourceBlob &&owned)
       : data(const_cast<char *>(owned.getData().data())), blob(std::move(owned)) {}
+  /// Reads `bytes` where they are, kept alive by someone else.
+  explicit Buffer(ArrayRef<char> bytes) : data(const_cast<char *>(bytes.data())), borrowed(true) {}
   ~Buffer() {
-    if (!blob)
+    if (!blob && !borrowed)
       std::free(data);
   }
   Buffer(const Buffer &) = delete;
-  Buffer(Buffer &&o) noexcept : data(o.data), blob(std::move(o.blob)) {
+  Buffer(Buffer &&o) noexcept : data(o.data), blob(std::move(o.blob)), borrowed(o.borrowed) {
     o.data = nullptr;
     o.blob.reset();
   }
   char *data;
   std::optional<AsmResourceBlob> blob;
+  bool borrowed = false;
 };
 
 /// A memref descriptor {allocated, aligned, offset, sizes[], strides[]}.
@@ -132,18 +135,24 @@ CPUExecutable::load(ArrayRef<std::string> objects, StringRef symbol, FunctionTyp
   exe->signature = signature;
   exe->symbol = symbol.str();
   exe->times = times;
+  std::vector<size_t> copies;
   for (Weight &w : weights) {
-    if (w.owned)
+    if (w.owned) {
       exe->weights.emplace_back(std::move(*w.owned));
-    else
+    } else if (w.keepAlive) {
+      exe->weights.emplace_back(w.bytes);
+      exe->keptAlive.push_back(std::move(w.keepAlive));
+    } else {
+      copies.push_back(exe->weights.size());
       exe->weights.emplace_back(w.bytes.size());
+    }
     exe->weightShapes.push_back(w.shape);
   }
   // The others copied on all cores: the copy is memory-bound (page faults on
   // fresh pages) and BERT-base's 420 MB took 0.26 s on one.
-  llvm::parallelFor(0, weights.size(), [&](size_t i) {
-    if (!exe->weights[i].blob)
-      std::memcpy(exe->weights[i].data, weights[i].bytes.data(), weights[i].bytes.size());
+  llvm::parallelFor(0, copies.size(), [&](size_t i) {
+    size_t w = copies[i];
+    std::memcpy(exe->weights[w].data, weights[w].bytes.data(), weights[w].bytes.size());
   });
   auto linkErrors = std::make_shared<std::string>();
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = loadObjects(objects, linkErrors);

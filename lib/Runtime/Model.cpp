@@ -7,6 +7,7 @@
 #include "dlc/Support/Shape.h"
 
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -18,12 +19,16 @@ void dlc::registerModelDialects(DialectRegistry &registry) {
 
 OwningOpRef<ModuleOp> dlc::loadModel(StringRef path, MLIRContext &context,
                                      const std::shared_ptr<llvm::SourceMgr> &sourceMgr) {
-  std::string included;
-  if (sourceMgr->AddIncludeFile(path.str(), SMLoc(), included) == 0) {
+  // Aligned as the weights dlc writes are (elementsAttrFromTensor): the
+  // bytecode reader refuses a buffer less aligned than the file's sections.
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                                   /*RequiresNullTerminator=*/true, llvm::Align(64));
+  if (!buffer) {
     emitError(UnknownLoc::get(&context), "cannot open model file '")
-        << path << "'";
+        << path << "': " << buffer.getError().message();
     return nullptr;
   }
+  sourceMgr->AddNewSourceBuffer(std::move(*buffer), SMLoc());
   // Shared, so that the bytecode reader references the weights in the
   // buffer instead of copying them (BERT-base's 420 MB).
   return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));

@@ -185,7 +185,8 @@ void Session::measure(ModuleOp graph, double passesMs, int64_t rounds, Measured 
   {
     ErrorCollector collector(graph.getContext());
     auto compiled = compileForCPU(graph, entry, "none", options.threads, &noCache,
-                                  options.compileThreads);
+                                  options.compileThreads, /*ledger=*/nullptr,
+                                  options.weightsSource);
     if (!compiled)
       return failWith("error", llvm::toString(compiled.takeError()) +
                                    (collector.errors.empty() ? "" : ": " + collector.errors));
@@ -454,7 +455,7 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
   noCache.enabled = false;
   for (int i = 0; i < 2; ++i) {
     auto exe = compileForCPU(input, entry, "O3", options.threads, &noCache,
-                             options.compileThreads);
+                             options.compileThreads, /*ledger=*/nullptr, options.weightsSource);
     if (!exe)
       return llvm::createStringError("compiling the model at O3: " +
                                      llvm::toString(exe.takeError()));

@@ -79,7 +79,7 @@ static int classifyInput(llvm::StringRef inputFile, mlir::DialectRegistry &regis
   if (!rules)
     return fail(llvm::toString(rules.takeError()));
   std::string error;
-  auto input = mlir::openInputFile(inputFile, &error);
+  auto input = mlir::openInputFile(inputFile, llvm::Align(64), &error);
   if (!input)
     return fail(error);
   mlir::MLIRContext context(registry);
@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
     return fail("--dlc-pass-ledger records the passes of --dlc-pipeline; none was given");
   }
   std::string error;
-  auto input = mlir::openInputFile(inputFile, &error);
+  auto input = mlir::openInputFile(inputFile, llvm::Align(64), &error);
   if (!input) {
     llvm::WithColor::error(llvm::errs(), "dlc-opt") << error << "\n";
     return 1;

@@ -420,10 +420,12 @@ struct Against {
 /// with `exe`, after warming both up. `outputs` are `exe`'s.
 static Expected<Against> measureAgainst(mlir::ModuleOp module, StringRef entryName,
                                         CPUExecutable &exe, ArrayRef<Tensor> inputs,
-                                        ArrayRef<Tensor> outputs, const CacheOptions &cache) {
+                                        ArrayRef<Tensor> outputs, const CacheOptions &cache,
+                                        const std::shared_ptr<SourceMgr> &source) {
   Against a;
   a.pipeline = againstFlag;
-  auto other = compileForCPU(module, entryName, a.pipeline, threads, &cache, compileThreads);
+  auto other = compileForCPU(module, entryName, a.pipeline, threads, &cache, compileThreads,
+                             /*ledger=*/nullptr, source);
   if (!other)
     return other.takeError();
   a.times = (*other)->compileTimes();
@@ -515,6 +517,9 @@ static Error writeReport(StringRef path, int argc, char **argv,
     if (times.cache != CompileTimes::Cache::Hit)
       j["intermediates"] = {{"buffer_bytes", times.bufferBytes},
                             {"workspace_bytes", times.workspaceBytes}};
+    j["weight_bytes"] = {{"written", times.weightBytesWritten},
+                         {"in_model_file", times.weightBytesInPlace},
+                         {"copied", times.weightBytesCopied}};
     j["compile_cache"] = cacheName(times.cache);
     j["compile_peak_rss_mib"] = times.peakMemoryMiB;
   }
@@ -707,7 +712,8 @@ int main(int argc, char **argv) {
     cache.dir = cacheDir;
     PassLedger ledger;
     auto exe = compileForCPU(*module, func->getSymName(), pipeline, threads, &cache,
-                             compileThreads, passLedgerPath.empty() ? nullptr : &ledger);
+                             compileThreads, passLedgerPath.empty() ? nullptr : &ledger,
+                             sourceMgr);
     if (!exe)
       return fail(toString(exe.takeError()));
     if (!passLedgerPath.empty()) {
@@ -727,6 +733,10 @@ int main(int argc, char **argv) {
     if (times.workspaceBytes)
       errs() << format("; buffers %.1f MiB in a workspace of %.1f MiB",
                        times.bufferBytes / 1048576.0, times.workspaceBytes / 1048576.0);
+    if (int64_t weights = times.weightBytesWritten + times.weightBytesInPlace + times.weightBytesCopied)
+      errs() << format("; weights %.1f MiB (written %.1f, in the model file %.1f, copied %.1f)",
+                       weights / 1048576.0, times.weightBytesWritten / 1048576.0,
+                       times.weightBytesInPlace / 1048576.0, times.weightBytesCopied / 1048576.0);
     errs() << format("; peak memory %.0f MiB", times.peakMemoryMiB);
     errs() << "\n";
     if (cacheStats) {
@@ -741,7 +751,7 @@ int main(int argc, char **argv) {
     outputs = std::move(*results);
     if (bench && !againstFlag.empty()) {
       Expected<Against> a =
-          measureAgainst(*module, func->getSymName(), **exe, *inputs, outputs, cache);
+          measureAgainst(*module, func->getSymName(), **exe, *inputs, outputs, cache, sourceMgr);
       if (!a)
         return fail(toString(a.takeError()));
       against = std::move(*a);

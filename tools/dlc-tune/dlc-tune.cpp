@@ -153,6 +153,7 @@ int main(int argc, char **argv) {
   mlir::OwningOpRef<mlir::ModuleOp> module = loadModel(modelPath, context, sourceMgr);
   if (!module)
     return 1;
+  options.weightsSource = sourceMgr;
   mlir::FailureOr<mlir::func::FuncOp> func = findEntry(*module, entry);
   if (failed(func))
     return 1;

@@ -20,6 +20,10 @@
 
 #include <memory>
 
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
 namespace dlc {
 
 /// Compiles `entry` of a copy of `module` (the module is not changed) with
@@ -33,10 +37,16 @@ namespace dlc {
 /// are loaded, and the rest compiled and stored. Code generation runs on
 /// `compileThreads` threads (0: the machine's cores), one object at a time
 /// each. With `ledger`, the graph pipeline's passes are recorded there.
+/// The executable copies the model's large weights, but for those the
+/// compile wrote (it keeps them) and those lying in a buffer of
+/// `weightsSource` (the SourceMgr `loadModel` mapped the file into), which
+/// it reads there, holding `weightsSource`: the file must not change while
+/// the executable lives.
 llvm::Expected<std::unique_ptr<CPUExecutable>>
 compileForCPU(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef pipeline,
               int64_t threads = 1, const CacheOptions *cache = nullptr,
-              unsigned compileThreads = 0, PassLedger *ledger = nullptr);
+              unsigned compileThreads = 0, PassLedger *ledger = nullptr,
+              const std::shared_ptr<const llvm::SourceMgr> &weightsSource = nullptr);
 
 /// Ahead-of-time output: compiles `entry` to an object file at `objectPath`
 /// (for the host CPU, relocatable as PIC) and writes `headerPath`, a C header

@@ -41,6 +41,9 @@ struct CompileTimes {
   int64_t workspaceBytes = 0; ///< the workspace they share, kept between runs
   enum class Cache { Off, Hit, Miss } cache = Cache::Off;
   double peakMemoryMiB = 0; ///< the process's peak resident memory after compiling
+  int64_t weightBytesWritten = 0; ///< weights the compile wrote (packed, folded), kept as they are
+  int64_t weightBytesInPlace = 0; ///< weights read where the model file holds them
+  int64_t weightBytesCopied = 0;  ///< weights copied into buffers of the executable
   double totalMs() const { return graphPassesMs + loweringMs + codegenMs + cacheMs; }
 };
 
@@ -50,11 +53,13 @@ public:
 
   /// A large constant fed to the compiled code as an argument: its bytes
   /// are copied, unless the executable is given their blob to keep (a
-  /// payload the compile wrote, such as packed weights).
+  /// payload the compile wrote, such as packed weights) or something that
+  /// keeps them alive and unchanged (the model file's buffer they lie in).
   struct Weight {
     llvm::ArrayRef<char> bytes; ///< native element encoding
     llvm::SmallVector<int64_t> shape;
     std::optional<mlir::AsmResourceBlob> owned; ///< holds `bytes` when set
+    std::shared_ptr<const void> keepAlive;      ///< else, holds `bytes` when set
   };
 
   /// Loads `objects` (relocatable, for this host, with the packed entry
@@ -86,6 +91,7 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> jit; ///< holds the loaded machine code
   void (*entryFn)(void **) = nullptr;     ///< the packed entry point
   std::vector<Buffer> weights; ///< hoisted constants, native bytes
+  std::vector<std::shared_ptr<const void>> keptAlive; ///< what weights read in place need
   std::vector<llvm::SmallVector<int64_t>> weightShapes;
   mlir::FunctionType signature;
   std::string symbol;

@@ -31,8 +31,13 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
 
 namespace dlc {
 
@@ -60,6 +65,9 @@ struct TuneOptions {
   std::string classesPath; ///< architecture class rules ("": the default)
   std::string dbPath;
   std::string modelPath; ///< for the records
+  /// The SourceMgr the model was loaded with: compiles read the weights in
+  /// its buffers there (compileForCPU's `weightsSource`).
+  std::shared_ptr<const llvm::SourceMgr> weightsSource;
 };
 
 /// `dlc-tune --space`: for each class of `rulesPath`, the catalogue's space
