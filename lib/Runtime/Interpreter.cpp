@@ -100,7 +100,8 @@ ElementsAttr dlc::elementsAttrFromTensor(const Tensor &t, MLIRContext *ctx,
   // from them, so that it can read them where a mapped file has them; dlc's
   // tools open files so aligned (loadModel).
   size_t alignment = t.size() >= 4096 ? 64 : alignof(uint64_t);
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(ArrayRef<char>(bytes), alignment);
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(ArrayRef<char>(bytes), alignment);
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 

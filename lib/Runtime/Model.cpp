@@ -21,8 +21,8 @@ OwningOpRef<ModuleOp> dlc::loadModel(StringRef path, MLIRContext &context,
                                      const std::shared_ptr<llvm::SourceMgr> &sourceMgr) {
   // Aligned as the weights dlc writes are (elementsAttrFromTensor): the
   // bytecode reader refuses a buffer less aligned than the file's sections.
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
-                                                   /*RequiresNullTerminator=*/true, llvm::Align(64));
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/true, llvm::Align(64));
   if (!buffer) {
     emitError(UnknownLoc::get(&context), "cannot open model file '")
         << path << "': " << buffer.getError().message();

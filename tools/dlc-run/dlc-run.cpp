@@ -733,7 +733,9 @@ int main(int argc, char **argv) {
     if (times.workspaceBytes)
       errs() << format("; buffers %.1f MiB in a workspace of %.1f MiB",
                        times.bufferBytes / 1048576.0, times.workspaceBytes / 1048576.0);
-    if (int64_t weights = times.weightBytesWritten + times.weightBytesInPlace + times.weightBytesCopied)
+    int64_t weights =
+        times.weightBytesWritten + times.weightBytesInPlace + times.weightBytesCopied;
+    if (weights)
       errs() << format("; weights %.1f MiB (written %.1f, in the model file %.1f, copied %.1f)",
                        weights / 1048576.0, times.weightBytesWritten / 1048576.0,
                        times.weightBytesInPlace / 1048576.0, times.weightBytesCopied / 1048576.0);
