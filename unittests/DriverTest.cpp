@@ -2,12 +2,18 @@
 #include "dlc/Driver/CPUCompiler.h"
 #include "dlc/Runtime/Model.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
 
+#include <cstring>
 #include <string>
 
 using namespace mlir;
@@ -55,4 +61,67 @@ TEST(Driver, CompilesLeaveNoPayloads) {
   }
   // The folded and transposed weights died with the compiles' copies.
   EXPECT_EQ(payloadBytes(context), before);
+}
+
+namespace {
+/// x + w, w a 64x128 f32 weight (w[i] = i / 4) as a blob aligned to 64.
+std::string addWeightModel() {
+  std::string hex = "0x40000000"; // the blob's alignment, little-endian
+  for (int i = 0; i < 64 * 128; ++i) {
+    float f = i / 4.0f;
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    for (int byte = 0; byte < 4; ++byte)
+      hex += llvm::utohexstr((bits >> (8 * byte) & 0xff) | 0x100).substr(1);
+  }
+  return "func.func @main(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {\n"
+         "  %w = graph.constant dense_resource<w> : tensor<64x128xf32>\n"
+         "  %y = graph.add %x, %w : (tensor<64x128xf32>, tensor<64x128xf32>) -> "
+         "tensor<64x128xf32>\n"
+         "  return %y : tensor<64x128xf32>\n"
+         "}\n"
+         "{-#\n  dialect_resources: {\n    builtin: {\n      w: \"" +
+         hex + "\"\n    }\n  }\n#-}\n";
+}
+} // namespace
+
+TEST(Driver, ReadsWeightsWhereTheModelFileHasThem) {
+  DialectRegistry registry;
+  registerModelDialects(registry);
+  registerCPUCompilerDialects(registry);
+  MLIRContext context(registry);
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("dlc-driver-test", "mlirbc", path));
+  llvm::FileRemover remover(path);
+  {
+    OwningOpRef<ModuleOp> text = parseSourceString<ModuleOp>(addWeightModel(), &context);
+    ASSERT_TRUE(text);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    ASSERT_TRUE(succeeded(writeBytecodeToFile(*text, os)));
+  }
+  auto source = std::make_shared<llvm::SourceMgr>();
+  OwningOpRef<ModuleOp> module = loadModel(path, context, source);
+  ASSERT_TRUE(module);
+  auto inPlace = compileForCPU(*module, "main", "none", 1, nullptr, 0, nullptr, source);
+  ASSERT_TRUE(static_cast<bool>(inPlace)) << llvm::toString(inPlace.takeError());
+  auto copied = compileForCPU(*module, "main", "none");
+  ASSERT_TRUE(static_cast<bool>(copied)) << llvm::toString(copied.takeError());
+  EXPECT_EQ((*inPlace)->compileTimes().weightBytesInPlace, 64 * 128 * 4);
+  EXPECT_EQ((*inPlace)->compileTimes().weightBytesCopied, 0);
+  EXPECT_EQ((*copied)->compileTimes().weightBytesInPlace, 0);
+  EXPECT_EQ((*copied)->compileTimes().weightBytesCopied, 64 * 128 * 4);
+  // The executable holds the file's buffer: the caller's module and source
+  // manager may go.
+  module = nullptr;
+  source.reset();
+  Tensor x(DType::F32, {64, 128});
+  x.data.assign(x.data.size(), 1.0);
+  for (auto *exe : {inPlace->get(), copied->get()}) {
+    llvm::Expected<std::vector<Tensor>> y = exe->run({x});
+    ASSERT_TRUE(static_cast<bool>(y)) << llvm::toString(y.takeError());
+    for (int64_t i : {int64_t(0), int64_t(777), int64_t(64 * 128 - 1)})
+      EXPECT_EQ(y->front().data[i], 1.0 + i / 4.0);
+  }
 }
