@@ -89,7 +89,12 @@ grep '^FAIL' "$results/node.txt" | head -20
 
 echo "== zoo models against the CPU backend ($SECONDS s)"
 : > "$results/models.txt"
-for so in "$payload"/models/*.so; do
+if ! tar -C "$work" -xJf "$payload/models.tar.xz"; then
+  echo "gpu-check: cannot unpack $payload/models.tar.xz" >&2
+  exit 1
+fi
+models=$work/models
+for so in "$models"/*.so; do
   m=$(basename "$so" .so)
   base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .fused, .rows, .epi, .lbs): M's inputs
   # the library without its A/B's suffix (gpu-prepare.sh's AB): a last
@@ -105,12 +110,12 @@ for so in "$payload"/models/*.so; do
   # (M.f16.k16: M.f16's); weights only for a library that keeps some outside
   own=$base
   for variant in "$m" "$plain"; do
-    if [ -e "$payload/models/$variant.expected0.npy" ]; then own=$variant; break; fi
+    if [ -e "$models/$variant.expected0.npy" ]; then own=$variant; break; fi
   done
   args=()
-  [ -s "$payload/models/$own.weights" ] && args+=(--weights="$payload/models/$own.weights")
-  for f in $(ls -v "$payload/models/$base".in*.npy); do args+=(--input="$f"); done
-  for f in $(ls -v "$payload/models/$own".expected*.npy); do args+=(--expect="$f"); done
+  [ -s "$models/$own.weights" ] && args+=(--weights="$models/$own.weights")
+  for f in $(ls -v "$models/$base".in*.npy); do args+=(--input="$f"); done
+  for f in $(ls -v "$models/$own".expected*.npy); do args+=(--expect="$f"); done
   echo "-- $m" >> "$results/models.txt"
   if timeout 300 "$run" "$so" "${args[@]}" "${tolerance[@]}" >> "$results/models.txt" 2>&1; then
     echo "PASS $m" | tee -a "$results/models.txt"

@@ -7,7 +7,8 @@
 #   node.tar.xz                     every ONNX node test dlc passes on the
 #                                   reference, as a GPU library with its
 #                                   inputs and ONNX's expected outputs
-#   models/M.so, M.weights, M.in*.npy, M.expected*.npy
+#   models.tar.xz                   models/M.so, M.weights, M.in*.npy,
+#                                   M.expected*.npy:
 #                                   MobileNetV2, BERT-tiny and BERT-base with
 #                                   their weights (BERT's as zoo recipes: 0.4
 #                                   MB for BERT-base), ResNet-18 at batch 4
@@ -39,8 +40,8 @@
 #   bench-unchanged.txt             the A/B sides left out: identical to
 #                                   the library they would be timed or
 #                                   checked against (models/ too)
-# GPU_ARCH defaults to sm_90 (H100, H200). The payload stays well under the
-# 64 MiB that travels to a lent GPU machine.
+# GPU_ARCH defaults to sm_90 (H100, H200). The payload (37.3 MB on
+# 2026-11-29) travels with the checkout to a lent GPU machine, 64 MiB in all.
 # AB, a comma-separated list (default fused,copy,rows,epilogues,lastblock,all): split: X =
 # s512, in f32 with --gpu-split-blocks=512 (the products on the threads'
 # own FMAs; those on tensor cores split towards 512 blocks by default since
@@ -92,10 +93,11 @@ done
 batch1_only="fused rows epi lbs"
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/models"
+mkdir -p "$out/bin"
 out=$(cd "$out" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+mkdir "$scratch/models"
 cp "$build/dlc-cuda-run" "$out/bin/"
 
 echo "== ONNX node tests for $arch"
@@ -117,7 +119,7 @@ for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 ssd_resnet50:1:O0 ber
   m=$zoo
   [ "$batch" != 1 ] && m=${zoo}_b$batch
   [ "$pipeline" != default ] && m=${m}_$pipeline
-  weights=(--external-weights="$out/models/$m.weights")
+  weights=(--external-weights="$scratch/models/$m.weights")
   tf32_weights=(--external-weights="$scratch/$m.tf32.weights")
   if [ "$zoo" = large_product ]; then # weights: none
     "$build/dlc-opt" "$repo/test/GPU/Inputs/$zoo.mlir" --emit-bytecode -o "$scratch/$m.mlirbc"
@@ -126,37 +128,37 @@ for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 ssd_resnet50:1:O0 ber
     "$build/dlc-zoo" "$zoo" --batch="$batch" -o "$scratch/$m.mlirbc"
   fi
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --pipeline="$pipeline" \
-    --emit=shared -o "$out/models/$m.so" "${weights[@]}"
+    --emit=shared -o "$scratch/models/$m.so" "${weights[@]}"
   # the same weights: the tf32 library uses M.weights
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --pipeline="$pipeline" \
-    --gpu-tf32 --emit=shared -o "$out/models/$m.tf32.so" "${tf32_weights[@]}"
-  if [ ${#weights[@]} != 0 ] && ! cmp -s "$out/models/$m.weights" "$scratch/$m.tf32.weights"; then
+    --gpu-tf32 --emit=shared -o "$scratch/models/$m.tf32.so" "${tf32_weights[@]}"
+  if [ ${#weights[@]} != 0 ] && ! cmp -s "$scratch/models/$m.weights" "$scratch/$m.tf32.weights"; then
     echo "gpu-prepare: $m's weights differ between its f32 and tf32 libraries" >&2
     exit 1
   fi
-  rm -f "$out/models/$m.tf32.o" "$out/models/$m.tf32.h" "$scratch/$m.tf32.weights"
-  n_in=$(grep -c '^ \*   input' "$out/models/$m.h" || true)
-  n_out=$(grep -c '^ \*   output' "$out/models/$m.h" || true)
+  rm -f "$scratch/models/$m.tf32.o" "$scratch/models/$m.tf32.h" "$scratch/$m.tf32.weights"
+  n_in=$(grep -c '^ \*   input' "$scratch/models/$m.h" || true)
+  n_out=$(grep -c '^ \*   output' "$scratch/models/$m.h" || true)
   save=() expect=()
-  for ((i = 0; i < n_in; i++)); do save+=(--save-input="$out/models/$m.in$i.npy"); done
-  for ((i = 0; i < n_out; i++)); do expect+=(--output="$out/models/$m.expected$i.npy"); done
+  for ((i = 0; i < n_in; i++)); do save+=(--save-input="$scratch/models/$m.in$i.npy"); done
+  for ((i = 0; i < n_out; i++)); do expect+=(--output="$scratch/models/$m.expected$i.npy"); done
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cpu --no-cache --input=random:seed=1 \
     "${save[@]}" "${expect[@]}" > /dev/null
-  rm -f "$out/models/$m.o"
+  rm -f "$scratch/models/$m.o"
 done
 # Mixed precision, MODEL:TYPE: weights of their own (converted, so no zoo
 # recipes), the inputs above, the CPU's outputs for the same pipeline
 for spec in mobilenet_v2:f16 bert_tiny:bf16 large_product:f16 large_product:bf16; do
   IFS=: read -r m type <<< "$spec"
   weights=() # as many as the f32 library keeps outside
-  [ -e "$out/models/$m.weights" ] && weights=(--external-weights="$out/models/$m.$type.weights")
+  [ -e "$scratch/models/$m.weights" ] && weights=(--external-weights="$scratch/models/$m.$type.weights")
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" \
-    --pipeline="O3;mixed=$type" --emit=shared -o "$out/models/$m.$type.so" "${weights[@]}"
-  rm -f "$out/models/$m.$type.o" "$out/models/$m.$type.h"
+    --pipeline="O3;mixed=$type" --emit=shared -o "$scratch/models/$m.$type.so" "${weights[@]}"
+  rm -f "$scratch/models/$m.$type.o" "$scratch/models/$m.$type.h"
   inputs=() expect=()
-  for f in $(ls -v "$out/models/$m".in*.npy); do inputs+=(--input="$f"); done
-  for ((i = 0; i < $(ls "$out/models/$m".expected*.npy | wc -l); i++)); do
-    expect+=(--output="$out/models/$m.$type.expected$i.npy")
+  for f in $(ls -v "$scratch/models/$m".in*.npy); do inputs+=(--input="$f"); done
+  for ((i = 0; i < $(ls "$scratch/models/$m".expected*.npy | wc -l); i++)); do
+    expect+=(--output="$scratch/models/$m.$type.expected$i.npy")
   done
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cpu --no-cache --pipeline="O3;mixed=$type" \
     "${inputs[@]}" "${expect[@]}" > /dev/null
@@ -173,23 +175,23 @@ for spec in large_product: large_product:tf32 large_product:f16 large_product:bf
     tf32) flags=(--gpu-tf32) ;;
     f16 | bf16) flags=("--pipeline=O3;mixed=$variant") kind=f16 ;;
   esac
-  own=$out/models/$lib.weights # the variant's own weights, else the model's
-  [ -e "$own" ] || own=$out/models/$m.weights
+  own=$scratch/models/$lib.weights # the variant's own weights, else the model's
+  [ -e "$own" ] || own=$scratch/models/$m.weights
   for entry in ${abs_[@]+"${abs_[@]}"}; do
     read -r ab_kind suffix ab_flags <<< "$entry"
     [ "$ab_kind" = "$kind" ] || continue
     weights=()
     [ -e "$own" ] && weights=(--external-weights="$scratch/ab.weights")
     "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
-      $ab_flags --emit=shared -o "$out/models/$lib.$suffix.so" "${weights[@]}"
+      $ab_flags --emit=shared -o "$scratch/models/$lib.$suffix.so" "${weights[@]}"
     if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/ab.weights"; then
       echo "gpu-prepare: $lib.$suffix's weights differ from $(basename "$own")'s" >&2
       exit 1
     fi
-    rm -f "$out/models/$lib.$suffix.o" "$out/models/$lib.$suffix.h" "$scratch/ab.weights"
+    rm -f "$scratch/models/$lib.$suffix.o" "$scratch/models/$lib.$suffix.h" "$scratch/ab.weights"
     # identical to the library checked already: not checked again
-    if cmp -s "$out/models/$lib.$suffix.so" "$out/models/$lib.so"; then
-      rm "$out/models/$lib.$suffix.so"
+    if cmp -s "$scratch/models/$lib.$suffix.so" "$scratch/models/$lib.so"; then
+      rm "$scratch/models/$lib.$suffix.so"
       echo "models/$lib.$suffix" >> "$out/bench-unchanged.txt"
     fi
   done
@@ -238,4 +240,7 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
   done
 done
 tar -C "$scratch" -cJf "$out/bench.tar.xz" bench
+# compressed, as node/ and bench/ are: 58 MB of libraries, weights, inputs
+# and outputs in 28 (the payload travels with the checkout, 64 MiB in all)
+tar -C "$scratch" -cJf "$out/models.tar.xz" models
 du -sh "$out"
