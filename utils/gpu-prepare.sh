@@ -97,7 +97,8 @@ mkdir -p "$out/bin"
 out=$(cd "$out" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-mkdir "$scratch/models"
+models=$scratch/models # shipped as models.tar.xz
+mkdir "$models"
 cp "$build/dlc-cuda-run" "$out/bin/"
 
 echo "== ONNX node tests for $arch"
@@ -119,7 +120,7 @@ for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 ssd_resnet50:1:O0 ber
   m=$zoo
   [ "$batch" != 1 ] && m=${zoo}_b$batch
   [ "$pipeline" != default ] && m=${m}_$pipeline
-  weights=(--external-weights="$scratch/models/$m.weights")
+  weights=(--external-weights="$models/$m.weights")
   tf32_weights=(--external-weights="$scratch/$m.tf32.weights")
   if [ "$zoo" = large_product ]; then # weights: none
     "$build/dlc-opt" "$repo/test/GPU/Inputs/$zoo.mlir" --emit-bytecode -o "$scratch/$m.mlirbc"
@@ -128,37 +129,37 @@ for spec in mobilenet_v2 bert_tiny bert_base resnet18:4:O0 ssd_resnet50:1:O0 ber
     "$build/dlc-zoo" "$zoo" --batch="$batch" -o "$scratch/$m.mlirbc"
   fi
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --pipeline="$pipeline" \
-    --emit=shared -o "$scratch/models/$m.so" "${weights[@]}"
+    --emit=shared -o "$models/$m.so" "${weights[@]}"
   # the same weights: the tf32 library uses M.weights
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" --pipeline="$pipeline" \
-    --gpu-tf32 --emit=shared -o "$scratch/models/$m.tf32.so" "${tf32_weights[@]}"
-  if [ ${#weights[@]} != 0 ] && ! cmp -s "$scratch/models/$m.weights" "$scratch/$m.tf32.weights"; then
+    --gpu-tf32 --emit=shared -o "$models/$m.tf32.so" "${tf32_weights[@]}"
+  if [ ${#weights[@]} != 0 ] && ! cmp -s "$models/$m.weights" "$scratch/$m.tf32.weights"; then
     echo "gpu-prepare: $m's weights differ between its f32 and tf32 libraries" >&2
     exit 1
   fi
-  rm -f "$scratch/models/$m.tf32.o" "$scratch/models/$m.tf32.h" "$scratch/$m.tf32.weights"
-  n_in=$(grep -c '^ \*   input' "$scratch/models/$m.h" || true)
-  n_out=$(grep -c '^ \*   output' "$scratch/models/$m.h" || true)
+  rm -f "$models/$m.tf32.o" "$models/$m.tf32.h" "$scratch/$m.tf32.weights"
+  n_in=$(grep -c '^ \*   input' "$models/$m.h" || true)
+  n_out=$(grep -c '^ \*   output' "$models/$m.h" || true)
   save=() expect=()
-  for ((i = 0; i < n_in; i++)); do save+=(--save-input="$scratch/models/$m.in$i.npy"); done
-  for ((i = 0; i < n_out; i++)); do expect+=(--output="$scratch/models/$m.expected$i.npy"); done
+  for ((i = 0; i < n_in; i++)); do save+=(--save-input="$models/$m.in$i.npy"); done
+  for ((i = 0; i < n_out; i++)); do expect+=(--output="$models/$m.expected$i.npy"); done
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cpu --no-cache --input=random:seed=1 \
     "${save[@]}" "${expect[@]}" > /dev/null
-  rm -f "$scratch/models/$m.o"
+  rm -f "$models/$m.o"
 done
 # Mixed precision, MODEL:TYPE: weights of their own (converted, so no zoo
 # recipes), the inputs above, the CPU's outputs for the same pipeline
 for spec in mobilenet_v2:f16 bert_tiny:bf16 large_product:f16 large_product:bf16; do
   IFS=: read -r m type <<< "$spec"
   weights=() # as many as the f32 library keeps outside
-  [ -e "$scratch/models/$m.weights" ] && weights=(--external-weights="$scratch/models/$m.$type.weights")
+  [ -e "$models/$m.weights" ] && weights=(--external-weights="$models/$m.$type.weights")
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" \
-    --pipeline="O3;mixed=$type" --emit=shared -o "$scratch/models/$m.$type.so" "${weights[@]}"
-  rm -f "$scratch/models/$m.$type.o" "$scratch/models/$m.$type.h"
+    --pipeline="O3;mixed=$type" --emit=shared -o "$models/$m.$type.so" "${weights[@]}"
+  rm -f "$models/$m.$type.o" "$models/$m.$type.h"
   inputs=() expect=()
-  for f in $(ls -v "$scratch/models/$m".in*.npy); do inputs+=(--input="$f"); done
-  for ((i = 0; i < $(ls "$scratch/models/$m".expected*.npy | wc -l); i++)); do
-    expect+=(--output="$scratch/models/$m.$type.expected$i.npy")
+  for f in $(ls -v "$models/$m".in*.npy); do inputs+=(--input="$f"); done
+  for ((i = 0; i < $(ls "$models/$m".expected*.npy | wc -l); i++)); do
+    expect+=(--output="$models/$m.$type.expected$i.npy")
   done
   "$build/dlc-run" "$scratch/$m.mlirbc" --target=cpu --no-cache --pipeline="O3;mixed=$type" \
     "${inputs[@]}" "${expect[@]}" > /dev/null
@@ -175,23 +176,23 @@ for spec in large_product: large_product:tf32 large_product:f16 large_product:bf
     tf32) flags=(--gpu-tf32) ;;
     f16 | bf16) flags=("--pipeline=O3;mixed=$variant") kind=f16 ;;
   esac
-  own=$scratch/models/$lib.weights # the variant's own weights, else the model's
-  [ -e "$own" ] || own=$scratch/models/$m.weights
+  own=$models/$lib.weights # the variant's own weights, else the model's
+  [ -e "$own" ] || own=$models/$m.weights
   for entry in ${abs_[@]+"${abs_[@]}"}; do
     read -r ab_kind suffix ab_flags <<< "$entry"
     [ "$ab_kind" = "$kind" ] || continue
     weights=()
     [ -e "$own" ] && weights=(--external-weights="$scratch/ab.weights")
     "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
-      $ab_flags --emit=shared -o "$scratch/models/$lib.$suffix.so" "${weights[@]}"
+      $ab_flags --emit=shared -o "$models/$lib.$suffix.so" "${weights[@]}"
     if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/ab.weights"; then
       echo "gpu-prepare: $lib.$suffix's weights differ from $(basename "$own")'s" >&2
       exit 1
     fi
-    rm -f "$scratch/models/$lib.$suffix.o" "$scratch/models/$lib.$suffix.h" "$scratch/ab.weights"
+    rm -f "$models/$lib.$suffix.o" "$models/$lib.$suffix.h" "$scratch/ab.weights"
     # identical to the library checked already: not checked again
-    if cmp -s "$scratch/models/$lib.$suffix.so" "$scratch/models/$lib.so"; then
-      rm "$scratch/models/$lib.$suffix.so"
+    if cmp -s "$models/$lib.$suffix.so" "$models/$lib.so"; then
+      rm "$models/$lib.$suffix.so"
       echo "models/$lib.$suffix" >> "$out/bench-unchanged.txt"
     fi
   done

@@ -128,8 +128,6 @@ llvm::Error dlc::printLowered(ModuleOp module, StringRef pipeline, Phase phase,
   return llvm::Error::success();
 }
 
-/// Constants of at least this many elements are fed as arguments (JIT).
-static constexpr int64_t kHoistElements = 4096;
 
 /// The entry function of the compiled copy, public (it gets the C entry
 /// point), after checking that no tensor of the module is too large for this
@@ -207,7 +205,7 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
   SmallVector<arith::ConstantOp> weights;
   func.walk([&](arith::ConstantOp c) {
     auto value = dyn_cast<ElementsAttr>(c.getValue());
-    if (value && value.getNumElements() >= kHoistElements && c->getParentOp() == func &&
+    if (value && value.getNumElements() >= kWeightArgumentElements && c->getParentOp() == func &&
         rawBytes(value))
       weights.push_back(c);
   });

@@ -38,20 +38,22 @@ struct Buffer {
   /// Keeps `owned` and reads its bytes where they are.
   explicit Buffer(AsmResourceBlob &&owned)
       : data(const_cast<char *>(owned.getData().data())), blob(std::move(owned)) {}
-  /// Reads `bytes` where they are, kept alive by someone else.
-  explicit Buffer(ArrayRef<char> bytes) : data(const_cast<char *>(bytes.data())), borrowed(true) {}
+  /// Reads `bytes` where they are, holding `keepAlive`, which keeps them.
+  Buffer(ArrayRef<char> bytes, std::shared_ptr<const void> keepAlive)
+      : data(const_cast<char *>(bytes.data())), keepAlive(std::move(keepAlive)) {}
   ~Buffer() {
-    if (!blob && !borrowed)
+    if (!blob && !keepAlive)
       std::free(data);
   }
   Buffer(const Buffer &) = delete;
-  Buffer(Buffer &&o) noexcept : data(o.data), blob(std::move(o.blob)), borrowed(o.borrowed) {
+  Buffer(Buffer &&o) noexcept
+      : data(o.data), blob(std::move(o.blob)), keepAlive(std::move(o.keepAlive)) {
     o.data = nullptr;
     o.blob.reset();
   }
   char *data;
   std::optional<AsmResourceBlob> blob;
-  bool borrowed = false;
+  std::shared_ptr<const void> keepAlive;
 };
 
 /// A memref descriptor {allocated, aligned, offset, sizes[], strides[]}.
@@ -140,8 +142,7 @@ CPUExecutable::load(ArrayRef<std::string> objects, StringRef symbol, FunctionTyp
     if (w.owned) {
       exe->weights.emplace_back(std::move(*w.owned));
     } else if (w.keepAlive) {
-      exe->weights.emplace_back(w.bytes);
-      exe->keptAlive.push_back(std::move(w.keepAlive));
+      exe->weights.emplace_back(w.bytes, std::move(w.keepAlive));
     } else {
       copies.push_back(exe->weights.size());
       exe->weights.emplace_back(w.bytes.size());

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Runtime/Interpreter.h"
+#include "dlc/Runtime/CPUExecutable.h"
 #include "Interpreter/Eval.h"
 
 #include "dlc/Support/Memory.h"
@@ -95,11 +96,11 @@ ElementsAttr dlc::elementsAttrFromTensor(const Tensor &t, MLIRContext *ctx,
     for (int64_t i = 0; i < t.size(); ++i)
       encodeElement(t.dtype, t.data[i], bytes.data() + i * width);
   }
-  // Weights the CPU executable takes as arguments (4096 elements or more)
-  // are aligned to a cache line, here and in the bytecode files written
-  // from them, so that it can read them where a mapped file has them; dlc's
-  // tools open files so aligned (loadModel).
-  size_t alignment = t.size() >= 4096 ? 64 : alignof(uint64_t);
+  // Weights the CPU executable takes as arguments are aligned to a cache
+  // line, here and in the bytecode files written from them, so that it can
+  // read them where a mapped file has them; dlc's tools open files so
+  // aligned (loadModel).
+  size_t alignment = t.size() >= kWeightArgumentElements ? 64 : alignof(uint64_t);
   AsmResourceBlob blob =
       HeapAsmResourceBlob::allocateAndCopyWithAlign(ArrayRef<char>(bytes), alignment);
   return DenseResourceElementsAttr::get(type, name, std::move(blob));

@@ -28,6 +28,10 @@ namespace dlc {
 
 struct Buffer;
 
+/// Constants of at least this many elements are fed to the compiled code as
+/// arguments (weights), not embedded in it.
+inline constexpr int64_t kWeightArgumentElements = 4096;
+
 struct CompileTimes {
   double graphPassesMs = 0; ///< the graph pipeline
   double loweringMs = 0;    ///< graph to the LLVM dialect
@@ -91,7 +95,6 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> jit; ///< holds the loaded machine code
   void (*entryFn)(void **) = nullptr;     ///< the packed entry point
   std::vector<Buffer> weights; ///< hoisted constants, native bytes
-  std::vector<std::shared_ptr<const void>> keptAlive; ///< what weights read in place need
   std::vector<llvm::SmallVector<int64_t>> weightShapes;
   mlir::FunctionType signature;
   std::string symbol;

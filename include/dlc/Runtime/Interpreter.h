@@ -28,8 +28,8 @@ mlir::Type mlirElementType(DType type, mlir::MLIRContext *context);
 /// A constant payload holding `tensor`: a `dense` attribute up to
 /// `maxDenseElements` elements (or when all values are equal), else a
 /// `dense_resource` blob named after `name` (uniqued by MLIR), so that large
-/// weights never print as decimal text; blobs of 4096 elements or more are
-/// aligned to 64 bytes.
+/// weights never print as decimal text; blobs of kWeightArgumentElements or
+/// more (CPUExecutable.h) are aligned to 64 bytes.
 mlir::ElementsAttr elementsAttrFromTensor(const Tensor &tensor,
                                           mlir::MLIRContext *context,
                                           llvm::StringRef name,
