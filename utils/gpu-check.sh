@@ -23,18 +23,16 @@
 #                 batch 1 also with --pipeline=auto (_auto) and replaying
 #                 a CUDA graph (--cuda-graph; model name _graph), also
 #                 with the flags of gpu-prepare.sh's AB (_s512 in f32:
-#                 --gpu-split-blocks=512; _fused in TF32:
-#                 --gpu-fuse-reductions; _c3 in f16:
-#                 --gpu-copy-stages=3; _rows in TF32 and f16:
-#                 --gpu-row-kernels; _epi in TF32 and f16:
-#                 --gpu-merge-epilogues; _lbs in TF32 and f16:
+#                 --gpu-split-blocks=512; _c3 in f16:
+#                 --gpu-copy-stages=3; _lbs in TF32 and f16:
 #                 --gpu-last-block-sums; _k32 in f32 and TF32 and _k16 in
 #                 f16: the other --gpu-tile-depth), and the
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
 #                 (dlc-cuda-run --profile, in runs of their own), of the
-#                 libraries A/Bs are timed against and of the _all ones
+#                 libraries A/Bs are timed against and of the _c3 ones
+#                 (which products the copies make faster or slower)
 #   peers.jsonl   PyTorch eager, ONNX Runtime, torch.compile (default,
 #                 reduce-overhead) on the same architectures
 #                 (bench/gpu_peers.py; PyTorch eager alone with
@@ -96,7 +94,7 @@ fi
 models=$work/models
 for so in "$models"/*.so; do
   m=$(basename "$so" .so)
-  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .fused, .rows, .epi, .lbs): M's inputs
+  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .lbs): M's inputs
   # the library without its A/B's suffix (gpu-prepare.sh's AB): a last
   # part after the model's that names no variant
   plain=$m
@@ -158,8 +156,8 @@ echo "== kernel profiles ($SECONDS s)"
 : > "$results/profiles.txt"
 for so in "$work"/bench/*.so; do
   name=$(basename "$so" .so)
-  # (an A/B's other side, but for the library with all the flags A/Bed)
-  [[ $name =~ _(t64|k[0-9]+|s512|fused|c3|rows|epi|lbs|before)$ ]] && continue
+  # (an A/B's other side, but for the copies into shared memory)
+  [[ $name =~ _(t64|k[0-9]+|s512|lbs|before)$ ]] && continue
   if timeout 120 "$run" "$so" --random-weights=1 --bench --warmup=2 --runs=5 --max-seconds=3 \
       --profile="$work/$name.tsv" > /dev/null 2>&1; then
     { echo "-- $name"; head -16 "$work/$name.tsv"; } >> "$results/profiles.txt"

@@ -29,9 +29,8 @@
 #                                   and in f16 (`O3;mixed=f16`), and
 #                                   M_b1_auto.so with --pipeline=auto,
 #                                   and the A/B of a flag (AB below):
-#                                   M_bB[_VARIANT]_X.so (fused, rows,
-#                                   epilogues and lastblock at batch 1
-#                                   only; and
+#                                   M_bB[_VARIANT]_X.so (lastblock at
+#                                   batch 1 only; and
 #                                   models/M[.VARIANT].X.so: large_product,
 #                                   BERT-base, BERT-tiny and MobileNetV2
 #                                   checked so, where AB has the variant);
@@ -42,24 +41,18 @@
 #                                   checked against (models/ too)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload (37.3 MB on
 # 2026-11-29) travels with the checkout to a lent GPU machine, 64 MiB in all.
-# AB, a comma-separated list (default fused,copy,rows,epilogues,lastblock,all): split: X =
-# s512, in f32 with --gpu-split-blocks=512 (the products on the threads'
-# own FMAs; those on tensor cores split towards 512 blocks by default since
-# bench/gpu/h200-split-blocks); fused: X = fused, in TF32 with
-# --gpu-fuse-reductions (reductions' kernels computing their fills and
-# epilogues); copy: X = c3, in f16 and bf16 with --gpu-copy-stages=3
-# (inputs copied into shared memory with cp.async); rows: X = rows, in
-# TF32 and in f16 and bf16 with --gpu-row-kernels (layer norms and
-# softmaxes one kernel each, a warp per row); epilogues: X = epi, in TF32
-# and in f16 and bf16 with --gpu-merge-epilogues (a product's kernel
-# computing the transpose after it: BERT's heads); lastblock: X = lbs, in
-# TF32 and in f16 and bf16 with --gpu-last-block-sums (a split product's
-# slices added by the last block of its kernel, not by a second kernel);
-# all: X = all, in TF32 with the flags of fused, rows, epilogues and
-# lastblock together, in f16 and bf16 with those of copy too (what dlc
-# would be with all of them the default); depth: X = k32 in f32 and
-# TF32 and k16 in f16 and bf16, with that --gpu-tile-depth (the other step
-# depth than the default); none: no such libraries.
+# AB, a comma-separated list (default copy): split: X = s512, in f32 with
+# --gpu-split-blocks=512 (the products on the threads' own FMAs; those on
+# tensor cores split towards 512 blocks by default since
+# bench/gpu/h200-split-blocks); copy: X = c3, in f16 and bf16 with
+# --gpu-copy-stages=3 (inputs copied into shared memory with cp.async);
+# lastblock: X = lbs, in TF32 and in f16 and bf16 with
+# --gpu-last-block-sums (a split product's slices added by the last block
+# of its kernel, not by a second kernel); depth: X = k32 in f32 and TF32
+# and k16 in f16 and bf16, with that --gpu-tile-depth (the other step depth
+# than the default); none: no such libraries. (The fused reductions, row
+# kernels and merged epilogues, A/Bs until bench/gpu/h200-flags, are the
+# default since.)
 # BEFORE=DLC_RUN: the f32 and f16 benchmark libraries also compiled by that
 # dlc-run, an earlier build of dlc (in a build tree's bin/, whose lib/ has
 # the CUDA runtime), as M_bB_before.so and M_bB_f16_before.so: the A/B of a
@@ -72,25 +65,20 @@ arch=${3:-sm_90}
 # the A/Bs of a flag: "VARIANT SUFFIX FLAGS" each (variants f32, tf32,
 # f16; bf16 takes f16's)
 abs_=()
-IFS=, read -r -a names <<< "${AB:-fused,copy,rows,epilogues,lastblock,all}"
+IFS=, read -r -a names <<< "${AB:-copy}"
 for a in "${names[@]}"; do
   case $a in
     split) abs_+=("f32 s512 --gpu-split-blocks=512") ;;
-    fused) abs_+=("tf32 fused --gpu-fuse-reductions") ;;
     copy) abs_+=("f16 c3 --gpu-copy-stages=3") ;;
-    rows) abs_+=("tf32 rows --gpu-row-kernels" "f16 rows --gpu-row-kernels") ;;
-    epilogues) abs_+=("tf32 epi --gpu-merge-epilogues" "f16 epi --gpu-merge-epilogues") ;;
     lastblock) abs_+=("tf32 lbs --gpu-last-block-sums" "f16 lbs --gpu-last-block-sums") ;;
-    all) pending="--gpu-fuse-reductions --gpu-row-kernels --gpu-merge-epilogues --gpu-last-block-sums"
-         abs_+=("tf32 all $pending" "f16 all $pending --gpu-copy-stages=3") ;;
     depth) abs_+=("f32 k32 --gpu-tile-depth=32" "tf32 k32 --gpu-tile-depth=32"
                   "f16 k16 --gpu-tile-depth=16") ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, fused, copy, rows, epilogues, lastblock, all, depth or none" >&2; exit 2 ;;
+    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth or none" >&2; exit 2 ;;
   esac
 done
 # the A/Bs of kernels launched fewer (batch 1's concern), timed at batch 1
-batch1_only="fused rows epi lbs"
+batch1_only="lbs"
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
 rm -rf "$out"
 mkdir -p "$out/bin"
@@ -206,8 +194,8 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
     variants=(f32 tf32 f16)
     [ $b = 1 ] && variants+=(auto) # issue 14's auto pipeline against O3 on the GPU
     # the A/Bs of a flag (AB) and of a change of compiler (_before)
-    # (at batch 32 only the A/Bs of what batch 32 is about, and _all: those
-    # of launches saved are timed at batch 1, for the GPU run's time)
+    # (at batch 32 only the A/Bs of what batch 32 is about: those of
+    # launches saved are timed at batch 1, for the GPU run's time)
     for ((i = 0; i < ${#abs_[@]}; i++)); do
       read -r _ suffix _ <<< "${abs_[$i]}"
       [ $b = 32 ] && [[ " $batch1_only " = *" $suffix "* ]] && continue

@@ -65,13 +65,19 @@ static cl::opt<std::string> gpuArch("gpu-arch", cl::init("sm_80"),
 static cl::opt<bool> gpuEmulate("gpu-emulate",
                                 cl::desc("cuda: run each test in dlc's GPU emulator on the "
                                          "CPU instead of writing it for a GPU machine"));
-// The lowering's flags that wait for a GPU (dlc-run's, GPUPipeline.h), so
-// that every node test checks them in the emulator.
+// The lowering's flags (dlc-run's, with GPUPipeline.h's defaults), so that
+// every node test checks them either way in the emulator.
 static cl::opt<bool> gpuFuseReductions("gpu-fuse-reductions",
+                                       cl::init(dlc::GPUTarget{}.fuseReductions),
                                        cl::desc("cuda: as dlc-run's"));
-static cl::opt<bool> gpuRowKernels("gpu-row-kernels", cl::desc("cuda: as dlc-run's"));
-static cl::opt<bool> gpuMergeEpilogues("gpu-merge-epilogues", cl::desc("cuda: as dlc-run's"));
-static cl::opt<bool> gpuLastBlockSums("gpu-last-block-sums", cl::desc("cuda: as dlc-run's"));
+static cl::opt<bool> gpuRowKernels("gpu-row-kernels", cl::init(dlc::GPUTarget{}.rowKernels),
+                                   cl::desc("cuda: as dlc-run's"));
+static cl::opt<bool> gpuMergeEpilogues("gpu-merge-epilogues",
+                                       cl::init(dlc::GPUTarget{}.mergeEpilogues),
+                                       cl::desc("cuda: as dlc-run's"));
+static cl::opt<bool> gpuLastBlockSums("gpu-last-block-sums",
+                                      cl::init(dlc::GPUTarget{}.lastBlockSums),
+                                      cl::desc("cuda: as dlc-run's"));
 /// What --gpu-emulate allows, as utils/gpu-check.sh on a GPU.
 constexpr double kGPUAbsTol = 1e-5, kGPURelTol = 1e-3;
 /// --target=cuda's target, toolkit found.

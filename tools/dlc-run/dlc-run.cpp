@@ -69,23 +69,23 @@ static cl::opt<int64_t>
                             "in order by a second kernel): 32 to 4096 (default: 512 for "
                             "products on tensor cores, 128 for others)"));
 static cl::opt<bool> gpuFuseReductions(
-    "gpu-fuse-reductions",
+    "gpu-fuse-reductions", cl::init(dlc::GPUTarget{}.fuseReductions),
     cl::desc("cuda: a reduction's kernel (a layer norm's or a softmax's sums) also computes "
              "the elementwise ops around it: its output's initial values, the op reading "
-             "its output just after (default: kernels of their own)"));
+             "its output just after (default: on; =false: kernels of their own)"));
 static cl::opt<bool> gpuRowKernels(
-    "gpu-row-kernels",
+    "gpu-row-kernels", cl::init(dlc::GPUTarget{}.rowKernels),
     cl::desc("cuda: a run of row-wise ops (a layer norm, a softmax with its mask and "
              "conversion: reductions along rows and the elementwise ops on them) runs as one "
-             "kernel, a warp per row (default: kernels of their own)"));
+             "kernel, a warp per row (default: on; =false: kernels of their own)"));
 static cl::opt<bool> gpuMergeEpilogues(
-    "gpu-merge-epilogues",
+    "gpu-merge-epilogues", cl::init(dlc::GPUTarget{}.mergeEpilogues),
     cl::desc("cuda: a matrix product's kernel also computes the elementwise or layout op "
              "after it that FuseOps leaves in a group of its own (BERT's head transposes, "
              "and the conversion to f16 before them), which then reads and writes no buffer "
-             "of its own (default: kernels of their own)"));
+             "of its own (default: on; =false: kernels of their own)"));
 static cl::opt<bool> gpuLastBlockSums(
-    "gpu-last-block-sums",
+    "gpu-last-block-sums", cl::init(dlc::GPUTarget{}.lastBlockSums),
     cl::desc("cuda: a matrix product that splits its reduction adds the slices in its own "
              "kernel: the last block to finish each tile adds them in order and applies the "
              "epilogue (default: a second kernel adds them)"));
@@ -581,7 +581,8 @@ int main(int argc, char **argv) {
   if (!cuda && (gpuArch.getNumOccurrences() || cudaPath.getNumOccurrences() || gpuTF32 ||
                 gpuMaxTile.getNumOccurrences() || gpuTileDepth.getNumOccurrences() ||
                 gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences() ||
-                gpuFuseReductions || gpuRowKernels || gpuMergeEpilogues || gpuLastBlockSums ||
+                gpuFuseReductions.getNumOccurrences() || gpuRowKernels.getNumOccurrences() ||
+                gpuMergeEpilogues.getNumOccurrences() || gpuLastBlockSums.getNumOccurrences() ||
                 gpuEmulate))
     return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks, "
                 "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels, "

@@ -62,21 +62,31 @@ struct GPUTarget {
   /// The stages of shared memory a tiled product on f16 or bf16 values
   /// copies its inputs contiguous along the reduction into with cp.async,
   /// kGPUFewestCopyStages to kGPUMostCopyStages (dlc-gpu-map-to-threads'
-  /// copy-stages; 0: none).
+  /// copy-stages; 0: none). None by default: on an H200 3 stages made
+  /// BERT-base and ResNet-50 faster (0.80x to 0.92x the time in f16) and
+  /// MobileNetV2's 1x1 convolutions of few channels slower (1.6x at batch
+  /// 32; bench/gpu/h200-flags).
   int64_t copyStages = 0;
   /// A reduction's kernel also computes the elementwise ops around it
-  /// (dlc-gpu-map-to-threads' fuse-reductions).
-  bool fuseReductions = false;
+  /// (dlc-gpu-map-to-threads' fuse-reductions). On by default since the
+  /// H200 run bench/gpu/h200-flags (BERT-base TF32 at batch 1: 0.95x the
+  /// time; other models level).
+  bool fuseReductions = true;
   /// Runs of row-wise ops (a layer norm, a softmax) one kernel each, a warp
   /// per row (dlc-gpu-merge-row-kernels, dlc-gpu-map-to-threads'
-  /// row-kernels).
-  bool rowKernels = false;
+  /// row-kernels). On by default since bench/gpu/h200-flags (BERT-base at
+  /// batch 1: 0.82x the time in f16, 0.88x in TF32).
+  bool rowKernels = true;
   /// A product's kernel also computes the elementwise or layout function
   /// after it (a conversion, BERT's head transposes; dlc-gpu-merge-epilogues).
-  bool mergeEpilogues = false;
+  /// On by default since bench/gpu/h200-flags (BERT-base at batch 1: 0.92x
+  /// the time in f16, 0.97x in TF32).
+  bool mergeEpilogues = true;
   /// A product that splits its reduction adds the slices in its own kernel,
   /// the last block to finish each tile, instead of a second kernel
-  /// (dlc-gpu-map-to-threads' last-block-sums).
+  /// (dlc-gpu-map-to-threads' last-block-sums). Off by default: measured
+  /// slower on an H200 (bench/gpu/h200-flags: up to 1.5x the time at
+  /// batch 1, never less).
   bool lastBlockSums = false;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
