@@ -250,6 +250,7 @@ def run_peers(args):
 AB_SIDES = {"_t64": "tiles up to 64 x 64", "_k32": "32-element steps",
             "_k16": "16-element steps", "_s512": "split towards 512 blocks",
             "_c3": "inputs copied in 3 stages (cp.async)",
+            "_cublas": "the matrix products by cuBLAS (`;external=cublas`)",
             "_fused": "reductions' kernels fused with their fills and epilogues",
             "_rows": "layer norms and softmaxes a kernel each, a warp per row",
             "_epi": "products' kernels computing the transposes after them",

@@ -50,7 +50,9 @@
 # --gpu-last-block-sums (a split product's slices added by the last block
 # of its kernel, not by a second kernel); depth: X = k32 in f32 and TF32
 # and k16 in f16 and bf16, with that --gpu-tile-depth (the other step depth
-# than the default); none: no such libraries. (The fused reductions, row
+# than the default); cublas: X = cublas, in f32, TF32, f16 and bf16 with
+# `;external=cublas` (the products partitioned for cuBLAS: dlc's kernels
+# against NVIDIA's library); none: no such libraries. (The fused reductions, row
 # kernels and merged epilogues, A/Bs until bench/gpu/h200-flags, are the
 # default since.)
 # BEFORE=DLC_RUN: the f32 and f16 benchmark libraries also compiled by that
@@ -73,10 +75,32 @@ for a in "${names[@]}"; do
     lastblock) abs_+=("tf32 lbs --gpu-last-block-sums" "f16 lbs --gpu-last-block-sums") ;;
     depth) abs_+=("f32 k32 --gpu-tile-depth=32" "tf32 k32 --gpu-tile-depth=32"
                   "f16 k16 --gpu-tile-depth=16") ;;
+    cublas) abs_+=("f32 cublas ;external=cublas" "tf32 cublas ;external=cublas"
+                   "f16 cublas ;external=cublas") ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth or none" >&2; exit 2 ;;
+    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas or none" >&2
+       exit 2 ;;
   esac
 done
+# with_ab ARRAY FLAGS: the A/B's FLAGS added to the dlc-run flags in ARRAY;
+# FLAGS starting with ';' are a pipeline field, added to ARRAY's --pipeline
+# (O3's if it has none)
+with_ab() {
+  local -n to=$1
+  local ab=$2 i
+  [ -z "$ab" ] && return
+  if [[ $ab != ";"* ]]; then
+    to+=($ab)
+    return
+  fi
+  for i in "${!to[@]}"; do
+    if [[ ${to[$i]} == --pipeline=* ]]; then
+      to[$i]+=$ab
+      return
+    fi
+  done
+  to+=("--pipeline=O3$ab")
+}
 # the A/Bs of kernels launched fewer (batch 1's concern), timed at batch 1
 batch1_only="lbs"
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
@@ -169,10 +193,11 @@ for spec in large_product: large_product:tf32 large_product:f16 large_product:bf
   for entry in ${abs_[@]+"${abs_[@]}"}; do
     read -r ab_kind suffix ab_flags <<< "$entry"
     [ "$ab_kind" = "$kind" ] || continue
-    weights=()
+    weights=() ab=("${flags[@]}")
+    with_ab ab "$ab_flags"
     [ -e "$own" ] && weights=(--external-weights="$scratch/ab.weights")
-    "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
-      $ab_flags --emit=shared -o "$models/$lib.$suffix.so" "${weights[@]}"
+    "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${ab[@]}" \
+      --emit=shared -o "$models/$lib.$suffix.so" "${weights[@]}"
     if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/ab.weights"; then
       echo "gpu-prepare: $lib.$suffix's weights differ from $(basename "$own")'s" >&2
       exit 1
@@ -215,7 +240,7 @@ for m in resnet50 mobilenet_v2 ssd_resnet50 bert_base; do
         auto) name=${name}_auto flags=(--pipeline=auto) ;;
       esac
       name=$name${suffix:+_$suffix}
-      flags+=($ab_flags)
+      with_ab flags "$ab_flags"
       "$compiler" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${flags[@]}" \
         --emit=shared -o "$scratch/bench/$name.so" --external-weights="$scratch/$m.weights"
       rm -f "$scratch/bench/$name.o" "$scratch/bench/$name.h" "$scratch/$m.weights"

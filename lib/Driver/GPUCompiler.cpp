@@ -4,6 +4,7 @@
 #include "CodeGen.h"
 #include "ModelExports.h"
 #include "dlc/Conversion/CPUPipeline.h"
+#include "dlc/Transforms/TargetDescription.h"
 #include "dlc/Runtime/OutputCheck.h"
 #include "dlc/Transforms/Pipelines.h"
 
@@ -50,6 +51,15 @@ static llvm::Error lowerForGPU(ModuleOp module, StringRef pipeline, GPUPhase pha
     return e;
   if (failed(graph.run(module)))
     return llvm::createStringError("the graph pipeline '" + pipeline.str() + "' failed");
+  // Partitions (PartitionGraph): dlc's own kernels, or cuBLAS's products
+  // (dlc-gpu-external-products).
+  for (auto f : module.getOps<func::FuncOp>())
+    if (auto backend = f->getAttrOfType<StringAttr>(kBackendAttr);
+        backend && backend != "cuda" && backend != "cublas")
+      return llvm::createStringError("function @" + f.getSymName().str() +
+                                     " is a partition for backend '" + backend.getValue().str() +
+                                     "'; the GPU backend compiles only 'cuda' and 'cublas' "
+                                     "partitions");
   // Public functions get C entry points (_mlir_ciface_NAME).
   for (auto f : module.getOps<func::FuncOp>())
     if (f.isPublic() && !f.isExternal())

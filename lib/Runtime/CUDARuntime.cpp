@@ -25,7 +25,7 @@
 // on would compute garbage.
 //
 //===----------------------------------------------------------------------===//
-#include "CUDADriverAPI.h"
+#include "CUDARuntime.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -85,7 +85,7 @@ struct Descriptor1D {
 };
 } // namespace
 
-[[noreturn]] static void die(const std::string &message) {
+[[noreturn]] void dlc::cuda::die(const std::string &message) {
   std::fprintf(stderr, "dlc: CUDA runtime: %s\n", message.c_str());
   // Without running exit handlers: the model's module unloading is one, and
   // would come back here.
@@ -124,6 +124,8 @@ static Runtime &runtime() {
   }
   return *rt;
 }
+
+CUstream dlc::cuda::runtimeStream() { return runtime().stream; }
 
 static CUstream streamOr(Runtime &rt, void *stream) {
   return stream ? static_cast<CUstream>(stream) : rt.stream;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Runtime/GPUEmulator.h"
+#include "dlc/Runtime/GemmPlan.h"
 #include "dlc/Runtime/Interpreter.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -295,6 +296,8 @@ struct Thread {
   LogicalResult runGPU(Operation *op, bool &handled);
   LogicalResult call(func::FuncOp callee, ArrayRef<Val> args,
                      SmallVectorImpl<Val> &results, Operation *at);
+  /// A call of the runtime's cuBLAS product (dlc_cublas_gemm_*).
+  LogicalResult cublasGemm(func::FuncOp callee, ArrayRef<Val> args, Operation *at);
   /// Waits at `op` (a block barrier or a warp op) until the emulator performs
   /// it.
   LogicalResult synchronize(Operation *op, State state);
@@ -513,6 +516,10 @@ LogicalResult Thread::call(func::FuncOp callee, ArrayRef<Val> args,
       results.assign(args.begin(), args.end());
       return success();
     }
+    // The runtime's cuBLAS products: the call cuBLAS is given
+    // (GemmPlan.h), computed as cuBLAS defines it.
+    if (callee.getName().starts_with(dlc::kCublasGemmPrefix) && args.size() == 4)
+      return cublasGemm(callee, args, at);
     return fail(at, "calls @" + callee.getName() +
                         ", which the emulator does not know");
   }
@@ -521,6 +528,41 @@ LogicalResult Thread::call(func::FuncOp callee, ArrayRef<Val> args,
   slots = caller.first;
   frame = std::move(caller.second);
   return result;
+}
+
+LogicalResult Thread::cublasGemm(func::FuncOp callee, ArrayRef<Val> args,
+                                 Operation *at) {
+  auto view = [](const MemRefVal &m) {
+    return dlc::MatrixView{m.sizes[0], m.sizes[1], m.sizes[2],
+                           m.strides[0], m.strides[1], m.strides[2]};
+  };
+  const MemRefVal &a = args[0].m(), &b = args[1].m(), &c = args[2].m();
+  if (a.sizes.size() != 3 || b.sizes.size() != 3 || c.sizes.size() != 3)
+    return fail(at, "a cuBLAS product of views not of rank 3");
+  std::string why;
+  std::optional<dlc::GemmPlan> plan = dlc::planGemm(view(a), view(b), view(c), why);
+  if (!plan)
+    return fail(at, "a product for cuBLAS: " + why);
+  auto elementOf = [&](unsigned i) {
+    return cast<MemRefType>(callee.getArgumentTypes()[i]).getElementType();
+  };
+  Type inType = elementOf(0), outType = elementOf(2);
+  auto loader = [&](const MemRefVal &m, Type t) {
+    return [&m, t](int64_t i) {
+      return loadScalar(t, m.data + (m.offset + i) * byteSize(t)).f;
+    };
+  };
+  const MemRefVal &x = plan->swapped ? b : a, &y = plan->swapped ? a : b;
+  bool accumulate = args[3].i & dlc::kGemmAccumulate;
+  dlc::columnMajorGemm(*plan, 1.0, accumulate ? 1.0 : 0.0, loader(x, inType),
+                       loader(y, inType), loader(c, outType),
+                       [&](int64_t i, double v) {
+                         Val r;
+                         r.f = v;
+                         storeScalar(outType, r,
+                                     c.data + (c.offset + i) * byteSize(outType));
+                       });
+  return success();
 }
 
 std::pair<const DenseMap<Value, unsigned> *, std::vector<Val>>

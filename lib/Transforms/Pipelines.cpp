@@ -162,7 +162,12 @@ static llvm::Expected<std::vector<std::string>> levelPasses(int level,
         passes.push_back(name.str());
   }
   if (!spec.mixed.empty())
-    return withMixedPrecision(std::move(passes), spec.mixed);
+    passes = withMixedPrecision(std::move(passes), spec.mixed);
+  if (!spec.external.empty()) { // after the mixed precision: products in its type
+    auto fuse = llvm::find_if(passes, [](llvm::StringRef p) { return p.starts_with("FuseOps"); });
+    passes.insert(fuse, {"AnnotateTarget{targets=" + spec.external + "}", "MergeCompilerRegions",
+                         "PartitionGraph"});
+  }
   return passes;
 }
 
@@ -183,6 +188,8 @@ llvm::Expected<std::vector<std::string>> dlc::pipelinePasses(llvm::StringRef tex
   if (!spec->mixed.empty())
     return llvm::createStringError("mixed= applies to O0..O4 and auto, not to '" + base.str() +
                                    "'");
+  if (!spec->external.empty())
+    return llvm::createStringError("external= applies to O0..O4, not to '" + base.str() + "'");
   if (base.consume_front("list:")) {
     std::vector<std::string> passes;
     for (llvm::StringRef item : splitList(base))
@@ -212,6 +219,14 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
       spec.classes = value.str();
       continue;
     }
+    if (key == "external") {
+      if (value.empty() || value.find_first_of(" ,;{}\"") != llvm::StringRef::npos)
+        return llvm::createStringError("external=" + value.str() +
+                                       ": expected a target description (cublas, or a file "
+                                       "without spaces, commas, braces or quotes)");
+      spec.external = value.str();
+      continue;
+    }
     if (key == "mixed") {
       if (!isMixedPrecisionType(value))
         return llvm::createStringError("mixed=" + value.str() +
@@ -224,8 +239,8 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
                                                          : nullptr;
     if (!names)
       return llvm::createStringError("unknown pipeline field '" + key.str() +
-                                     "' (expected disable=A,B, require=A,B, explain, classes=FILE "
-                                     "or mixed=f16|bf16)");
+                                     "' (expected disable=A,B, require=A,B, explain, classes=FILE, "
+                                     "mixed=f16|bf16 or external=TARGET)");
     for (llvm::StringRef name : splitList(value))
       names->push_back(lookupPass(name) ? lookupPass(name)->tvmName.str() : name.str());
   }
@@ -244,6 +259,8 @@ std::string dlc::PipelineSpec::str() const {
     s += ";classes=" + classes;
   if (!mixed.empty())
     s += ";mixed=" + mixed;
+  if (!external.empty())
+    s += ";external=" + external;
   return s;
 }
 
@@ -263,6 +280,8 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text,
     if (!passes)
       return passes.takeError();
     parts = listElements(llvm::join(*passes, ","));
+  } else if (!spec->external.empty()) {
+    return llvm::createStringError("external= applies to O0..O4, not to '" + base.str() + "'");
   } else if (base == "auto") {
     std::vector<std::string> options;
     for (const std::vector<std::string> *names : {&spec->disabled, &spec->required})

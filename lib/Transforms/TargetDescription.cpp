@@ -33,6 +33,15 @@ layout.conv2d.depthwise = NHWC HWIO
 layout.conv2d.grouped = NCHW OIHW
 )";
 
+/// NVIDIA's cuBLAS, for `--target=cuda`: the matrix products of its
+/// partitions become calls of the library (dlc-gpu-external-products), the
+/// rest of the model dlc's own kernels. For comparison with dlc's products.
+static constexpr llvm::StringLiteral kCublas = R"(
+target = cublas
+backend = cublas
+ops = dense matmul batch_matmul
+)";
+
 llvm::StringRef dlc::defaultKernelLayout(llvm::StringRef dataLayout) {
   if (dataLayout == "NCHW")
     return "OIHW";
@@ -116,10 +125,12 @@ llvm::Expected<TargetDescription> TargetDescription::load(llvm::StringRef nameOr
     return parse(kCPU, "<builtin cpu>");
   if (nameOrPath == "cpu-nhwc")
     return parse(kCPUNHWC, "<builtin cpu-nhwc>");
+  if (nameOrPath == "cublas")
+    return parse(kCublas, "<builtin cublas>");
   auto file = llvm::MemoryBuffer::getFile(nameOrPath);
   if (!file)
     return llvm::createStringError(
         "cannot read target description '" + nameOrPath +
-        "' (builtin targets: cpu, cpu-nhwc): " + file.getError().message());
+        "' (builtin targets: cpu, cpu-nhwc, cublas): " + file.getError().message());
   return parse((*file)->getBuffer(), nameOrPath);
 }

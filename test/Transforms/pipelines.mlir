@@ -93,7 +93,7 @@
 // NOT-IN-LEVELS: dlc-opt: error: pass 'FoldExplicitPadding' is not part of the O0..O4 sequence, so disabling or requiring it has no effect; run it with list:...
 // LIST-GATED: dlc-opt: error: disable=, require= and mixed= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FoldConstant'
 // OPTION: dlc-opt: error: cannot build pipeline 'list:FuseOps{depth=4}': {{.*}}depth
-// FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B, explain, classes=FILE or mixed=f16|bf16)
+// FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B, explain, classes=FILE, mixed=f16|bf16 or external=TARGET)
 
 // mixed=f16: O3's graph computed in f16 where safe, the weights converted
 // at compile time, before FuseOps; the result still f32 (cast back in the

@@ -26,6 +26,10 @@ namespace dlc {
 /// by it): the OpenMP threads' stacks are 4 MiB.
 constexpr int64_t kCPUMaxStackTileBytes = 512 * 1024;
 
+/// On a kernel outlined from a partition function (PartitionGraph): the
+/// backend that compiles it (the partition's graph.backend), e.g. `cublas`.
+inline constexpr llvm::StringLiteral kKernelBackendAttr = "dlc.backend";
+
 #define GEN_PASS_DECL
 #include "dlc/Conversion/Passes.h.inc"
 

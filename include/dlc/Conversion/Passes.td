@@ -644,6 +644,38 @@ def GPUMergeRowKernelsPass : Pass<"dlc-gpu-merge-row-kernels", "mlir::ModuleOp">
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def GPUExternalProductsPass : Pass<"dlc-gpu-external-products", "mlir::ModuleOp"> {
+  let summary = "Hand the matrix products of partitions for the cublas target to cuBLAS";
+  let description = [{
+    TVM's BYOC flow for cuBLAS: AnnotateTarget{targets=cublas} marks the
+    denses, matrix products and batched products, PartitionGraph outlines
+    them into functions whose `graph.backend` is `cublas`, and
+    dlc-outline-kernels marks their kernels `dlc.backend = "cublas"`. After
+    bufferization, each product of such a kernel (a linalg contraction:
+    out + a * b, its inputs f32, f16 or bf16, its output theirs or f32)
+    becomes a call of dlc's CUDA runtime, `dlc_cublas_gemm_<in>_<out>(A, B,
+    C, flags)`, over rank-3 views [batch, rows, columns] of its buffers
+    (each group of loop dimensions one strided dimension; an operand
+    without the batch has it of size 1 and stride 0). The runtime maps the
+    views to one column-major strided batched GEMM (GemmPlan.h) on the
+    runtime's stream. The output's initial values stay a kernel of dlc's
+    (a dense's bias) and the call adds the product to them, but for a fill
+    with zeros just before, which the call replaces (beta = 0). With `tf32`,
+    f32 products use cuBLAS's TF32 compute type.
+
+    A product the call cannot express (dynamic strides or offsets, a group
+    of dimensions that is not one strided dimension, a broadcast within a
+    group, other element types or bodies) stays dlc's own kernel, with a
+    warning naming why. Counters: `products` (calls), `kept`.
+  }];
+  let options = [
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "f32 products on TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def GPUMergeEpiloguesPass : Pass<"dlc-gpu-merge-epilogues", "mlir::ModuleOp"> {
   let summary = "Merge a product's kernel function with the elementwise or layout function after it";
   let description = [{

@@ -66,8 +66,12 @@ struct PipelineSpec {
   bool explain = false; ///< auto: print every pass considered and why
   std::string classes;  ///< auto: the architecture class rules file
   std::string mixed;    ///< O0..O4, auto: f16 or bf16 (ToMixedPrecision before FuseOps)
-  /// The textual form,
-  /// `base[;disable=A,B][;require=C][;explain][;classes=F][;mixed=T]`.
+  /// O0..O4: a target description (`cublas`, a file) whose ops are
+  /// partitioned for it before FuseOps (AnnotateTarget, MergeCompilerRegions,
+  /// PartitionGraph).
+  std::string external;
+  /// The textual form, `base[;disable=A,B][;require=C][;explain][;classes=F]
+  /// [;mixed=T][;external=T]`.
   std::string str() const;
 };
 llvm::Expected<PipelineSpec> parsePipelineSpec(llvm::StringRef text);

@@ -18,7 +18,8 @@
 // graph.composite regions (MergeComposite) that the target takes when a
 // model is partitioned; `backend` (default: the target's name) is the dlc
 // backend that compiles its partitions. dlc has builtin descriptions
-// (`cpu`); a path names a file.
+// (`cpu`, `cpu-nhwc`, and `cublas`: the products of NVIDIA's library for
+// `--target=cuda`); a path names a file.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_TRANSFORMS_TARGETDESCRIPTION_H

@@ -11,6 +11,7 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Transforms/PassLedger.h"
+#include "dlc/Transforms/TargetDescription.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -70,12 +71,16 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
   }
 
   /// Kernels with one fingerprint (the same computation on the same types,
-  /// reading different buffers) become one: calls go to the first, the
-  /// others are erased. Returns the number of distinct kernels.
+  /// reading different buffers) and one backend become one: calls go to the
+  /// first, the others are erased. Returns the number of distinct kernels.
   int64_t deduplicate(ArrayRef<func::FuncOp> kernels, ModuleOp module) {
     llvm::StringMap<func::FuncOp> first;
     for (func::FuncOp kernel : kernels) {
-      auto [it, inserted] = first.try_emplace(dlc::structuralFingerprint(kernel), kernel);
+      auto backend = kernel->getAttrOfType<StringAttr>(dlc::kKernelBackendAttr);
+      std::string key = dlc::structuralFingerprint(kernel);
+      if (backend)
+        key += "@" + backend.str();
+      auto [it, inserted] = first.try_emplace(key, kernel);
       if (inserted)
         continue;
       if (failed(SymbolTable::replaceAllSymbolUses(kernel, it->second.getSymNameAttr(),
@@ -106,6 +111,8 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
     kernel->setAttr("dlc.kernel", region && op->hasAttr("pattern")
                                       ? op->getAttr("pattern")
                                       : b.getStringAttr(op->getName().getStringRef()));
+    if (auto backend = parent->getAttrOfType<StringAttr>(dlc::kBackendAttr))
+      kernel->setAttr(dlc::kKernelBackendAttr, backend);
     Block *body = kernel.addEntryBlock();
     b.setInsertionPointToStart(body);
     IRMapping map;

@@ -126,6 +126,10 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   // Every op's output a buffer of its own, as before CSE.
   pm.addNestedPass<func::FuncOp>(createGPUSeparateEmptyTensorsPass());
   buildBufferizationPipeline(pm);
+  // The products of partitions for the cublas target as calls of cuBLAS.
+  GPUExternalProductsPassOptions external;
+  external.tf32 = target.tf32;
+  pm.addPass(createGPUExternalProductsPass(external));
   // Integer powers as helper functions, which kernel outlining copies into
   // the kernels' module.
   pm.addPass(createConvertMathToFuncs());

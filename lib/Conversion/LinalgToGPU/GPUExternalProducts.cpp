@@ -1,0 +1,277 @@
+//===- GPUExternalProducts.cpp - cublas partitions' products as calls ------===//
+#include "dlc/Conversion/Passes.h"
+#include "dlc/Runtime/GemmPlan.h"
+#include "dlc/Transforms/PassLedger.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_GPUEXTERNALPRODUCTSPASS
+#include "dlc/Conversion/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+/// Whether `op`'s body is out + cast(a) * cast(b), each cast optional.
+static bool isMultiplyAdd(linalg::LinalgOp op) {
+  Block &body = op->getRegion(0).front();
+  if (body.getNumArguments() != 3 || body.getOperations().size() > 5)
+    return false;
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value out = body.getArgument(2);
+  Value other = add.getLhs() == out ? add.getRhs() : add.getRhs() == out ? add.getLhs() : Value();
+  auto mul = other ? other.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul)
+    return false;
+  auto source = [](Value v) {
+    auto ext = v.getDefiningOp<arith::ExtFOp>();
+    return ext ? ext.getIn() : v;
+  };
+  Value x = source(mul.getLhs()), y = source(mul.getRhs());
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (x == a && y == b) || (x == b && y == a);
+}
+
+/// The runtime's name for an element type, if it takes it.
+static std::optional<StringRef> typeName(Type t) {
+  if (t.isF32())
+    return StringRef("f32");
+  if (t.isF16())
+    return StringRef("f16");
+  if (t.isBF16())
+    return StringRef("bf16");
+  return std::nullopt;
+}
+
+/// The rank-3 view [batch, rows, columns] of buffer `v`, which the product
+/// indexes by `map`, whose dimensions are the loop dimensions of `groups`
+/// (batch, rows, columns), each group one strided dimension (in the loops'
+/// order; a group `v` lacks is of size 1, stride 0); null, with `why`
+/// set, where the view cannot be made.
+static Value matrixView(OpBuilder &b, Location loc, Value v, AffineMap map,
+                        ArrayRef<ArrayRef<unsigned>> groups, dlc::MatrixView &matrix,
+                        std::string &why) {
+  auto type = cast<MemRefType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic) || !type.hasStaticShape()) {
+    why = "an operand has a dynamic shape, stride or offset";
+    return {};
+  }
+  SmallVector<int64_t, 3> sizes3, strides3;
+  for (ArrayRef<unsigned> group : groups) {
+    SmallVector<int64_t> dims; // v's dimensions of the group, in loop order
+    for (unsigned d : group)
+      if (std::optional<unsigned> pos =
+              map.getResultPosition(getAffineDimExpr(d, v.getContext())))
+        dims.push_back(*pos);
+    if (!dims.empty() && dims.size() != group.size()) {
+      why = "an operand is broadcast along part of a group of dimensions";
+      return {};
+    }
+    int64_t size = 1, stride = 0;
+    for (int64_t d : llvm::reverse(dims)) { // innermost first
+      int64_t n = type.getDimSize(d);
+      if (n == 1)
+        continue;
+      if (size > 1 && strides[d] != stride * size) {
+        why = "an operand's dimensions of one group are not one strided dimension";
+        return {};
+      }
+      if (size == 1)
+        stride = strides[d];
+      size *= n;
+    }
+    sizes3.push_back(size);
+    strides3.push_back(size == 1 ? 0 : stride);
+  }
+  matrix = {sizes3[0], sizes3[1], sizes3[2], strides3[0], strides3[1], strides3[2]};
+  auto view = memref::ReinterpretCastOp::create(
+      b, loc, MemRefType::get(sizes3, type.getElementType(),
+                              StridedLayoutAttr::get(v.getContext(), offset, strides3)),
+      v, offset, sizes3, strides3);
+  int64_t dyn = ShapedType::kDynamic;
+  auto dynamicType = MemRefType::get({dyn, dyn, dyn}, type.getElementType(),
+                                     StridedLayoutAttr::get(v.getContext(), dyn, {dyn, dyn, dyn}));
+  return memref::CastOp::create(b, loc, dynamicType, view);
+}
+
+namespace {
+struct GPUExternalProductsPass
+    : dlc::impl::GPUExternalProductsPassBase<GPUExternalProductsPass> {
+  using GPUExternalProductsPassBase::GPUExternalProductsPassBase;
+
+  void runOnOperation() override {
+    int64_t products = 0, kept = 0;
+    for (auto func : llvm::to_vector(getOperation().getOps<func::FuncOp>())) {
+      auto backend = func->getAttrOfType<StringAttr>(dlc::kKernelBackendAttr);
+      if (!backend || backend != "cublas")
+        continue;
+      // The products (not their operands' conversions or initial values,
+      // which a call may erase).
+      SmallVector<linalg::LinalgOp> reductions;
+      for (auto op : func.getBody().getOps<linalg::LinalgOp>())
+        if (op.getNumReductionLoops() > 0)
+          reductions.push_back(op);
+      for (linalg::LinalgOp op : reductions) {
+        std::string why;
+        if (succeeded(callCublas(op, why))) {
+          ++products;
+          continue;
+        }
+        ++kept;
+        op->emitWarning() << getArgument() << ": this product stays dlc's own kernel: " << why;
+      }
+    }
+    dlc::recordPassStat(getArgument(), "products", products);
+    dlc::recordPassStat(getArgument(), "kept", kept);
+  }
+
+  /// Replaces `op` with a call of the runtime's cuBLAS product, or says why not.
+  LogicalResult callCublas(linalg::LinalgOp op, std::string &why) {
+    FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+    if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
+        failed(dims) || dims->batch.size() + dims->m.size() + dims->n.size() + dims->k.size() !=
+                            op.getNumLoops() ||
+        dims->m.empty() || dims->n.empty() || dims->k.empty() || !isMultiplyAdd(op)) {
+      why = "not a matrix product (out + a * b over batch, row, column and reduced dimensions)";
+      return failure();
+    }
+    Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1], c = op.getDpsInits()[0];
+    // Mixed precision's products read f32 copies of f16 (bf16) inputs and
+    // write f32 that a truncation narrows: cuBLAS reads the narrow inputs,
+    // and writes the narrow output when nothing else is added to it.
+    linalg::GenericOp widenA = converting<arith::ExtFOp>(a, op, /*reads=*/false),
+                      widenB = converting<arith::ExtFOp>(b, op, /*reads=*/false);
+    if (widenA && widenB &&
+        elementOf(widenA.getDpsInputs()[0]) == elementOf(widenB.getDpsInputs()[0])) {
+      a = widenA.getDpsInputs()[0];
+      b = widenB.getDpsInputs()[0];
+    } else {
+      widenA = widenB = nullptr;
+    }
+    linalg::FillOp zeros = zeroFill(c, op);
+    linalg::GenericOp narrow = converting<arith::TruncFOp>(c, op, /*reads=*/true);
+    if (zeros && narrow && elementOf(narrow.getDpsInits()[0]) == elementOf(a))
+      c = narrow.getDpsInits()[0];
+    else
+      narrow = nullptr;
+    std::optional<StringRef> in = typeName(elementOf(a)), out = typeName(elementOf(c));
+    if (!in || elementOf(b) != elementOf(a) || !out || (*out != *in && *out != "f32")) {
+      why = "cuBLAS takes f32, f16 or bf16 inputs of one type, and outputs of theirs or f32";
+      return failure();
+    }
+    OpBuilder builder(op);
+    Location loc = op.getLoc();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    ArrayRef<unsigned> batch = dims->batch, m = dims->m, n = dims->n, k = dims->k;
+    SmallVector<Value, 4> operands;
+    SmallVector<dlc::MatrixView, 3> matrices(3);
+    for (auto [v, map, groups, matrix] :
+         llvm::zip(SmallVector<Value>{a, b, c}, maps,
+                   SmallVector<SmallVector<ArrayRef<unsigned>, 3>>{
+                       {batch, m, k}, {batch, k, n}, {batch, m, n}},
+                   matrices)) {
+      Value view = matrixView(builder, loc, v, map, groups, matrix, why);
+      if (!view)
+        break;
+      operands.push_back(view);
+    }
+    // The views must make one cuBLAS call (the runtime plans it again).
+    if (operands.size() < 3 || !dlc::planGemm(matrices[0], matrices[1], matrices[2], why)) {
+      for (Value made : operands)
+        eraseView(made);
+      return failure();
+    }
+    // Initial values of zero: the call's beta = 0, no fill.
+    int32_t flags = (zeros ? 0 : dlc::kGemmAccumulate) | (tf32 ? dlc::kGemmTF32 : 0);
+    operands.push_back(arith::ConstantIntOp::create(builder, loc, flags, 32));
+    func::FuncOp callee = declaration(*in, *out, ValueRange(operands).getTypes());
+    func::CallOp::create(builder, loc, callee, operands);
+    // (a product of a buffer by itself has one widening)
+    llvm::SetVector<Operation *> done;
+    for (Operation *o : {widenA.getOperation(), widenB.getOperation(), zeros.getOperation(),
+                         narrow.getOperation(), op.getOperation()})
+      if (o)
+        done.insert(o);
+    for (Operation *o : done)
+      o->erase();
+    return success();
+  }
+
+  static Type elementOf(Value v) { return cast<MemRefType>(v.getType()).getElementType(); }
+
+  /// The fill of `c` with zeros before `product`, if it is all `c` holds
+  /// when the product starts (no other op writes it).
+  static linalg::FillOp zeroFill(Value c, Operation *product) {
+    linalg::FillOp fill;
+    for (Operation *user : c.getUsers()) {
+      auto f = dyn_cast<linalg::FillOp>(user);
+      if (f && f.getOutputs()[0] == c && matchPattern(f.value(), m_AnyZeroFloat()) &&
+          f->getBlock() == product->getBlock() && f->isBeforeInBlock(product))
+        fill = f;
+      else if (user != product && !isa<memref::DeallocOp>(user) &&
+               !(isa<linalg::LinalgOp>(user) && product->isBeforeInBlock(user) &&
+                 !llvm::is_contained(cast<linalg::LinalgOp>(user).getDpsInits(), c)))
+        return nullptr; // another writer, or a reader before the product
+    }
+    return fill;
+  }
+
+  /// The generic converting each element of buffer `v` (allocated in the
+  /// kernel) with `Conversion`: into another buffer after `product`
+  /// (`reads`), or from another buffer before it; identity maps. Only if no
+  /// other op but `product`, deallocations and (`reads`) fills uses `v`,
+  /// so that the call can take the other buffer instead and the generic go.
+  template <typename Conversion>
+  static linalg::GenericOp converting(Value v, Operation *product, bool reads) {
+    if (!v.getDefiningOp<memref::AllocOp>())
+      return nullptr;
+    linalg::GenericOp found;
+    for (Operation *user : v.getUsers()) {
+      if (user == product || isa<memref::DeallocOp>(user) || (reads && isa<linalg::FillOp>(user)))
+        continue;
+      auto g = dyn_cast<linalg::GenericOp>(user);
+      if (!g || found || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+          (reads ? g.getDpsInputs()[0] : g.getDpsInits()[0]) != v ||
+          g->getBlock() != product->getBlock() || g->isBeforeInBlock(product) == reads ||
+          !llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }))
+        return nullptr;
+      Block &body = g.getRegion().front();
+      auto conversion = body.getTerminator()->getOperand(0).getDefiningOp<Conversion>();
+      if (body.getOperations().size() != 2 || !conversion ||
+          conversion->getOperand(0) != body.getArgument(0))
+        return nullptr;
+      found = g;
+    }
+    return found;
+  }
+
+  /// Erases a view matrixView made (the cast and the reinterpret_cast).
+  static void eraseView(Value view) {
+    Operation *cast = view.getDefiningOp();
+    Operation *reinterpret = cast->getOperand(0).getDefiningOp();
+    cast->erase();
+    reinterpret->erase();
+  }
+
+  /// `dlc_cublas_gemm_<in>_<out>`, declared once in the module.
+  func::FuncOp declaration(StringRef in, StringRef out, TypeRange types) {
+    ModuleOp module = getOperation();
+    std::string name = (Twine(dlc::kCublasGemmPrefix) + in + "_" + out).str();
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto decl = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType(types, {}));
+    decl.setPrivate();
+    decl->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+    return decl;
+  }
+};
+} // namespace
