@@ -3,7 +3,7 @@
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(dlc-gpu-external-products{tf32=true})" 2>/dev/null | FileCheck %s --check-prefix=TF32
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(dlc-gpu-external-products)" --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 
-// STATS: dlc-gpu-external-products: kept 2, products 4
+// STATS: dlc-gpu-external-products: kept 2, products 5
 
 #x = affine_map<(m, n, k) -> (m, k)>
 #w = affine_map<(m, n, k) -> (n, k)>
@@ -105,6 +105,60 @@ func.func private @mixed(%x: memref<4x16xf16>, %w: memref<32x16xf16>, %out: memr
   %acc = memref.alloc() : memref<4x32xf32>
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%acc : memref<4x32xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%xw, %ww : memref<4x16xf32>, memref<32x16xf32>) outs(%acc : memref<4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<4x32xf32>) outs(%out : memref<4x32xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// The same with a bias, which the narrow output then starts from (the
+// call adds to it, flags 1).
+// CHECK-LABEL: func.func private @mixed_bias
+// CHECK: linalg.generic {{.*}} ins(%arg2 : memref<32xf16>) outs(%arg3 : memref<4x32xf16>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT: linalg.yield %[[IN]] : f16
+// CHECK: %[[ACC:.*]] = arith.constant 1 : i32
+// CHECK: call @dlc_cublas_gemm_f16_f16({{.*}}, %[[ACC]])
+// CHECK-NOT: linalg
+// CHECK: return
+func.func private @mixed_bias(%x: memref<4x16xf16>, %w: memref<32x16xf16>, %bias: memref<32xf16>,
+                              %out: memref<4x32xf16>)
+    attributes {dlc.kernel = "graph.dense", dlc.backend = "cublas"} {
+  %xw = memref.alloc() : memref<4x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x16xf16>) outs(%xw : memref<4x16xf32>) {
+  ^bb0(%v: f16, %o: f32):
+    %e = arith.extf %v : f16 to f32
+    linalg.yield %e : f32
+  }
+  %ww = memref.alloc() : memref<32x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<32x16xf16>) outs(%ww : memref<32x16xf32>) {
+  ^bb0(%v: f16, %o: f32):
+    %e = arith.extf %v : f16 to f32
+    linalg.yield %e : f32
+  }
+  %acc = memref.alloc() : memref<4x32xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%bias : memref<32xf16>) outs(%acc : memref<4x32xf32>) {
+  ^bb0(%v: f16, %o: f32):
+    %e = arith.extf %v : f16 to f32
+    linalg.yield %e : f32
+  }
   linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%xw, %ww : memref<4x16xf32>, memref<32x16xf32>) outs(%acc : memref<4x32xf32>) {
   ^bb0(%a: f32, %b: f32, %c: f32):

@@ -660,8 +660,11 @@ def GPUExternalProductsPass : Pass<"dlc-gpu-external-products", "mlir::ModuleOp"
     views to one column-major strided batched GEMM (GemmPlan.h) on the
     runtime's stream. The output's initial values stay a kernel of dlc's
     (a dense's bias) and the call adds the product to them, but for a fill
-    with zeros just before, which the call replaces (beta = 0). With `tf32`,
-    f32 products use cuBLAS's TF32 compute type.
+    with zeros just before, which the call replaces (beta = 0). Mixed
+    precision's f32 copies of f16 (bf16) inputs, and the truncation of the
+    f32 output back, go: the call reads and writes the narrow buffers (a
+    bias converted from the narrow type is then written in it). With
+    `tf32`, f32 products use cuBLAS's TF32 compute type.
 
     A product the call cannot express (dynamic strides or offsets, a group
     of dimensions that is not one strided dimension, a broadcast within a

@@ -156,12 +156,21 @@ struct GPUExternalProductsPass
     } else {
       widenA = widenB = nullptr;
     }
-    linalg::FillOp zeros = zeroFill(c, op);
-    linalg::GenericOp narrow = converting<arith::TruncFOp>(c, op, /*reads=*/true);
-    if (zeros && narrow && elementOf(narrow.getDpsInits()[0]) == elementOf(a))
+    linalg::LinalgOp init = initializer(c, op);
+    auto fill = dyn_cast_or_null<linalg::FillOp>(init.getOperation());
+    bool zeros = fill && matchPattern(fill.value(), m_AnyZeroFloat());
+    linalg::GenericOp narrow = converting<arith::TruncFOp>(c, op, /*reads=*/true, init);
+    // (initial values converted from the narrow type, such as a bias, are
+    // then written in it)
+    linalg::GenericOp widenedInit =
+        zeros || !narrow ? nullptr
+                         : converting<arith::ExtFOp>(c, op, /*reads=*/false, narrow,
+                                                     /*anyMaps=*/true);
+    if (narrow && elementOf(narrow.getDpsInits()[0]) == elementOf(a) &&
+        (zeros || (widenedInit && elementOf(widenedInit.getDpsInputs()[0]) == elementOf(a))))
       c = narrow.getDpsInits()[0];
     else
-      narrow = nullptr;
+      narrow = widenedInit = nullptr;
     std::optional<StringRef> in = typeName(elementOf(a)), out = typeName(elementOf(c));
     if (!in || elementOf(b) != elementOf(a) || !out || (*out != *in && *out != "f32")) {
       why = "cuBLAS takes f32, f16 or bf16 inputs of one type, and outputs of theirs or f32";
@@ -194,9 +203,17 @@ struct GPUExternalProductsPass
     operands.push_back(arith::ConstantIntOp::create(builder, loc, flags, 32));
     func::FuncOp callee = declaration(*in, *out, ValueRange(operands).getTypes());
     func::CallOp::create(builder, loc, callee, operands);
+    if (widenedInit) { // the same values, in the narrow output
+      OpBuilder before(widenedInit);
+      linalg::GenericOp::create(
+          before, widenedInit.getLoc(), TypeRange(), widenedInit.getDpsInputs(), ValueRange(c),
+          widenedInit.getIndexingMapsArray(), widenedInit.getIteratorTypesArray(),
+          [](OpBuilder &b, Location l, ValueRange args) { linalg::YieldOp::create(b, l, args[0]); });
+    }
     // (a product of a buffer by itself has one widening)
     llvm::SetVector<Operation *> done;
-    for (Operation *o : {widenA.getOperation(), widenB.getOperation(), zeros.getOperation(),
+    for (Operation *o : {widenA.getOperation(), widenB.getOperation(),
+                         zeros ? fill.getOperation() : nullptr, widenedInit.getOperation(),
                          narrow.getOperation(), op.getOperation()})
       if (o)
         done.insert(o);
@@ -207,41 +224,52 @@ struct GPUExternalProductsPass
 
   static Type elementOf(Value v) { return cast<MemRefType>(v.getType()).getElementType(); }
 
-  /// The fill of `c` with zeros before `product`, if it is all `c` holds
-  /// when the product starts (no other op writes it).
-  static linalg::FillOp zeroFill(Value c, Operation *product) {
-    linalg::FillOp fill;
+  /// What `c` holds when `product` starts: the one linalg op writing it
+  /// before (a fill, a bias), if no other op uses it before the product and
+  /// only linalg ops read it after.
+  static linalg::LinalgOp initializer(Value c, Operation *product) {
+    linalg::LinalgOp init;
     for (Operation *user : c.getUsers()) {
-      auto f = dyn_cast<linalg::FillOp>(user);
-      if (f && f.getOutputs()[0] == c && matchPattern(f.value(), m_AnyZeroFloat()) &&
-          f->getBlock() == product->getBlock() && f->isBeforeInBlock(product))
-        fill = f;
-      else if (user != product && !isa<memref::DeallocOp>(user) &&
-               !(isa<linalg::LinalgOp>(user) && product->isBeforeInBlock(user) &&
-                 !llvm::is_contained(cast<linalg::LinalgOp>(user).getDpsInits(), c)))
-        return nullptr; // another writer, or a reader before the product
+      if (user == product || isa<memref::DeallocOp>(user))
+        continue;
+      auto l = dyn_cast<linalg::LinalgOp>(user);
+      if (!l || user->getBlock() != product->getBlock())
+        return nullptr; // a view or a call: unknown
+      bool writes = llvm::is_contained(l.getDpsInits(), c);
+      if (!user->isBeforeInBlock(product)) {
+        if (writes)
+          return nullptr;
+        continue; // a reader after
+      }
+      if (init || !writes || l.getNumDpsInits() != 1 || llvm::is_contained(l.getDpsInputs(), c))
+        return nullptr;
+      init = l;
     }
-    return fill;
+    return init;
   }
 
   /// The generic converting each element of buffer `v` (allocated in the
   /// kernel) with `Conversion`: into another buffer after `product`
-  /// (`reads`), or from another buffer before it; identity maps. Only if no
-  /// other op but `product`, deallocations and (`reads`) fills uses `v`,
-  /// so that the call can take the other buffer instead and the generic go.
+  /// (`reads`), or from another buffer before it; identity maps unless
+  /// `anyMaps`. Only if no op but `product`, deallocations and `also` uses
+  /// `v`, so that the call can take the other buffer instead and the
+  /// generic go.
   template <typename Conversion>
-  static linalg::GenericOp converting(Value v, Operation *product, bool reads) {
+  static linalg::GenericOp converting(Value v, Operation *product, bool reads,
+                                      Operation *also = nullptr, bool anyMaps = false) {
     if (!v.getDefiningOp<memref::AllocOp>())
       return nullptr;
     linalg::GenericOp found;
     for (Operation *user : v.getUsers()) {
-      if (user == product || isa<memref::DeallocOp>(user) || (reads && isa<linalg::FillOp>(user)))
+      if (user == product || user == also || isa<memref::DeallocOp>(user))
         continue;
       auto g = dyn_cast<linalg::GenericOp>(user);
       if (!g || found || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
           (reads ? g.getDpsInputs()[0] : g.getDpsInits()[0]) != v ||
           g->getBlock() != product->getBlock() || g->isBeforeInBlock(product) == reads ||
-          !llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }))
+          g.getNumReductionLoops() > 0 ||
+          (!anyMaps &&
+           !llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); })))
         return nullptr;
       Block &body = g.getRegion().front();
       auto conversion = body.getTerminator()->getOperand(0).getDefiningOp<Conversion>();
