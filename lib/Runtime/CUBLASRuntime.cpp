@@ -115,8 +115,8 @@ dlc::MatrixView view(const Descriptor3D &d) {
   return {d.sizes[0], d.sizes[1], d.sizes[2], d.strides[0], d.strides[1], d.strides[2]};
 }
 
-void gemm(const Descriptor3D *a, const Descriptor3D *b, const Descriptor3D *c, int32_t flags,
-          int inType, int outType, int64_t inBytes, int64_t outBytes) {
+void gemm(const char *name, const Descriptor3D *a, const Descriptor3D *b, const Descriptor3D *c,
+          int32_t flags, int inType, int outType, int64_t inBytes, int64_t outBytes) {
   std::string why;
   std::optional<dlc::GemmPlan> plan = dlc::planGemm(view(*a), view(*b), view(*c), why);
   if (!plan)
@@ -130,14 +130,17 @@ void gemm(const Descriptor3D *a, const Descriptor3D *b, const Descriptor3D *c, i
   const Descriptor3D *x = plan->swapped ? b : a, *y = plan->swapped ? a : b;
   float alpha = 1, beta = flags & dlc::kGemmAccumulate ? 1 : 0;
   int compute = inType == kR32F && (flags & dlc::kGemmTF32) ? kCompute32FFastTF32 : kCompute32F;
-  check(lib,
-        lib.gemmStridedBatchedEx(
-            lib.handle, plan->transX ? kOpT : kOpN, plan->transY ? kOpT : kOpN, int(plan->m),
-            int(plan->n), int(plan->k), &alpha, at(x, inBytes), inType, int(plan->ldx),
-            plan->strideX, at(y, inBytes), inType, int(plan->ldy), plan->strideY, &beta,
-            const_cast<char *>(at(c, outBytes)), outType, int(plan->ldc), plan->strideC,
-            int(plan->batch), compute, kGemmDefault),
-        "cublasGemmStridedBatchedEx");
+  profiled(name, [&] {
+    check(lib,
+          lib.gemmStridedBatchedEx(
+              lib.handle, plan->transX ? kOpT : kOpN, plan->transY ? kOpT : kOpN, int(plan->m),
+              int(plan->n), int(plan->k), &alpha, at(x, inBytes), inType, int(plan->ldx),
+              plan->strideX, at(y, inBytes), inType, int(plan->ldy), plan->strideY, &beta,
+              const_cast<char *>(at(c, outBytes)), outType, int(plan->ldc), plan->strideC,
+              int(plan->batch), compute, kGemmDefault),
+          "cublasGemmStridedBatchedEx");
+  });
+
 }
 } // namespace
 
@@ -145,7 +148,7 @@ extern "C" {
 #define DLC_CUBLAS_GEMM(IN, OUT, IN_TYPE, OUT_TYPE, IN_BYTES, OUT_BYTES)                           \
   void _mlir_ciface_dlc_cublas_gemm_##IN##_##OUT(Descriptor3D *a, Descriptor3D *b,                 \
                                                  Descriptor3D *c, int32_t flags) {                 \
-    gemm(a, b, c, flags, IN_TYPE, OUT_TYPE, IN_BYTES, OUT_BYTES);                                  \
+    gemm("cublas_gemm_" #IN "_" #OUT, a, b, c, flags, IN_TYPE, OUT_TYPE, IN_BYTES, OUT_BYTES);     \
   }
 DLC_CUBLAS_GEMM(f32, f32, kR32F, kR32F, 4, 4)
 DLC_CUBLAS_GEMM(f16, f16, kR16F, kR16F, 2, 2)

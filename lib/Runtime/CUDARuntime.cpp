@@ -17,7 +17,8 @@
 //   buffers in which split products count their finished slices, which
 //   their kernels leave zeroed (dlc-gpu-host-buffers);
 // - with DLC_CUDA_PROFILE set, each kernel's GPU time measured with CUDA
-//   events around its launch and summed per kernel (dlc_cuda_profile_write);
+//   events around its launch and summed per kernel (dlc_cuda_profile_write),
+//   and so is other work on the stream (profiled(): cuBLAS's products);
 // - a call of a model captured as a CUDA graph and replayed
 //   (dlc_cuda_graph_*): one launch instead of one per kernel.
 // A failing call prints one diagnostic naming the call and the CUDA error
@@ -62,7 +63,7 @@ struct Runtime {
   /// totals, spare events.
   bool profile = false;
   struct Launch {
-    CUfunction function;
+    const void *key; ///< the CUfunction, or the name of other work (profiled())
     CUevent start, end;
   };
   std::vector<Launch> pending;
@@ -70,7 +71,9 @@ struct Runtime {
     int64_t calls = 0;
     double ms = 0;
   };
-  std::unordered_map<CUfunction, KernelTime> kernelTimes;
+  std::unordered_map<const void *, KernelTime> kernelTimes;
+  /// The names of work other than kernels timed (profiled()), by key.
+  std::unordered_map<const void *, std::string> workNames;
   std::vector<CUevent> spareEvents;
   /// dlc_cuda_graph_*: whether the stream is being captured, and the
   /// replayable graph.
@@ -129,6 +132,27 @@ CUstream dlc::cuda::runtimeStream() { return runtime().stream; }
 
 static CUstream streamOr(Runtime &rt, void *stream) {
   return stream ? static_cast<CUstream>(stream) : rt.stream;
+}
+
+/// With the profile on: `enqueue`'s work on `stream` between two events,
+/// under the lock so that no other thread's work falls between them, its
+/// GPU time added to `key`'s when the stream is next synchronized.
+template <typename Enqueue>
+static void enqueueProfiled(Runtime &rt, const void *key, CUstream stream, Enqueue &&enqueue) {
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  Runtime::Launch timed{key, nullptr, nullptr};
+  for (CUevent *e : {&timed.start, &timed.end}) {
+    if (rt.spareEvents.empty()) {
+      check(*rt.d, rt.d->eventCreate(e, 0), "cuEventCreate (profile)");
+    } else {
+      *e = rt.spareEvents.back();
+      rt.spareEvents.pop_back();
+    }
+  }
+  check(*rt.d, rt.d->eventRecord(timed.start, stream), "cuEventRecord (profile)");
+  enqueue();
+  check(*rt.d, rt.d->eventRecord(timed.end, stream), "cuEventRecord (profile)");
+  rt.pending.push_back(timed);
 }
 
 extern "C" {
@@ -197,26 +221,14 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
           "cuLaunchKernel");
     return;
   }
-  // Profiled: the events and the launch under one lock, so that no other
-  // thread's launch falls between them.
-  std::lock_guard<std::mutex> lock(rt.mutex);
-  Runtime::Launch timed{function, nullptr, nullptr};
-  for (CUevent *e : {&timed.start, &timed.end}) {
-    if (rt.spareEvents.empty()) {
-      check(*rt.d, rt.d->eventCreate(e, 0), "cuEventCreate (profile)");
-    } else {
-      *e = rt.spareEvents.back();
-      rt.spareEvents.pop_back();
-    }
-  }
-  check(*rt.d, rt.d->eventRecord(timed.start, streamOr(rt, stream)), "cuEventRecord (profile)");
-  check(*rt.d,
-        rt.d->launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
-                           streamOr(rt, stream), params, extra),
-        "cuLaunchKernel");
-  check(*rt.d, rt.d->eventRecord(timed.end, streamOr(rt, stream)), "cuEventRecord (profile)");
-  rt.pending.push_back(timed);
+  enqueueProfiled(rt, function, streamOr(rt, stream), [&] {
+    check(*rt.d,
+          rt.d->launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
+                             streamOr(rt, stream), params, extra),
+          "cuLaunchKernel");
+  });
 }
+
 
 /// Adds the GPU time of the first `done` pending launches (queued before a
 /// synchronization of the stream that has returned) to their kernels'
@@ -228,7 +240,7 @@ static void collectProfile(Runtime &rt, size_t done) {
     const Runtime::Launch &l = rt.pending[i];
     float ms = 0;
     check(*rt.d, rt.d->eventElapsedTime(&ms, l.start, l.end), "cuEventElapsedTime (profile)");
-    Runtime::KernelTime &t = rt.kernelTimes[l.function];
+    Runtime::KernelTime &t = rt.kernelTimes[l.key];
     ++t.calls;
     t.ms += ms;
     rt.spareEvents.push_back(l.start);
@@ -272,11 +284,11 @@ int dlc_cuda_profile_write(const char *path) {
   check(*rt.d, rt.d->streamSynchronize(rt.stream), "cuStreamSynchronize");
   collectProfile(rt, queued);
   std::lock_guard<std::mutex> lock(rt.mutex);
-  std::unordered_map<CUfunction, std::string> names;
+  std::unordered_map<const void *, std::string> names(rt.workNames.begin(), rt.workNames.end());
   for (const auto &[key, function] : rt.functions)
     names[function] = key.second;
-  std::vector<std::pair<CUfunction, Runtime::KernelTime>> rows(rt.kernelTimes.begin(),
-                                                               rt.kernelTimes.end());
+  std::vector<std::pair<const void *, Runtime::KernelTime>> rows(rt.kernelTimes.begin(),
+                                                                 rt.kernelTimes.end());
   std::sort(rows.begin(), rows.end(),
             [](const auto &a, const auto &b) { return a.second.ms > b.second.ms; });
   double total = 0;
@@ -286,8 +298,8 @@ int dlc_cuda_profile_write(const char *path) {
   if (!f)
     return -1;
   std::fprintf(f, "kernel\tcalls\ttotal_ms\tmean_us\tshare\n");
-  for (const auto &[function, t] : rows)
-    std::fprintf(f, "%s\t%lld\t%.3f\t%.2f\t%.3f\n", names[function].c_str(),
+  for (const auto &[key, t] : rows)
+    std::fprintf(f, "%s\t%lld\t%.3f\t%.2f\t%.3f\n", names[key].c_str(),
                  static_cast<long long>(t.calls), t.ms, 1000.0 * t.ms / t.calls,
                  total > 0 ? t.ms / total : 0.0);
   return std::fclose(f) == 0 && !rows.empty() ? 0 : -1;
@@ -494,3 +506,14 @@ void mgpuSetDefaultDevice(int32_t device) {
 }
 
 } // extern "C"
+
+void dlc::cuda::profiled(const char *name, const std::function<void()> &enqueue) {
+  Runtime &rt = runtime();
+  if (!rt.profile)
+    return enqueue();
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    rt.workNames.try_emplace(name, name);
+  }
+  enqueueProfiled(rt, name, rt.stream, enqueue);
+}
