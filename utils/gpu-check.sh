@@ -26,13 +26,15 @@
 #                 --gpu-split-blocks=512; _c3 in f16:
 #                 --gpu-copy-stages=3; _lbs in TF32 and f16:
 #                 --gpu-last-block-sums; _k32 in f32 and TF32 and _k16 in
-#                 f16: the other --gpu-tile-depth), and the
+#                 f16: the other --gpu-tile-depth; _cublas: the products
+#                 by cuBLAS, `;external=cublas`), and the
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
 #                 (dlc-cuda-run --profile, in runs of their own), of the
-#                 libraries A/Bs are timed against and of the _c3 ones
-#                 (which products the copies make faster or slower)
+#                 libraries A/Bs are timed against and of the _c3 and
+#                 _cublas ones (which products the copies make faster or
+#                 slower; cuBLAS's calls, rows cublas_gemm_*)
 #   peers.jsonl   PyTorch eager, ONNX Runtime, torch.compile (default,
 #                 reduce-overhead) on the same architectures
 #                 (bench/gpu_peers.py; PyTorch eager alone with
