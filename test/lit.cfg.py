@@ -41,5 +41,6 @@ if cuda_root:
     config.available_features.add("cuda-toolkit")
     config.substitutions.append(("%ptxas", os.path.join(cuda_root, "bin", "ptxas")))
     config.substitutions.append(("%cuda_stubs", os.path.join(cuda_root, "lib64", "stubs")))
+    config.substitutions.append(("%cuda_root", cuda_root))
 # A libcuda.so.1 without a GPU (GPU/FakeDriver).
 config.substitutions.append(("%fake_cuda", os.path.join(config.test_exec_root, "fake-cuda")))
