@@ -122,3 +122,9 @@ func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %r = graph.relu %n : tensor<1x2x2x2xf32>
   return %r : tensor<1x2x2x2xf32>
 }
+
+// external=T: the partitioning passes for target T before FuseOps, after
+// mixed='s.
+// RUN: dlc-opt %s --dlc-pipeline="O3;mixed=f16;external=cublas" --dlc-pass-ledger=%t.ledger.json -o /dev/null
+// RUN: %sys_python -c "import json, sys; print(' '.join(p['tvm_name'] for p in json.load(open(sys.argv[1]))['passes']))" %t.ledger.json | FileCheck %s --check-prefix=EXTERNAL
+// EXTERNAL: AlterOpLayout FoldConstant ToMixedPrecision FoldConstant AnnotateTarget MergeCompilerRegions PartitionGraph FuseOps{{$}}
