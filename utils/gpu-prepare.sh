@@ -86,20 +86,20 @@ done
 # FLAGS starting with ';' are a pipeline field, added to ARRAY's --pipeline
 # (O3's if it has none)
 with_ab() {
-  local -n to=$1
-  local ab=$2 i
-  [ -z "$ab" ] && return
-  if [[ $ab != ";"* ]]; then
-    to+=($ab)
+  local -n with_ab_to=$1 # (names of its own: the caller's array may be any)
+  local with_ab_flags=$2 with_ab_i
+  [ -z "$with_ab_flags" ] && return
+  if [[ $with_ab_flags != ";"* ]]; then
+    with_ab_to+=($with_ab_flags)
     return
   fi
-  for i in "${!to[@]}"; do
-    if [[ ${to[$i]} == --pipeline=* ]]; then
-      to[$i]+=$ab
+  for with_ab_i in "${!with_ab_to[@]}"; do
+    if [[ ${with_ab_to[$with_ab_i]} == --pipeline=* ]]; then
+      with_ab_to[$with_ab_i]+=$with_ab_flags
       return
     fi
   done
-  to+=("--pipeline=O3$ab")
+  with_ab_to+=("--pipeline=O3$with_ab_flags")
 }
 # the A/Bs of kernels launched fewer (batch 1's concern), timed at batch 1
 batch1_only="lbs"
@@ -193,10 +193,10 @@ for spec in large_product: large_product:tf32 large_product:f16 large_product:bf
   for entry in ${abs_[@]+"${abs_[@]}"}; do
     read -r ab_kind suffix ab_flags <<< "$entry"
     [ "$ab_kind" = "$kind" ] || continue
-    weights=() ab=("${flags[@]}")
-    with_ab ab "$ab_flags"
+    weights=() ab_args=(${flags[@]+"${flags[@]}"})
+    with_ab ab_args "$ab_flags"
     [ -e "$own" ] && weights=(--external-weights="$scratch/ab.weights")
-    "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" "${ab[@]}" \
+    "$build/dlc-run" "$scratch/$m.mlirbc" --target=cuda --gpu-arch="$arch" ${ab_args[@]+"${ab_args[@]}"} \
       --emit=shared -o "$models/$lib.$suffix.so" "${weights[@]}"
     if [ ${#weights[@]} != 0 ] && ! cmp -s "$own" "$scratch/ab.weights"; then
       echo "gpu-prepare: $lib.$suffix's weights differ from $(basename "$own")'s" >&2
