@@ -4,9 +4,9 @@
 #include "CodeGen.h"
 #include "ModelExports.h"
 #include "dlc/Conversion/CPUPipeline.h"
-#include "dlc/Transforms/TargetDescription.h"
 #include "dlc/Runtime/OutputCheck.h"
 #include "dlc/Transforms/Pipelines.h"
+#include "dlc/Transforms/TargetDescription.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

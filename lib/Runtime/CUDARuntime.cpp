@@ -229,7 +229,6 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
   });
 }
 
-
 /// Adds the GPU time of the first `done` pending launches (queued before a
 /// synchronization of the stream that has returned) to their kernels'
 /// totals.
