@@ -113,7 +113,10 @@ for so in "$models"/*.so; do
     if [ -e "$models/$variant.expected0.npy" ]; then own=$variant; break; fi
   done
   args=()
-  [ -s "$models/$own.weights" ] && args+=(--weights="$models/$own.weights")
+  weights=$models/$own.weights
+  # an A/B library's own weights, where its graph writes them otherwise
+  [ -e "$models/$m.weights" ] && weights=$models/$m.weights
+  [ -s "$weights" ] && args+=(--weights="$weights")
   for f in $(ls -v "$models/$base".in*.npy); do args+=(--input="$f"); done
   for f in $(ls -v "$models/$own".expected*.npy); do args+=(--expect="$f"); done
   echo "-- $m" >> "$results/models.txt"
