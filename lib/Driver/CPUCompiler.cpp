@@ -9,7 +9,6 @@
 #include "dlc/Support/Memory.h"
 #include "dlc/Transforms/PassLedger.h"
 #include "dlc/Transforms/Pipelines.h"
-#include "dlc/Transforms/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -73,11 +72,8 @@ static llvm::Error runGraphPipeline(ModuleOp module, StringRef pipeline,
 static llvm::Error runLowering(ModuleOp module, llvm::function_ref<void(OpPassManager &)> build,
                                CompileTimes *times) {
   // Partitions (PartitionGraph) of targets another backend compiles.
-  for (auto func : module.getOps<func::FuncOp>())
-    if (auto backend = func->getAttrOfType<StringAttr>(kBackendAttr); backend && backend != "cpu")
-      return llvm::createStringError("function @" + func.getSymName().str() +
-                                     " is a partition for backend '" + backend.getValue().str() +
-                                     "'; the CPU backend compiles only 'cpu' partitions");
+  if (llvm::Error e = checkPartitionBackends(module, {"cpu"}, "CPU"))
+    return e;
   auto start = std::chrono::steady_clock::now();
   PassManager pm(module.getContext());
   build(pm);

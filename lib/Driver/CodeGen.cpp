@@ -2,7 +2,9 @@
 #include "CodeGen.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Support/Shape.h"
+#include "dlc/Transforms/TargetDescription.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -462,5 +464,23 @@ llvm::Error dlc::linkShared(StringRef sharedPath, StringRef objectPath,
   std::string err;
   if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err) != 0)
     return llvm::createStringError("linking " + sharedPath.str() + " failed: " + err);
+  return llvm::Error::success();
+}
+
+llvm::Error dlc::checkPartitionBackends(mlir::ModuleOp module,
+                                        llvm::ArrayRef<llvm::StringRef> backends,
+                                        llvm::StringRef compiler) {
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    auto backend = func->getAttrOfType<mlir::StringAttr>(kBackendAttr);
+    if (!backend || llvm::is_contained(backends, backend.getValue()))
+      continue;
+    std::vector<std::string> quoted;
+    for (llvm::StringRef b : backends)
+      quoted.push_back("'" + b.str() + "'");
+    return llvm::createStringError("function @" + func.getSymName().str() +
+                                   " is a partition for backend '" + backend.getValue().str() +
+                                   "'; the " + compiler.str() + " backend compiles only " +
+                                   llvm::join(quoted, " and ") + " partitions");
+  }
   return llvm::Error::success();
 }

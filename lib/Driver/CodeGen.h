@@ -60,6 +60,12 @@ llvm::Error writeCHeader(llvm::StringRef headerPath, llvm::StringRef entry,
                          llvm::StringRef symbol, mlir::FunctionType signature,
                          llvm::StringRef bufferNote);
 
+/// An error naming the first partition function (PartitionGraph's
+/// graph.backend) of `module` whose backend is none of `backends`, which
+/// the `compiler` ("CPU", "GPU") compiles.
+llvm::Error checkPartitionBackends(mlir::ModuleOp module, llvm::ArrayRef<llvm::StringRef> backends,
+                                   llvm::StringRef compiler);
+
 } // namespace dlc
 
 #endif // DLC_DRIVER_CODEGEN_H

@@ -6,7 +6,6 @@
 #include "dlc/Conversion/CPUPipeline.h"
 #include "dlc/Runtime/OutputCheck.h"
 #include "dlc/Transforms/Pipelines.h"
-#include "dlc/Transforms/TargetDescription.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -53,13 +52,8 @@ static llvm::Error lowerForGPU(ModuleOp module, StringRef pipeline, GPUPhase pha
     return llvm::createStringError("the graph pipeline '" + pipeline.str() + "' failed");
   // Partitions (PartitionGraph): dlc's own kernels, or cuBLAS's products
   // (dlc-gpu-external-products).
-  for (auto f : module.getOps<func::FuncOp>())
-    if (auto backend = f->getAttrOfType<StringAttr>(kBackendAttr);
-        backend && backend != "cuda" && backend != "cublas")
-      return llvm::createStringError("function @" + f.getSymName().str() +
-                                     " is a partition for backend '" + backend.getValue().str() +
-                                     "'; the GPU backend compiles only 'cuda' and 'cublas' "
-                                     "partitions");
+  if (llvm::Error e = checkPartitionBackends(module, {"cuda", "cublas"}, "GPU"))
+    return e;
   // Public functions get C entry points (_mlir_ciface_NAME).
   for (auto f : module.getOps<func::FuncOp>())
     if (f.isPublic() && !f.isExternal())

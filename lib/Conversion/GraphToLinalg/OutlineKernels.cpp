@@ -71,16 +71,13 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
   }
 
   /// Kernels with one fingerprint (the same computation on the same types,
-  /// reading different buffers) and one backend become one: calls go to the
-  /// first, the others are erased. Returns the number of distinct kernels.
+  /// reading different buffers; their attributes, the backend too) become
+  /// one: calls go to the first, the others are erased. Returns the number
+  /// of distinct kernels.
   int64_t deduplicate(ArrayRef<func::FuncOp> kernels, ModuleOp module) {
     llvm::StringMap<func::FuncOp> first;
     for (func::FuncOp kernel : kernels) {
-      auto backend = kernel->getAttrOfType<StringAttr>(dlc::kKernelBackendAttr);
-      std::string key = dlc::structuralFingerprint(kernel);
-      if (backend)
-        key += "@" + backend.str();
-      auto [it, inserted] = first.try_emplace(key, kernel);
+      auto [it, inserted] = first.try_emplace(dlc::structuralFingerprint(kernel), kernel);
       if (inserted)
         continue;
       if (failed(SymbolTable::replaceAllSymbolUses(kernel, it->second.getSymNameAttr(),
