@@ -2,8 +2,9 @@
 //
 // Kernels small enough to read, each checking one thing the emulator must
 // get right for its verdicts on dlc's kernels to mean anything: a missing
-// barrier shows, warps shuffle, cp.async copies land at their wait, and
-// deadlocks, accesses outside a buffer and unknown ops are errors.
+// barrier shows, warps shuffle, cp.async copies land at their wait,
+// ldmatrix hands each lane its words, and deadlocks, accesses outside a
+// buffer and unknown ops are errors.
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Runtime/GPUEmulator.h"
@@ -157,6 +158,56 @@ TEST_F(GPUEmulator, AsyncCopiesLandAtTheirWait) {
   ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
   EXPECT_EQ(std::get<Tensor>(out).data[0], -1);
   EXPECT_EQ(std::get<Tensor>(out).data[1], 101);
+}
+
+/// A warp's ldmatrix of two 8 x 8 matrices of 16-bit values from the 64
+/// words in shared memory (16 rows of 4 words), lane l giving the address
+/// of row 15 - l % 16 plus `misalign` bytes; each lane stores its words of
+/// the first and second matrix at l and l + 32.
+std::string loadMatrices(int misalign) {
+  return R"(
+      %c32 = arith.constant 32 : index
+      %v0 = memref.load %in[%t] : memref<64xi32>
+      memref.store %v0, %s[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+      %t32 = arith.addi %t, %c32 : index
+      %v1 = memref.load %in[%t32] : memref<64xi32>
+      memref.store %v1, %s[%t32] : memref<64xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %c15 = arith.constant 15 : index
+      %c16 = arith.constant 16 : index
+      %l16 = arith.remui %t, %c16 : index
+      %row = arith.subi %c15, %l16 : index
+      %bytes = arith.muli %row, %c16 : index
+      %skew = arith.constant )" +
+         std::to_string(misalign) + R"( : index
+      %offset = arith.addi %bytes, %skew : index
+      %ps = memref.extract_aligned_pointer_as_index %s : memref<64xi32, #gpu.address_space<workgroup>> -> index
+      %at = arith.addi %ps, %offset : index
+      %at64 = arith.index_cast %at : index to i64
+      %p = llvm.inttoptr %at64 : i64 to !llvm.ptr<3>
+      %m = nvvm.ldmatrix %p {num = 2 : i32, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
+      %m0 = llvm.extractvalue %m[0] : !llvm.struct<(i32, i32)>
+      %m1 = llvm.extractvalue %m[1] : !llvm.struct<(i32, i32)>
+      memref.store %m0, %out[%t] : memref<64xi32>
+      memref.store %m1, %out[%t32] : memref<64xi32>
+)";
+}
+
+TEST_F(GPUEmulator, LdmatrixGivesEachLaneItsWords) {
+  auto out = run(module(32, loadMatrices(/*misalign=*/0)));
+  ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
+  // Lane l: word l % 4 of row l / 4 of each matrix, whose address lane
+  // l / 4 (first) or 8 + l / 4 (second) gave: rows 15 - l / 4 and 7 - l / 4.
+  for (int l = 0; l < 32; ++l) {
+    EXPECT_EQ(std::get<Tensor>(out).data[l], 100 + 4 * (15 - l / 4) + l % 4) << "lane " << l;
+    EXPECT_EQ(std::get<Tensor>(out).data[l + 32], 100 + 4 * (7 - l / 4) + l % 4)
+        << "lane " << l;
+  }
+}
+
+TEST_F(GPUEmulator, LdmatrixOfAMisalignedRowIsAnError) {
+  expectError(run(module(32, loadMatrices(/*misalign=*/4))),
+              {"nvvm.ldmatrix", "not 16-byte aligned", "thread (0, 0, 0)"});
 }
 
 TEST_F(GPUEmulator, DivergentBarrierIsADeadlock) {

@@ -27,14 +27,16 @@
 #                 --gpu-copy-stages=3; _lbs in TF32 and f16:
 #                 --gpu-last-block-sums; _k32 in f32 and TF32 and _k16 in
 #                 f16: the other --gpu-tile-depth; _cublas: the products
-#                 by cuBLAS, `;external=cublas`), and the
+#                 by cuBLAS, `;external=cublas`; _ldm in f16:
+#                 --gpu-ldmatrix), and the
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
 #                 (dlc-cuda-run --profile, in runs of their own), of the
-#                 libraries A/Bs are timed against and of the _c3 and
-#                 _cublas ones (which products the copies make faster or
-#                 slower; cuBLAS's calls, rows cublas_gemm_*)
+#                 libraries A/Bs are timed against and of the _c3,
+#                 _cublas and _ldm ones (which products the copies or
+#                 ldmatrix make faster or slower; cuBLAS's calls, rows
+#                 cublas_gemm_*)
 #   peers.jsonl   PyTorch eager, ONNX Runtime, torch.compile (default,
 #                 reduce-overhead) on the same architectures
 #                 (bench/gpu_peers.py; PyTorch eager alone with
@@ -96,7 +98,7 @@ fi
 models=$work/models
 for so in "$models"/*.so; do
   m=$(basename "$so" .so)
-  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .lbs): M's inputs
+  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .lbs, .ldm): M's inputs
   # the library without its A/B's suffix (gpu-prepare.sh's AB): a last
   # part after the model's that names no variant
   plain=$m

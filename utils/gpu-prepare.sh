@@ -41,7 +41,7 @@
 #                                   checked against (models/ too)
 # GPU_ARCH defaults to sm_90 (H100, H200). The payload (31 MB with
 # AB=copy, 2026-11-29) travels with the checkout to a lent GPU machine, 64 MiB in all.
-# AB, a comma-separated list (default copy): split: X = s512, in f32 with
+# AB, a comma-separated list (default copy,ldmatrix): split: X = s512, in f32 with
 # --gpu-split-blocks=512 (the products on the threads' own FMAs; those on
 # tensor cores split towards 512 blocks by default since
 # bench/gpu/h200-split-blocks); copy: X = c3, in f16 and bf16 with
@@ -52,7 +52,9 @@
 # and k16 in f16 and bf16, with that --gpu-tile-depth (the other step depth
 # than the default); cublas: X = cublas, in f32, TF32, f16 and bf16 with
 # `;external=cublas` (the products partitioned for cuBLAS: dlc's kernels
-# against NVIDIA's library); none: no such libraries. (The fused reductions, row
+# against NVIDIA's library); ldmatrix: X = ldm, in f16 and bf16 with
+# --gpu-ldmatrix (tensor-core fragments loaded with ldmatrix); none: no such
+# libraries. (The fused reductions, row
 # kernels and merged epilogues, A/Bs until bench/gpu/h200-flags, are the
 # default since.)
 # BEFORE=DLC_RUN: the f32 and f16 benchmark libraries also compiled by that
@@ -67,7 +69,7 @@ arch=${3:-sm_90}
 # the A/Bs of a flag: "VARIANT SUFFIX FLAGS" each (variants f32, tf32,
 # f16; bf16 takes f16's)
 abs_=()
-IFS=, read -r -a names <<< "${AB:-copy}"
+IFS=, read -r -a names <<< "${AB:-copy,ldmatrix}"
 for a in "${names[@]}"; do
   case $a in
     split) abs_+=("f32 s512 --gpu-split-blocks=512") ;;
@@ -77,8 +79,9 @@ for a in "${names[@]}"; do
                   "f16 k16 --gpu-tile-depth=16") ;;
     cublas) abs_+=("f32 cublas ;external=cublas" "tf32 cublas ;external=cublas"
                    "f16 cublas ;external=cublas") ;;
+    ldmatrix) abs_+=("f16 ldm --gpu-ldmatrix") ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas or none" >&2
+    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas, ldmatrix or none" >&2
        exit 2 ;;
   esac
 done

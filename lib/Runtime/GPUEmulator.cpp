@@ -1138,7 +1138,7 @@ LogicalResult Thread::runGPU(Operation *op, bool &handled) {
   }
   if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op))
     return synchronize(op, State::AtBarrier);
-  if (isa<gpu::ShuffleOp, NVVM::MmaOp, NVVM::SyncWarpOp>(op)) {
+  if (isa<gpu::ShuffleOp, NVVM::MmaOp, NVVM::LdMatrixOp, NVVM::SyncWarpOp>(op)) {
     collectiveIn.clear();
     for (Value v : op->getOperands())
       collectiveIn.push_back(get(v));
@@ -1415,6 +1415,49 @@ LogicalResult mmaSync(NVVM::MmaOp mma, ArrayRef<Thread *> lanes) {
   return success();
 }
 
+/// A warp's ldmatrix (PTX ISA, "ldmatrix"): `num` 8 x 8 matrices of 16-bit
+/// elements, each row 16 consecutive bytes, 16-byte aligned, the rows of
+/// matrix m at the addresses of lanes 8m to 8m + 7; lane l receives, of
+/// each matrix in turn, the word (two elements) l % 4 of row l / 4.
+LogicalResult ldMatrix(NVVM::LdMatrixOp load, ArrayRef<Thread *> lanes,
+                       const Emulator &emu) {
+  auto fail = [&](const Twine &why) {
+    return lanes.front()->fail(load, why);
+  };
+  NVVM::LdStMatrixShapeAttr shape = load.getShape();
+  if (lanes.size() != kWarpSize)
+    return fail("only ldmatrix of a full warp is emulated");
+  if (shape.getM() != 8 || shape.getN() != 8 ||
+      load.getEltType() != NVVM::LdStMatrixEltType::B16 ||
+      load.getLayout() != NVVM::MMALayout::row)
+    return fail("only ldmatrix of 8 x 8 b16 matrices, not transposed, is "
+                "emulated");
+  int64_t num = load.getNum();
+  for (int64_t l = 0; l < 8 * num; ++l) {
+    const char *row =
+        reinterpret_cast<const char *>(lanes[l]->collectiveIn[0].i);
+    if (reinterpret_cast<uintptr_t>(row) % 16 != 0)
+      return lanes[l]->fail(load, "a row's address is not 16-byte aligned");
+    if (!emu.inBounds(row, 16))
+      return lanes[l]->fail(load, "reads a row outside every buffer");
+  }
+  for (auto [l, t] : llvm::enumerate(lanes)) {
+    std::vector<Val> words;
+    for (int64_t m = 0; m < num; ++m) {
+      const char *row = reinterpret_cast<const char *>(
+          lanes[8 * m + l / 4]->collectiveIn[0].i);
+      uint32_t bits;
+      std::memcpy(&bits, row + 4 * (l % 4), 4);
+      Val w;
+      w.i = bits;
+      words.push_back(w);
+    }
+    t->collectiveOut.assign(
+        1, num == 1 ? words.front() : aggregateVal(std::move(words)));
+  }
+  return success();
+}
+
 LogicalResult Emulator::performWarpOp(ArrayRef<Thread *> lanes) {
   Operation *op = lanes.front()->waitingAt;
   for (Thread *t : lanes)
@@ -1424,6 +1467,8 @@ LogicalResult Emulator::performWarpOp(ArrayRef<Thread *> lanes) {
                   describe(t->waitingAt) + ")");
   if (auto mma = dyn_cast<NVVM::MmaOp>(op))
     return mmaSync(mma, lanes);
+  if (auto load = dyn_cast<NVVM::LdMatrixOp>(op))
+    return ldMatrix(load, lanes, *this);
   if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
     // By lane id: a lane that exited, or is past the block's end, is none.
     Thread *byLane[kWarpSize] = {};

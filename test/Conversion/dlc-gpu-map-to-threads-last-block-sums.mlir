@@ -45,7 +45,7 @@
 // CHECK-NOT: gpu.launch
 // CHECK: return
 
-// STATS: dlc-gpu-map-to-threads: {{.*}}fused-epilogues 1, fused-inits 1, {{.*}}kernels 2, last-block-sums 2, {{.*}}tiled-products 2,
+// STATS: dlc-gpu-map-to-threads: {{.*}}fused-epilogues 1, fused-inits 1, {{.*}}kernels 2, last-block-sums 2, ldmatrix-inputs 0, {{.*}}tiled-products 2,
 
 // Without it, a second kernel adds the slices (and nothing counts them).
 // TWO-LABEL: func.func @split_bias_relu

@@ -321,4 +321,4 @@ func.func @one_row(%x: memref<64xf32>, %y: memref<1xf32>) {
   return
 }
 
-// STATS: dlc-gpu-map-to-threads: {{.*}}kernels 16, last-block-sums 0, reductions-moved-innermost 0, row-kernels 4,
+// STATS: dlc-gpu-map-to-threads: {{.*}}kernels 16, last-block-sums 0, ldmatrix-inputs 0, reductions-moved-innermost 0, row-kernels 4,

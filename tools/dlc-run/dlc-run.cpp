@@ -89,6 +89,12 @@ static cl::opt<bool> gpuLastBlockSums(
     cl::desc("cuda: a matrix product that splits its reduction adds the slices in its own "
              "kernel: the last block to finish each tile adds them in order and applies the "
              "epilogue (default: a second kernel adds them)"));
+static cl::opt<bool> gpuLdmatrix(
+    "gpu-ldmatrix", cl::init(dlc::GPUTarget{}.ldmatrix),
+    cl::desc("cuda: a matrix product on tensor cores over f16 or bf16 values loads the "
+             "fragments of its inputs contiguous along the reduction from shared memory with "
+             "ldmatrix, four 8 x 8 matrices a warp's instruction (default: a 32-bit load a "
+             "lane per word)"));
 static cl::opt<bool> gpuEmulate(
     "gpu-emulate",
     cl::desc("cuda: run the compiled kernels on the CPU in dlc's GPU emulator instead of on a "
@@ -361,6 +367,7 @@ static Expected<GPUTarget> gpuTargetFromFlags(Expected<CUDADevice> &device) {
   gpu->rowKernels = gpuRowKernels;
   gpu->mergeEpilogues = gpuMergeEpilogues;
   gpu->lastBlockSums = gpuLastBlockSums;
+  gpu->ldmatrix = gpuLdmatrix;
   if (gpuTF32 && !gpu->hasTensorCores())
     return createStringError("--gpu-tf32: " + gpu->chip +
                              " has no TF32 tensor cores (sm_80 and later have)");
@@ -583,11 +590,11 @@ int main(int argc, char **argv) {
                 gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences() ||
                 gpuFuseReductions.getNumOccurrences() || gpuRowKernels.getNumOccurrences() ||
                 gpuMergeEpilogues.getNumOccurrences() || gpuLastBlockSums.getNumOccurrences() ||
-                gpuEmulate))
+                gpuLdmatrix.getNumOccurrences() || gpuEmulate))
     return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks, "
                 "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels, "
-                "--gpu-merge-epilogues, --gpu-last-block-sums, --gpu-emulate and --cuda-path "
-                "apply to --target=cuda");
+                "--gpu-merge-epilogues, --gpu-last-block-sums, --gpu-ldmatrix, --gpu-emulate "
+                "and --cuda-path apply to --target=cuda");
   if ((gpuEmulateKernels || gpuEmulateReverse) && !gpuEmulate)
     return fail("--gpu-emulate-kernels and --gpu-emulate-reverse apply with --gpu-emulate");
   if (gpuEmulate && (!compileTo.empty() || !emit.empty() || bench || !jsonPath.empty()))

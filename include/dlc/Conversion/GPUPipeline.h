@@ -88,6 +88,11 @@ struct GPUTarget {
   /// slower on an H200 (bench/gpu/h200-flags: up to 1.5x the time at
   /// batch 1, never less).
   bool lastBlockSums = false;
+  /// A tiled product on tensor cores over f16 or bf16 values loads the
+  /// fragments of its inputs contiguous along the reduction with ldmatrix
+  /// (dlc-gpu-map-to-threads' ldmatrix). Off by default until a GPU has
+  /// timed it (emulated and assembled only so far).
+  bool ldmatrix = false;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

@@ -505,7 +505,13 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     memory (up to 96 KB in all; fewer stages where more would not fit):
     the copies of the next stages - 1 steps are in flight while a step is
     multiplied, and a block whose inputs are both copied passes one barrier
-    a step (`async-copied-inputs`). A
+    a step (`async-copied-inputs`). With `ldmatrix`, such a product
+    loads the fragments of each input whose tile is contiguous along the
+    reduction (an input contiguous along it, staged or copied) with
+    `ldmatrix` (sm_75 and later): a warp's instruction loads four 8 x 8
+    matrices of 16-bit values, an A fragment of 16 rows or the B fragments
+    of 16 columns, each lane receiving the words `mma.sync` takes from it,
+    instead of one 32-bit load a lane per word (`ldmatrix-inputs`). A
     reduction whose
     dimensions are not innermost has its loops reordered first, so that its
     outputs get threads (`reductions-moved-innermost`). A tiled product's
@@ -552,7 +558,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     `warp-reductions`, `tiled-products`, `window-reductions`,
     `reductions-moved-innermost`,
     `fused-inputs`, `fused-inits`, `fused-epilogues`, `async-copied-inputs`,
-    `fused-reductions`, `row-kernels`, `copies-forwarded`, `last-block-sums`.
+    `ldmatrix-inputs`, `fused-reductions`, `row-kernels`, `copies-forwarded`,
+    `last-block-sums`.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",
@@ -582,6 +589,9 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     Option<"lastBlockSums", "last-block-sums", "bool", /*default=*/"false",
            "A tiled product that splits its reduction adds the slices in its own kernel: "
            "the last block to finish a tile, instead of a second kernel">,
+    Option<"ldmatrix", "ldmatrix", "bool", /*default=*/"false",
+           "A tiled product on tensor cores over f16 or bf16 values loads the fragments of "
+           "its inputs contiguous along the reduction with ldmatrix (sm_75 and later)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",

@@ -483,7 +483,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
                        << dlc::kGPUMostCopyStages << " (or 0: none)";
       return signalPassFailure();
     }
-    dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages, lastBlockSums};
+    dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages, lastBlockSums, ldmatrix};
     IRRewriter rewriter(&getContext());
     FailureOr<int64_t> forwarded = dlc::forwardCopies(rewriter, func);
     if (failed(forwarded))
@@ -524,7 +524,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     SmallVector<dlc::ProductFusion> fusions;
     llvm::SmallPtrSet<Operation *, 16> fused;
     int64_t fusedInits = 0, fusedEpilogues = 0, fusedInputs = 0, copiedInputs = 0,
-            summedInKernel = 0;
+            summedInKernel = 0, ldmatrixInputs = 0;
     auto take = [&](const dlc::ProductFusion &fusion) {
       fused.insert_range(fusion.ops());
       fusedInits += fusion.init != nullptr;
@@ -630,6 +630,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       kernels += built.kernels;
       copiedInputs += built.copiedInputs;
       summedInKernel += built.lastBlockSums;
+      ldmatrixInputs += built.ldmatrixInputs;
     }
     for (auto [op, fusion] : llvm::zip(windows, ArrayRef(fusions).drop_front(tiled.size()))) {
       std::string layer = layerName(op.getLoc());
@@ -651,6 +652,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     dlc::recordPassStat(getArgument(), "fused-epilogues", fusedEpilogues);
     dlc::recordPassStat(getArgument(), "fused-inputs", fusedInputs);
     dlc::recordPassStat(getArgument(), "async-copied-inputs", copiedInputs);
+    dlc::recordPassStat(getArgument(), "ldmatrix-inputs", ldmatrixInputs);
     dlc::recordPassStat(getArgument(), "fused-reductions", fusedReductions);
     dlc::recordPassStat(getArgument(), "copies-forwarded", *forwarded);
     dlc::recordPassStat(getArgument(), "reductions-moved-innermost", interchanged);

@@ -150,6 +150,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   threads.fuseReductions = target.fuseReductions;
   threads.rowKernels = target.rowKernels;
   threads.lastBlockSums = target.lastBlockSums;
+  threads.ldmatrix = target.ldmatrix;
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());

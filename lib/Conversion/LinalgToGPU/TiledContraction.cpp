@@ -285,7 +285,7 @@ public:
         rows(shape.count(shape.m)), cols(shape.count(shape.n)), batch(shape.count(shape.batch)),
         depth(shape.ranges[shape.k]), at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),
         rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)),
-        lastBlockSums(limits.lastBlockSums) {
+        lastBlockSums(limits.lastBlockSums), ldmatrix(limits.ldmatrix) {
     chooseCopies(limits.stages);
   }
 
@@ -323,8 +323,18 @@ private:
   /// The buffer `input` is copied from, null if it is staged through
   /// registers.
   Value sourceOf(OpOperand &input) { return &input == &lhs ? lhsSource : rhsSource; }
+  /// Whether ldmatrix loads the fragments of `input`: narrow values whose
+  /// tile is row-major along the reduction, each row or column's words
+  /// consecutive.
+  bool loadsMatrices(OpOperand &input) {
+    return ldmatrix && narrow && innermostDim(op, input) == shape.k;
+  }
+  /// Whether the tile of `input` is in the block's dynamic shared memory
+  /// (16-byte aligned, as cp.async writes and ldmatrix reads it) rather
+  /// than shared memory of the kernel's own.
+  bool inDynamicShared(OpOperand &input) { return sourceOf(input) || loadsMatrices(input); }
   /// The address of `buffer`'s element at `indices` (the identity layout,
-  /// or a view of a buffer of it), a pointer into `space`.
+  /// a view of a buffer of it, or a ring's stage), a pointer into `space`.
   Value address(Value buffer, ValueRange indices, unsigned space);
   /// Copies `input`'s elements of the step at `stepStart` into `stage` (its
   /// tile in the ring `ring`), kCopyBytes a cp.async, the block's
@@ -410,10 +420,10 @@ private:
   /// Every loop's value at the element being loaded or stored.
   SmallVector<Value> at;
   OpOperand &lhs, &rhs, &out;
-  bool lastBlockSums;
+  bool lastBlockSums, ldmatrix;
   // The tiles' kernel: its thread, and its position in the thread grid (own
   // products) or in its warp's tile (tensor cores).
-  Value thread, zero, tx, ty, group, quad, warpRow, warpCol;
+  Value thread, zero, tx, ty, lane, group, quad, warpRow, warpCol;
 };
 } // namespace
 
@@ -479,7 +489,8 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
   SmallVector<std::pair<Value, Value>> mine;
   if (tensorCores) {
     int64_t warpsN = warpsAlongColumns(tile), warpCols = tile.bn / warpsN;
-    Value warp = divide(thread, dlc::kGPUWarpSize), lane = remainder(thread, dlc::kGPUWarpSize);
+    Value warp = divide(thread, dlc::kGPUWarpSize);
+    lane = remainder(thread, dlc::kGPUWarpSize);
     group = divide(lane, 4);
     quad = remainder(lane, 4);
     warpRow = times(divide(warp, warpsN), tile.wm);
@@ -608,11 +619,23 @@ void TiledKernels::multiplyOnThreads(Value lhsTile, Value rhsTile,
 // the A fragments (16 x 16) and per 8-column tile the B fragment (16 x 8)
 // and mma.sync m16n8k16, lane l holding pairs l % 4 and l % 4 + 4 of the
 // slice's, of rows l / 4 and l / 4 + 8 of A, of column l / 4 of B.
+// ldmatrix gives each lane the same words: of each 8 x 8 matrix (8 rows
+// or columns of 4 words, the rows' addresses from lanes 8m to 8m + 7 for
+// matrix m), lane l receives word l % 4 of row l / 4. So an A fragment is
+// four matrices (rows 0-7 and 8-15, pairs 0-3 and 4-7), and two column
+// tiles' B fragments are four (pairs 0-3 and 4-7 of each).
 void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                                          MutableArrayRef<Value> accumulated) {
+  MLIRContext *ctx = rewriter.getContext();
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
-  auto result = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), {f32, f32, f32, f32});
+  auto result = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
   int64_t rowTiles = tile.wm / 16, colTiles = tile.bn / warpsAlongColumns(tile) / 8;
+  // A narrow fragment's word as mma.sync takes it.
+  auto operand = [&](Value word) -> Value {
+    return narrow.isF16()
+               ? LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, narrow), word)
+               : word; // bf16 pairs go as 32-bit words
+  };
   // A fragment's element (TF32: at step k of the tile) or word (narrow: at
   // pair k) of row or column `at`.
   auto fragment = [&](Value buffer, Value k, Value at) -> Value {
@@ -620,10 +643,25 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
       return arith::BitcastOp::create(
           rewriter, loc, i32, memref::LoadOp::create(rewriter, loc, buffer, ValueRange{k, at}));
     OpOperand &input = buffer == lhsTile ? lhs : rhs;
-    Value word = memref::LoadOp::create(rewriter, loc, buffer, wordIndices(input, at, k));
-    return narrow.isF16()
-               ? LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, narrow), word)
-               : word; // bf16 pairs go as 32-bit words
+    return operand(memref::LoadOp::create(rewriter, loc, buffer, wordIndices(input, at, k)));
+  };
+  // `count` matrices of `buffer` loaded with ldmatrix, this lane giving the
+  // address of row or column `at`, word `word`; their words in order.
+  Value matrix = divide(lane, 8), matrixRow = remainder(lane, 8);
+  auto matrices = [&](Value buffer, int64_t count, Value at, Value word) {
+    Type type = count == 1 ? i32
+                           : LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32));
+    auto load = NVVM::LdMatrixOp::create(rewriter, loc, type,
+                                         address(buffer, {at, word}, /*shared*/ 3), count,
+                                         NVVM::MMALayout::row,
+                                         NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+                                         NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value, 4> words;
+    for (int64_t q = 0; q < count; ++q)
+      words.push_back(operand(count == 1 ? load.getRes()
+                                         : LLVM::ExtractValueOp::create(rewriter, loc,
+                                                                        load.getRes(), q)));
+    return words;
   };
   NVVM::MMATypes type = !narrow         ? NVVM::MMATypes::tf32
                         : narrow.isF16() ? NVVM::MMATypes::f16
@@ -635,13 +673,39 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
     Value k = add(quad, index(slice / perWord)), k4 = add(quad, index(slice / perWord + 4));
     SmallVector<SmallVector<Value, 4>> a;
     for (int64_t i = 0; i < rowTiles; ++i) {
+      if (loadsMatrices(lhs)) { // rows 0-7 and 8-15, pairs 0-3 and 4-7
+        Value row = add(warpRow, add(matrixRow, add(times(remainder(matrix, 2), 8),
+                                                    index(16 * i))));
+        a.push_back(matrices(lhsTile, 4, row,
+                             add(times(divide(matrix, 2), 4), index(slice / perWord))));
+        continue;
+      }
       Value row = add(warpRow, add(group, index(16 * i))), row8 = add(row, index(8));
       a.push_back({fragment(lhsTile, k, row), fragment(lhsTile, k, row8),
                    fragment(lhsTile, k4, row), fragment(lhsTile, k4, row8)});
     }
+    // Each column tile's B fragment; with ldmatrix, two tiles' at a time
+    // (one for the last of an odd number, lanes 16 to 31 repeating 0 to 15).
+    SmallVector<SmallVector<Value, 2>> bs;
+    for (int64_t j = 0; j < colTiles;) {
+      if (!loadsMatrices(rhs)) {
+        Value col = add(warpCol, add(group, index(8 * j)));
+        bs.push_back({fragment(rhsTile, k, col), fragment(rhsTile, k4, col)});
+        ++j;
+        continue;
+      }
+      int64_t tiles = std::min<int64_t>(2, colTiles - j);
+      Value col = add(warpCol, add(matrixRow, index(8 * j)));
+      if (tiles == 2)
+        col = add(col, times(divide(matrix, 2), 8));
+      SmallVector<Value, 4> words = matrices(
+          rhsTile, 2 * tiles, col, add(times(remainder(matrix, 2), 4), index(slice / perWord)));
+      for (int64_t t = 0; t < tiles; ++t)
+        bs.push_back({words[2 * t], words[2 * t + 1]});
+      j += tiles;
+    }
     for (int64_t j = 0; j < colTiles; ++j) {
-      Value col = add(warpCol, add(group, index(8 * j)));
-      SmallVector<Value> b = {fragment(rhsTile, k, col), fragment(rhsTile, k4, col)};
+      ArrayRef<Value> b = bs[j];
       for (int64_t i = 0; i < rowTiles; ++i) {
         MutableArrayRef<Value> c = accumulated.slice(4 * (i * colTiles + j), 4);
         auto mma = NVVM::MmaOp::create(
@@ -707,6 +771,13 @@ void TiledKernels::chooseCopies(int64_t most) {
 }
 
 Value TiledKernels::address(Value buffer, ValueRange indices, unsigned space) {
+  // A ring's stage (stageOf): the ring's element at (stage, indices).
+  if (auto stage = buffer.getDefiningOp<memref::SubViewOp>()) {
+    SmallVector<Value> inRing = {
+        getValueOrCreateConstantIndexOp(rewriter, loc, stage.getMixedOffsets().front())};
+    llvm::append_range(inRing, indices);
+    return address(stage.getSource(), inRing, space);
+  }
   auto type = cast<MemRefType>(buffer.getType());
   Value offset = index(0);
   int64_t stride = type.getElementTypeBitWidth() / 8;
@@ -781,14 +852,14 @@ dlc::TiledKernelCounts TiledKernels::build() {
   // The product's grid: x over column tiles, y over row tiles, z over the
   // batch and the reduction's slices. The tiles of the inputs staged
   // through registers in shared memory of the kernel's own; those of the
-  // inputs copied with cp.async, `stages` each (a ring), in dynamic shared
-  // memory (16-byte aligned; over 48 KB allowed).
+  // inputs copied with cp.async, `stages` each (a ring), and those ldmatrix
+  // reads in dynamic shared memory (16-byte aligned; over 48 KB allowed).
   SmallVector<Type, 3> ownTiles;
-  int64_t ringBytes = 0;
+  int64_t dynamicBytes = 0;
   for (OpOperand *input : {&lhs, &rhs}) {
     MemRefType type = tileType(*input);
-    if (sourceOf(*input))
-      ringBytes += stages * bytesOf(type);
+    if (inDynamicShared(*input))
+      dynamicBytes += (sourceOf(*input) ? stages : 1) * bytesOf(type);
     else
       ownTiles.push_back(type);
   }
@@ -802,35 +873,38 @@ dlc::TiledKernelCounts TiledKernels::build() {
   auto kernel = gpu::LaunchOp::create(
       rewriter, loc, index(tilesX), index(tilesY), index(batch * cut.splits), index(kThreads), one,
       one,
-      ringBytes ? arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), ringBytes)
-                : Value(),
+      dynamicBytes
+          ? arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), dynamicBytes)
+          : Value(),
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{}, ownTiles);
   startKernel(kernel, "");
   // Each input's tile, or ring of tiles ([stage, row or column, word]).
   ValueRange own = kernel.getWorkgroupAttributions();
   Value dynamic;
-  if (ringBytes)
+  if (dynamicBytes)
     dynamic = gpu::DynamicSharedMemoryOp::create(
         rewriter, loc,
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(), MemRefLayoutAttrInterface(),
                         gpu::AddressSpaceAttr::get(rewriter.getContext(),
                                                    gpu::AddressSpace::Workgroup)));
-  int64_t ringOffset = 0;
+  int64_t dynamicOffset = 0;
   auto tileOf = [&](OpOperand &input) -> Value {
     MemRefType type = tileType(input);
-    if (!sourceOf(input)) {
+    if (!inDynamicShared(input)) {
       Value mine = own.front();
       own = own.drop_front();
       return mine;
     }
-    SmallVector<int64_t> sizes = {stages};
-    llvm::append_range(sizes, type.getShape());
-    auto ringType = MemRefType::get(sizes, type.getElementType(), MemRefLayoutAttrInterface(),
-                                    type.getMemorySpace());
-    Value ring = memref::ViewOp::create(rewriter, loc, ringType, dynamic, index(ringOffset),
-                                        ValueRange{});
-    ringOffset += bytesOf(ringType);
-    return ring;
+    if (sourceOf(input)) {
+      SmallVector<int64_t> sizes = {stages};
+      llvm::append_range(sizes, type.getShape());
+      type = MemRefType::get(sizes, type.getElementType(), MemRefLayoutAttrInterface(),
+                             type.getMemorySpace());
+    }
+    Value tiles =
+        memref::ViewOp::create(rewriter, loc, type, dynamic, index(dynamicOffset), ValueRange{});
+    dynamicOffset += bytesOf(type);
+    return tiles;
   };
   Value lhsTile = tileOf(lhs), rhsTile = tileOf(rhs);
   Value z = kernel.getBlockIds().z;
@@ -969,7 +1043,7 @@ dlc::TiledKernelCounts TiledKernels::build() {
   for (Operation *fused : fusion.ops())
     rewriter.eraseOp(fused);
   return {split && !inKernelSum ? 2 : 1, (lhsSource != nullptr) + (rhsSource != nullptr),
-          inKernelSum};
+          inKernelSum, loadsMatrices(lhs) + loadsMatrices(rhs)};
 }
 
 // The slices' sums added to the output in order (the same result on every

@@ -51,10 +51,13 @@ mlir::Value combineLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation
 /// kGPUMostCopyStages; 0: none, each thread loads its elements a step ahead
 /// into registers). With `lastBlockSums`, a product that splits its
 /// reduction adds the slices in its own kernel (the last block to finish
-/// a tile) rather than in a second one.
+/// a tile) rather than in a second one. With `ldmatrix`, a product on
+/// tensor cores over f16 or bf16 values loads the fragments of its inputs
+/// contiguous along the reduction from shared memory with ldmatrix, four
+/// 8 x 8 matrices a warp's instruction, instead of a word a lane at a time.
 struct TileLimits {
   int64_t maxTile = 128, depth = 0, splitBlocks = 0, stages = 0;
-  bool lastBlockSums = false;
+  bool lastBlockSums = false, ldmatrix = false;
 };
 
 /// Whether `op` is a product the tiled kernel computes within `limits`: on
@@ -73,9 +76,10 @@ struct TensorCores {
 };
 
 /// What launchTiledContraction built: kernels, inputs copied into shared
-/// memory with cp.async, and split reductions summed by their last block.
+/// memory with cp.async, split reductions summed by their last block, and
+/// inputs whose fragments ldmatrix loads.
 struct TiledKernelCounts {
-  int64_t kernels = 0, copiedInputs = 0, lastBlockSums = 0;
+  int64_t kernels = 0, copiedInputs = 0, lastBlockSums = 0, ldmatrixInputs = 0;
 };
 
 /// Replaces `op` (isTiledContraction with `limits`) and the ops of `fusion`

@@ -1,0 +1,126 @@
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true tf32=true ldmatrix=true}))" | FileCheck %s
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true tf32=true ldmatrix=true}))" --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true ldmatrix=true copy-stages=3}))" | FileCheck %s --check-prefix=COPIES
+
+// A dense layer of f16 values (x: [rows, in], w: [out, in]), both inputs
+// contiguous along the reduction, with ldmatrix: both tiles (32 rows of 16
+// pairs, padded to 20 words) in the block's dynamic shared memory, 16-byte
+// aligned; per k16 slice each warp loads its A fragment with one ldmatrix
+// of four 8 x 8 matrices and its one column tile's B fragment with one of
+// two, from the tiles' addresses, and loads no fragment word by word.
+// CHECK-LABEL: func.func @f16_dense
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %c5120_i32 {
+// CHECK: %[[SHARED:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[X:.*]] = memref.view %[[SHARED]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32x20xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[W:.*]] = memref.view %[[SHARED]][%c2560{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32x20xi32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[X]]
+// CHECK: memref.store %{{.*}}, %[[W]]
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.load %[[X]]
+// CHECK-NOT: memref.load %[[W]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK: nvvm.ldmatrix %{{.*}} {{{.*}}num = 2 : i32{{.*}}} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: memref.load %[[X]]
+// CHECK-NOT: memref.load %[[W]]
+// CHECK: scf.yield
+// With copy-stages, the fragments are loaded from the step's stage of each
+// ring: at the ring's address.
+// COPIES-LABEL: func.func @f16_dense
+// COPIES: %[[X:.*]] = memref.view {{.*}} to memref<3x32x20xi32, #gpu.address_space<workgroup>>
+// COPIES: %[[W:.*]] = memref.view {{.*}} to memref<3x32x20xi32, #gpu.address_space<workgroup>>
+// COPIES: scf.for
+// COPIES: nvvm.cp.async.commit.group
+// COPIES: memref.subview %[[X]]
+// COPIES: memref.extract_aligned_pointer_as_index %[[X]]
+// COPIES: nvvm.ldmatrix {{.*}}num = 4 : i32
+// COPIES: memref.extract_aligned_pointer_as_index %[[W]]
+// COPIES: nvvm.ldmatrix {{.*}}num = 2 : i32
+// COPIES: nvvm.mma.sync
+func.func @f16_dense(%x: memref<256x128xf16>, %w: memref<512x128xf16>,
+                     %y: memref<256x512xf32>) {
+  %wx = memref.alloc() : memref<256x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<256x128xf16>) outs(%wx : memref<256x128xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  %ww = memref.alloc() : memref<512x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<512x128xf16>) outs(%ww : memref<512x128xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (n, k)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%wx, %ww : memref<256x128xf32>, memref<512x128xf32>) outs(%y : memref<256x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %wx : memref<256x128xf32>
+  memref.dealloc %ww : memref<512x128xf32>
+  return
+}
+
+// Only A is contiguous along the reduction: its tile in dynamic shared
+// memory, loaded with ldmatrix; B's (pair-major, 16 pairs by 64 columns
+// padded by 8) in shared memory of the kernel's own, its fragments loaded
+// word by word as before.
+// CHECK-LABEL: func.func @f16_product
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %c5120_i32 workgroup(%[[B:.*]] : memref<16x72xi32, #gpu.address_space<workgroup>>)
+// CHECK: memref.view {{.*}} to memref<64x20xi32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: nvvm.ldmatrix {{.*}}num = 4 : i32
+// CHECK: memref.load %[[B]]
+// CHECK: nvvm.mma.sync
+func.func @f16_product(%a: memref<512x64xf16>, %b: memref<64x1024xf16>,
+                       %c: memref<512x1024xf32>) {
+  %wa = memref.alloc() : memref<512x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<512x64xf16>) outs(%wa : memref<512x64xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  %wb = memref.alloc() : memref<64x1024xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<64x1024xf16>) outs(%wb : memref<64x1024xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<512x64xf32>, memref<64x1024xf32>)
+                outs(%c : memref<512x1024xf32>)
+  memref.dealloc %wa : memref<512x64xf32>
+  memref.dealloc %wb : memref<64x1024xf32>
+  return
+}
+
+// On TF32 the tiles are reduction-major (a fragment's elements a row
+// apart): no ldmatrix, the tiles the kernel's own.
+// CHECK-LABEL: func.func @negative_tf32
+// CHECK: gpu.launch {{.*}} workgroup(
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: return
+func.func @negative_tf32(%a: memref<512x64xf32>, %b: memref<64x1024xf32>, %c: memref<512x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<512x64xf32>, memref<64x1024xf32>)
+                outs(%c : memref<512x1024xf32>)
+  return
+}
+
+// STATS: dlc-gpu-map-to-threads: {{.*}}ldmatrix-inputs 3, {{.*}}tiled-products 3,
