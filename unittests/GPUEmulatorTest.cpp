@@ -162,9 +162,10 @@ TEST_F(GPUEmulator, AsyncCopiesLandAtTheirWait) {
 
 /// A warp's ldmatrix of two 8 x 8 matrices of 16-bit values from the 64
 /// words in shared memory (16 rows of 4 words), lane l giving the address
-/// of row 15 - l % 16 plus `misalign` bytes; each lane stores its words of
-/// the first and second matrix at l and l + 32.
-std::string loadMatrices(int misalign) {
+/// of row 15 - l % 16 plus `misalign` bytes (`transposed`: ldmatrix.trans);
+/// each lane stores its words of the first and second matrix at l and
+/// l + 32.
+std::string loadMatrices(int misalign, bool transposed = false) {
   return R"(
       %c32 = arith.constant 32 : index
       %v0 = memref.load %in[%t] : memref<64xi32>
@@ -185,7 +186,8 @@ std::string loadMatrices(int misalign) {
       %at = arith.addi %ps, %offset : index
       %at64 = arith.index_cast %at : index to i64
       %p = llvm.inttoptr %at64 : i64 to !llvm.ptr<3>
-      %m = nvvm.ldmatrix %p {num = 2 : i32, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
+      %m = nvvm.ldmatrix %p {num = 2 : i32, layout = #nvvm.mma_layout<)" +
+         std::string(transposed ? "col" : "row") + R"(>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
       %m0 = llvm.extractvalue %m[0] : !llvm.struct<(i32, i32)>
       %m1 = llvm.extractvalue %m[1] : !llvm.struct<(i32, i32)>
       memref.store %m0, %out[%t] : memref<64xi32>
@@ -203,6 +205,23 @@ TEST_F(GPUEmulator, LdmatrixGivesEachLaneItsWords) {
     EXPECT_EQ(std::get<Tensor>(out).data[l + 32], 100 + 4 * (7 - l / 4) + l % 4)
         << "lane " << l;
   }
+}
+
+TEST_F(GPUEmulator, TransposedLdmatrixGivesEachLaneAColumnsPair) {
+  auto out = run(module(32, loadMatrices(/*misalign=*/0, /*transposed=*/true)));
+  ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
+  // Element e of row r (16-bit halves of the words 100 + i): the low half
+  // of word 4 r + e / 2, 100 + 4 r + e / 2 for an even e, else 0. Lane l:
+  // element l / 4 of rows 2 (l % 4) and 2 (l % 4) + 1 of each matrix, the
+  // first in the low half; matrix m's row r is at 15 - 8 m - r.
+  auto element = [](int r, int e) { return e % 2 ? 0 : 100 + 4 * r + e / 2; };
+  for (int l = 0; l < 32; ++l)
+    for (int m = 0; m < 2; ++m) {
+      int r = 15 - 8 * m - 2 * (l % 4);
+      EXPECT_EQ(std::get<Tensor>(out).data[l + 32 * m],
+                element(r, l / 4) + 65536.0 * element(r - 1, l / 4))
+          << "lane " << l << ", matrix " << m;
+    }
 }
 
 TEST_F(GPUEmulator, LdmatrixOfAMisalignedRowIsAnError) {

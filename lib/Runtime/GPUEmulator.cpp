@@ -1418,7 +1418,9 @@ LogicalResult mmaSync(NVVM::MmaOp mma, ArrayRef<Thread *> lanes) {
 /// A warp's ldmatrix (PTX ISA, "ldmatrix"): `num` 8 x 8 matrices of 16-bit
 /// elements, each row 16 consecutive bytes, 16-byte aligned, the rows of
 /// matrix m at the addresses of lanes 8m to 8m + 7; lane l receives, of
-/// each matrix in turn, the word (two elements) l % 4 of row l / 4.
+/// each matrix in turn, the word (two elements) l % 4 of row l / 4, or
+/// with .trans (the column-major layout) elements l / 4 of rows 2 (l % 4)
+/// and 2 (l % 4) + 1, the first in the low half.
 LogicalResult ldMatrix(NVVM::LdMatrixOp load, ArrayRef<Thread *> lanes,
                        const Emulator &emu) {
   auto fail = [&](const Twine &why) {
@@ -1428,10 +1430,9 @@ LogicalResult ldMatrix(NVVM::LdMatrixOp load, ArrayRef<Thread *> lanes,
   if (lanes.size() != kWarpSize)
     return fail("only ldmatrix of a full warp is emulated");
   if (shape.getM() != 8 || shape.getN() != 8 ||
-      load.getEltType() != NVVM::LdStMatrixEltType::B16 ||
-      load.getLayout() != NVVM::MMALayout::row)
-    return fail("only ldmatrix of 8 x 8 b16 matrices, not transposed, is "
-                "emulated");
+      load.getEltType() != NVVM::LdStMatrixEltType::B16)
+    return fail("only ldmatrix of 8 x 8 b16 matrices is emulated");
+  bool transposed = load.getLayout() == NVVM::MMALayout::col;
   int64_t num = load.getNum();
   for (int64_t l = 0; l < 8 * num; ++l) {
     const char *row =
@@ -1444,10 +1445,19 @@ LogicalResult ldMatrix(NVVM::LdMatrixOp load, ArrayRef<Thread *> lanes,
   for (auto [l, t] : llvm::enumerate(lanes)) {
     std::vector<Val> words;
     for (int64_t m = 0; m < num; ++m) {
-      const char *row = reinterpret_cast<const char *>(
-          lanes[8 * m + l / 4]->collectiveIn[0].i);
-      uint32_t bits;
-      std::memcpy(&bits, row + 4 * (l % 4), 4);
+      auto row = [&](int64_t r) {
+        return reinterpret_cast<const char *>(
+            lanes[8 * m + r]->collectiveIn[0].i);
+      };
+      uint32_t bits = 0;
+      if (transposed) {
+        uint16_t low, high;
+        std::memcpy(&low, row(2 * (l % 4)) + 2 * (l / 4), 2);
+        std::memcpy(&high, row(2 * (l % 4) + 1) + 2 * (l / 4), 2);
+        bits = low | uint32_t(high) << 16;
+      } else {
+        std::memcpy(&bits, row(l / 4) + 4 * (l % 4), 4);
+      }
       Val w;
       w.i = bits;
       words.push_back(w);

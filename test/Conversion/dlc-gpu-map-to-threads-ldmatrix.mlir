@@ -73,17 +73,25 @@ func.func @f16_dense(%x: memref<256x128xf16>, %w: memref<512x128xf16>,
   return
 }
 
-// Only A is contiguous along the reduction: its tile in dynamic shared
-// memory, loaded with ldmatrix; B's (pair-major, 16 pairs by 64 columns
-// padded by 8) in shared memory of the kernel's own, its fragments loaded
-// word by word as before.
+// Only A is contiguous along the reduction: its tile as above, loaded with
+// ldmatrix; B's is staged as pairs of consecutive columns (32 steps of 32
+// pairs, padded to 36 words), each thread storing its pairs of columns of
+// a step, and loaded with ldmatrix.trans (layout col): per k16 slice four
+// matrices, steps 0-7 and 8-15 of two column tiles.
 // CHECK-LABEL: func.func @f16_product
-// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %c5120_i32 workgroup(%[[B:.*]] : memref<16x72xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %c9728_i32 {
 // CHECK: memref.view {{.*}} to memref<64x20xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[B:.*]] = memref.view {{.*}} to memref<32x36xi32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
-// CHECK: nvvm.ldmatrix {{.*}}num = 4 : i32
-// CHECK: memref.load %[[B]]
+// CHECK: memref.store %{{.*}}, %[[B]]
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.load %[[B]]
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+// CHECK: memref.extract_aligned_pointer_as_index %[[B]]
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 4 : i32
 // CHECK: nvvm.mma.sync
+// CHECK-NOT: memref.load %[[B]]
+// CHECK: scf.yield
 func.func @f16_product(%a: memref<512x64xf16>, %b: memref<64x1024xf16>,
                        %c: memref<512x1024xf32>) {
   %wa = memref.alloc() : memref<512x64xf32>
@@ -123,4 +131,4 @@ func.func @negative_tf32(%a: memref<512x64xf32>, %b: memref<64x1024xf32>, %c: me
   return
 }
 
-// STATS: dlc-gpu-map-to-threads: {{.*}}ldmatrix-inputs 3, {{.*}}tiled-products 3,
+// STATS: dlc-gpu-map-to-threads: {{.*}}ldmatrix-inputs 4, {{.*}}tiled-products 3,

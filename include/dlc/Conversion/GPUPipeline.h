@@ -89,9 +89,10 @@ struct GPUTarget {
   /// batch 1, never less).
   bool lastBlockSums = false;
   /// A tiled product on tensor cores over f16 or bf16 values loads the
-  /// fragments of its inputs contiguous along the reduction with ldmatrix
-  /// (dlc-gpu-map-to-threads' ldmatrix). Off by default until a GPU has
-  /// timed it (emulated and assembled only so far).
+  /// fragments of its inputs with ldmatrix (ldmatrix.trans for inputs not
+  /// contiguous along the reduction; dlc-gpu-map-to-threads' ldmatrix). Off
+  /// by default until a GPU has timed it (emulated and assembled only so
+  /// far).
   bool ldmatrix = false;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported

@@ -506,12 +506,14 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     the copies of the next stages - 1 steps are in flight while a step is
     multiplied, and a block whose inputs are both copied passes one barrier
     a step (`async-copied-inputs`). With `ldmatrix`, such a product
-    loads the fragments of each input whose tile is contiguous along the
-    reduction (an input contiguous along it, staged or copied) with
-    `ldmatrix` (sm_75 and later): a warp's instruction loads four 8 x 8
-    matrices of 16-bit values, an A fragment of 16 rows or the B fragments
-    of 16 columns, each lane receiving the words `mma.sync` takes from it,
-    instead of one 32-bit load a lane per word (`ldmatrix-inputs`). A
+    loads the fragments of its inputs with `ldmatrix` (sm_75 and later): a
+    warp's instruction loads four 8 x 8 matrices of 16-bit values, an A
+    fragment of 16 rows or the B fragments of 16 columns, each lane
+    receiving the words `mma.sync` takes from it, instead of one 32-bit
+    load a lane per word (`ldmatrix-inputs`); an input not contiguous
+    along the reduction is staged as pairs of consecutive rows or columns,
+    reduction-major, and loaded with `ldmatrix.trans`. Those tiles are in
+    the block's dynamic shared memory (16-byte aligned). A
     reduction whose
     dimensions are not innermost has its loops reordered first, so that its
     outputs get threads (`reductions-moved-innermost`). A tiled product's

@@ -323,11 +323,25 @@ private:
   /// The buffer `input` is copied from, null if it is staged through
   /// registers.
   Value sourceOf(OpOperand &input) { return &input == &lhs ? lhsSource : rhsSource; }
-  /// Whether ldmatrix loads the fragments of `input`: narrow values whose
-  /// tile is row-major along the reduction, each row or column's words
-  /// consecutive.
-  bool loadsMatrices(OpOperand &input) {
-    return ldmatrix && narrow && innermostDim(op, input) == shape.k;
+  /// Whether ldmatrix loads the fragments of `input`: narrow values, from
+  /// a tile whose rows or columns hold their pairs along the reduction
+  /// (an input contiguous along it), or with ldmatrix.trans from one of
+  /// pairs along the rows or columns (pairsAlongExtent).
+  bool loadsMatrices(OpOperand &input) { return ldmatrix && narrow; }
+  /// Whether the narrow tile of `input` holds pairs of consecutive rows or
+  /// columns, reduction-major (an input not contiguous along the
+  /// reduction, whose fragments ldmatrix.trans loads), rather than pairs
+  /// of consecutive reduction steps.
+  bool pairsAlongExtent(OpOperand &input) {
+    return loadsMatrices(input) && innermostDim(op, input) != shape.k;
+  }
+  /// Where pair p of a thread's share of a step is in such a tile, the
+  /// block's consecutive threads staging consecutive pairs: (reduction
+  /// step, the pair's index along the rows or columns).
+  std::pair<Value, Value> extentPair(OpOperand &input, int64_t p) {
+    Value e = add(thread, index(p * kThreads));
+    int64_t perStep = extentOf(input) / 2;
+    return {divide(e, perStep), remainder(e, perStep)};
   }
   /// Whether the tile of `input` is in the block's dynamic shared memory
   /// (16-byte aligned, as cp.async writes and ldmatrix reads it) rather
@@ -517,6 +531,10 @@ SmallVector<std::pair<Value, Value>> TiledKernels::threadOutputs() {
 // tensor cores take them): element r is half r % 2 of pair r / 2, the
 // block's consecutive threads staging consecutive pairs.
 std::pair<Value, Value> TiledKernels::stagedPosition(OpOperand &input, int64_t r) {
+  if (pairsAlongExtent(input)) {
+    auto [kk, pair] = extentPair(input, r / 2);
+    return {kk, add(times(pair, 2), index(r % 2))};
+  }
   if (narrow) {
     auto [pair, at] = stagedItem(input, stepK / 2, r / 2);
     return {add(times(pair, 2), index(r % 2)), at};
@@ -577,7 +595,8 @@ void TiledKernels::storeStep(OpOperand &input, Value buffer, ArrayRef<Staged> st
               NVVM::FPRoundingModeAttr::get(rewriter.getContext(), NVVM::FPRoundingMode::RNA)));
     memref::StoreOp::create(rewriter, loc, v, buffer, ValueRange{kk, rr});
   }
-  // Narrow elements in pairs, the first in the low half of a word.
+  // Narrow elements in pairs, the first in the low half of a word: of
+  // consecutive reduction steps, or rows or columns.
   assert(values.size() % 2 == 0 && "a thread stages whole pairs");
   Type i32 = rewriter.getI32Type(), i16 = rewriter.getI16Type();
   auto bits = [&](Value half) -> Value {
@@ -585,11 +604,18 @@ void TiledKernels::storeStep(OpOperand &input, Value buffer, ArrayRef<Staged> st
                                   arith::BitcastOp::create(rewriter, loc, i16, half));
   };
   for (int64_t p = 0; p < int64_t(values.size()) / 2; ++p) {
-    auto [pair, rr] = stagedItem(input, stepK / 2, p);
+    SmallVector<Value, 2> at;
+    if (pairsAlongExtent(input)) {
+      auto [kk, pair] = extentPair(input, p);
+      at = {kk, pair};
+    } else {
+      auto [pair, rr] = stagedItem(input, stepK / 2, p);
+      at = wordIndices(input, rr, pair);
+    }
     Value high = arith::ShLIOp::create(rewriter, loc, bits(values[2 * p + 1]),
                                        arith::ConstantIntOp::create(rewriter, loc, i32, 16));
     Value word = arith::OrIOp::create(rewriter, loc, bits(values[2 * p]), high);
-    memref::StoreOp::create(rewriter, loc, word, buffer, wordIndices(input, rr, pair));
+    memref::StoreOp::create(rewriter, loc, word, buffer, at);
   }
 }
 
@@ -621,9 +647,12 @@ void TiledKernels::multiplyOnThreads(Value lhsTile, Value rhsTile,
 // slice's, of rows l / 4 and l / 4 + 8 of A, of column l / 4 of B.
 // ldmatrix gives each lane the same words: of each 8 x 8 matrix (8 rows
 // or columns of 4 words, the rows' addresses from lanes 8m to 8m + 7 for
-// matrix m), lane l receives word l % 4 of row l / 4. So an A fragment is
-// four matrices (rows 0-7 and 8-15, pairs 0-3 and 4-7), and two column
-// tiles' B fragments are four (pairs 0-3 and 4-7 of each).
+// matrix m), lane l receives word l % 4 of row l / 4; of a tile of pairs
+// along the rows or columns (8 reduction steps of 4 words),
+// ldmatrix.trans gives it steps 2 (l % 4) and 2 (l % 4) + 1 of row or
+// column l / 4, the same pair. So an A fragment is four matrices (rows 0-7
+// and 8-15, steps 0-7 and 8-15), and two column tiles' B fragments are four
+// (steps 0-7 and 8-15 of each).
 void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                                          MutableArrayRef<Value> accumulated) {
   MLIRContext *ctx = rewriter.getContext();
@@ -645,15 +674,16 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
     OpOperand &input = buffer == lhsTile ? lhs : rhs;
     return operand(memref::LoadOp::create(rewriter, loc, buffer, wordIndices(input, at, k)));
   };
-  // `count` matrices of `buffer` loaded with ldmatrix, this lane giving the
-  // address of row or column `at`, word `word`; their words in order.
+  // `count` matrices of `buffer` loaded with ldmatrix (`transposed`:
+  // ldmatrix.trans), this lane giving the address of the tile's row `row`,
+  // word `word`; their words in order.
   Value matrix = divide(lane, 8), matrixRow = remainder(lane, 8);
-  auto matrices = [&](Value buffer, int64_t count, Value at, Value word) {
+  auto matrices = [&](Value buffer, int64_t count, Value row, Value word, bool transposed) {
     Type type = count == 1 ? i32
                            : LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32));
     auto load = NVVM::LdMatrixOp::create(rewriter, loc, type,
-                                         address(buffer, {at, word}, /*shared*/ 3), count,
-                                         NVVM::MMALayout::row,
+                                         address(buffer, {row, word}, /*shared*/ 3), count,
+                                         transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
                                          NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
                                          NVVM::LdStMatrixEltType::B16);
     SmallVector<Value, 4> words;
@@ -673,11 +703,19 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
     Value k = add(quad, index(slice / perWord)), k4 = add(quad, index(slice / perWord + 4));
     SmallVector<SmallVector<Value, 4>> a;
     for (int64_t i = 0; i < rowTiles; ++i) {
-      if (loadsMatrices(lhs)) { // rows 0-7 and 8-15, pairs 0-3 and 4-7
+      // rows 0-7 and 8-15, reduction steps 0-7 and 8-15 (pairs 0-3 and 4-7)
+      if (pairsAlongExtent(lhs)) { // the tile's rows are steps of 4 row pairs
+        Value step = add(matrixRow, add(times(divide(matrix, 2), 8), index(slice)));
+        Value pair = add(divide(warpRow, 2), add(times(remainder(matrix, 2), 4), index(8 * i)));
+        a.push_back(matrices(lhsTile, 4, step, pair, /*transposed=*/true));
+        continue;
+      }
+      if (loadsMatrices(lhs)) {
         Value row = add(warpRow, add(matrixRow, add(times(remainder(matrix, 2), 8),
                                                     index(16 * i))));
         a.push_back(matrices(lhsTile, 4, row,
-                             add(times(divide(matrix, 2), 4), index(slice / perWord))));
+                             add(times(divide(matrix, 2), 4), index(slice / perWord)),
+                             /*transposed=*/false));
         continue;
       }
       Value row = add(warpRow, add(group, index(16 * i))), row8 = add(row, index(8));
@@ -694,12 +732,20 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
         ++j;
         continue;
       }
+      // steps 0-7 and 8-15 of column tile j, then of j + 1
       int64_t tiles = std::min<int64_t>(2, colTiles - j);
-      Value col = add(warpCol, add(matrixRow, index(8 * j)));
-      if (tiles == 2)
-        col = add(col, times(divide(matrix, 2), 8));
-      SmallVector<Value, 4> words = matrices(
-          rhsTile, 2 * tiles, col, add(times(remainder(matrix, 2), 4), index(slice / perWord)));
+      Value second = tiles == 2 ? divide(matrix, 2) : index(0);
+      SmallVector<Value, 4> words;
+      if (pairsAlongExtent(rhs)) { // the tile's rows are steps of 4 column pairs
+        Value step = add(matrixRow, add(times(remainder(matrix, 2), 8), index(slice)));
+        Value pair = add(divide(warpCol, 2), add(times(second, 4), index(4 * j)));
+        words = matrices(rhsTile, 2 * tiles, step, pair, /*transposed=*/true);
+      } else {
+        Value col = add(warpCol, add(matrixRow, add(times(second, 8), index(8 * j))));
+        words = matrices(rhsTile, 2 * tiles, col,
+                         add(times(remainder(matrix, 2), 4), index(slice / perWord)),
+                         /*transposed=*/false);
+      }
       for (int64_t t = 0; t < tiles; ++t)
         bs.push_back({words[2 * t], words[2 * t + 1]});
       j += tiles;
@@ -729,7 +775,9 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
 // loads, 8 rows of 4 words, fall in 32 banks; a warp's stores, 4 rows of 8
 // words or 2 of 16, in 28; its rows of 16-byte multiples, as cp.async
 // writes them); another pair-major, padded by 8 like TF32's (its stores
-// are consecutive words).
+// are consecutive words), or, with ldmatrix, of pairs of rows or columns,
+// reduction-major, padded by 4 (ldmatrix.trans's rows, 8 steps of 4
+// words, fall in 32 banks; 16-byte multiples).
 MemRefType TiledKernels::tileType(OpOperand &input) {
   auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup);
   int64_t extent = extentOf(input);
@@ -737,7 +785,9 @@ MemRefType TiledKernels::tileType(OpOperand &input) {
     return MemRefType::get({stepK, extent + (tensorCores ? 8 : 1)}, rewriter.getF32Type(),
                            MemRefLayoutAttrInterface(), workgroup);
   SmallVector<int64_t, 2> sizes = {extent, stepK / 2 + 4};
-  if (innermostDim(op, input) != shape.k)
+  if (pairsAlongExtent(input))
+    sizes = {stepK, extent / 2 + 4};
+  else if (innermostDim(op, input) != shape.k)
     sizes = {stepK / 2, extent + 8};
   return MemRefType::get(sizes, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup);
 }

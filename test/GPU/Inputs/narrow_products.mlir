@@ -4,9 +4,10 @@
 // contiguous along the reduction, B's fragments two column tiles at a
 // time), attention-like batched products with a transposed operand (32 x
 // 32 tiles: B's fragments one column tile at a time), and a matrix product
-// whose B is not contiguous along the reduction, of 80 (not a whole number
-// of 32-element steps), and a 3x3 convolution (an implicit product: its
-// weights contiguous along the reduction of 144, the im2col window not).
+// whose B is not contiguous along the reduction (ldmatrix.trans), of 80
+// (not a whole number of 32-element steps), and a 3x3 convolution (an
+// implicit product: its weights contiguous along the reduction of 144,
+// the im2col window not).
 // No weights: every factor is an input.
 func.func @main(%x: tensor<64x1024xf32>, %w: tensor<64x1024xf32>, %q: tensor<4x32x64xf32>,
                 %k: tensor<4x48x64xf32>, %a: tensor<48x80xf32>, %b: tensor<80x40xf32>,
