@@ -165,7 +165,7 @@ TEST_F(GPUEmulator, AsyncCopiesLandAtTheirWait) {
 /// of row 15 - l % 16 plus `misalign` bytes (`transposed`: ldmatrix.trans);
 /// each lane stores its words of the first and second matrix at l and
 /// l + 32.
-std::string loadMatrices(int misalign, bool transposed = false) {
+std::string loadMatrices(int64_t misalign, bool transposed = false) {
   return R"(
       %c32 = arith.constant 32 : index
       %v0 = memref.load %in[%t] : memref<64xi32>
@@ -227,6 +227,11 @@ TEST_F(GPUEmulator, TransposedLdmatrixGivesEachLaneAColumnsPair) {
 TEST_F(GPUEmulator, LdmatrixOfAMisalignedRowIsAnError) {
   expectError(run(module(32, loadMatrices(/*misalign=*/4))),
               {"nvvm.ldmatrix", "not 16-byte aligned", "thread (0, 0, 0)"});
+}
+
+TEST_F(GPUEmulator, LdmatrixOutsideEveryBufferIsAnError) {
+  expectError(run(module(32, loadMatrices(/*misalign=*/int64_t(1) << 40))),
+              {"nvvm.ldmatrix", "reads a row outside every buffer", "thread (0, 0, 0)"});
 }
 
 TEST_F(GPUEmulator, DivergentBarrierIsADeadlock) {
