@@ -78,8 +78,6 @@ static cl::opt<bool> gpuMergeEpilogues("gpu-merge-epilogues",
 static cl::opt<bool> gpuLastBlockSums("gpu-last-block-sums",
                                       cl::init(dlc::GPUTarget{}.lastBlockSums),
                                       cl::desc("cuda: as dlc-run's"));
-static cl::opt<bool> gpuLdmatrix("gpu-ldmatrix", cl::init(dlc::GPUTarget{}.ldmatrix),
-                                 cl::desc("cuda: as dlc-run's"));
 /// What --gpu-emulate allows, as utils/gpu-check.sh on a GPU.
 constexpr double kGPUAbsTol = 1e-5, kGPURelTol = 1e-3;
 /// --target=cuda's target, toolkit found.
@@ -354,7 +352,6 @@ int main(int argc, char **argv) {
     gpuTarget.rowKernels = gpuRowKernels;
     gpuTarget.mergeEpilogues = gpuMergeEpilogues;
     gpuTarget.lastBlockSums = gpuLastBlockSums;
-    gpuTarget.ldmatrix = gpuLdmatrix;
   }
   if (!(absTol >= 0 && relTol >= 0) || !std::isfinite(absTol) || !std::isfinite(relTol)) {
     errs() << "dlc-onnx-conformance: error: --atol and --rtol must be finite "
