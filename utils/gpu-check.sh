@@ -27,7 +27,7 @@
 #                 --gpu-copy-stages=3; _lbs in TF32 and f16:
 #                 --gpu-last-block-sums; _k32 in f32 and TF32 and _k16 in
 #                 f16: the other --gpu-tile-depth; _cublas: the products
-#                 by cuBLAS, `;external=cublas`; _ldm in f16:
+#                 by cuBLAS, `;external=cublas`; _ldm in TF32 and f16:
 #                 --gpu-ldmatrix), and the
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)

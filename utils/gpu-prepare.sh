@@ -53,7 +53,7 @@
 # and k16 in f16 and bf16, with that --gpu-tile-depth (the other step depth
 # than the default); cublas: X = cublas, in f32, TF32, f16 and bf16 with
 # `;external=cublas` (the products partitioned for cuBLAS: dlc's kernels
-# against NVIDIA's library); ldmatrix: X = ldm, in f16 and bf16 with
+# against NVIDIA's library); ldmatrix: X = ldm, in TF32, f16 and bf16 with
 # --gpu-ldmatrix (tensor-core fragments loaded with ldmatrix); none: no such
 # libraries. (The fused reductions, row
 # kernels and merged epilogues, A/Bs until bench/gpu/h200-flags, are the
@@ -80,7 +80,7 @@ for a in "${names[@]}"; do
                   "f16 k16 --gpu-tile-depth=16") ;;
     cublas) abs_+=("f32 cublas ;external=cublas" "tf32 cublas ;external=cublas"
                    "f16 cublas ;external=cublas") ;;
-    ldmatrix) abs_+=("f16 ldm --gpu-ldmatrix") ;;
+    ldmatrix) abs_+=("tf32 ldm --gpu-ldmatrix" "f16 ldm --gpu-ldmatrix") ;;
     none) ;;
     *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas, ldmatrix or none" >&2
        exit 2 ;;

@@ -1,6 +1,7 @@
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true tf32=true ldmatrix=true}))" | FileCheck %s
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true tf32=true ldmatrix=true}))" --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true ldmatrix=true copy-stages=3}))" | FileCheck %s --check-prefix=COPIES
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{ldmatrix=true}))" | FileCheck %s --check-prefix=OWN
 
 // A dense layer of f16 values (x: [rows, in], w: [out, in]), both inputs
 // contiguous along the reduction, with ldmatrix: both tiles (32 rows of 16
@@ -117,18 +118,37 @@ func.func @f16_product(%a: memref<512x64xf16>, %b: memref<64x1024xf16>,
   return
 }
 
-// On TF32 the tiles are reduction-major (a fragment's elements a row
-// apart): no ldmatrix, the tiles the kernel's own.
-// CHECK-LABEL: func.func @negative_tf32
-// CHECK: gpu.launch {{.*}} workgroup(
-// CHECK-NOT: nvvm.ldmatrix
-// CHECK: nvvm.mma.sync
-// CHECK-NOT: nvvm.ldmatrix
-// CHECK: return
-func.func @negative_tf32(%a: memref<512x64xf32>, %b: memref<64x1024xf32>, %c: memref<512x1024xf32>) {
+// On TF32, with ldmatrix, each input's tile holds its rows (columns) of 16
+// steps consecutively, padded to 20 values (both 64 x 20 f32, in dynamic
+// shared memory), the staged values rounded to TF32 as before, and each k8
+// slice's fragments are four 8 x 8 matrices of 16-bit pairs, a TF32 value
+// each: an A fragment per ldmatrix, two column tiles' B fragments per
+// another.
+// CHECK-LABEL: func.func @tf32
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %c10240_i32 {
+// CHECK: %[[A:.*]] = memref.view {{.*}} to memref<64x20xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[B:.*]] = memref.view {{.*}} to memref<64x20xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: nvvm.convert.float.to.tf32
+// CHECK: memref.store %{{.*}}, %[[A]]
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.load %[[A]]
+// CHECK-NOT: memref.load %[[B]]
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>
+// CHECK-NOT: memref.load %[[A]]
+// CHECK-NOT: memref.load %[[B]]
+// CHECK: scf.yield
+// Without tf32 the product runs on the threads' own FMAs: no ldmatrix, its
+// tiles the kernel's own.
+// OWN-LABEL: func.func @tf32
+// OWN: gpu.launch {{.*}} workgroup(
+// OWN-NOT: nvvm.ldmatrix
+// OWN: return
+func.func @tf32(%a: memref<512x64xf32>, %b: memref<64x1024xf32>, %c: memref<512x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<512x64xf32>, memref<64x1024xf32>)
                 outs(%c : memref<512x1024xf32>)
   return
 }
 
-// STATS: dlc-gpu-map-to-threads: {{.*}}ldmatrix-inputs 4, {{.*}}tiled-products 3,
+// STATS: dlc-gpu-map-to-threads: {{.*}}ldmatrix-inputs 6, {{.*}}tiled-products 3,

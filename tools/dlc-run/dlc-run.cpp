@@ -91,10 +91,10 @@ static cl::opt<bool> gpuLastBlockSums(
              "epilogue (default: a second kernel adds them)"));
 static cl::opt<bool> gpuLdmatrix(
     "gpu-ldmatrix", cl::init(dlc::GPUTarget{}.ldmatrix),
-    cl::desc("cuda: a matrix product on tensor cores over f16 or bf16 values loads the "
-             "fragments of its inputs from shared memory with ldmatrix, four 8 x 8 matrices a "
-             "warp's instruction (ldmatrix.trans for inputs not contiguous along the "
-             "reduction; default: a 32-bit load a lane per word)"));
+    cl::desc("cuda: a matrix product on tensor cores (f16, bf16, or TF32 with --gpu-tf32) "
+             "loads the fragments of its inputs from shared memory with ldmatrix, four 8 x 8 "
+             "matrices a warp's instruction (ldmatrix.trans for f16 or bf16 inputs not "
+             "contiguous along the reduction; default: a 32-bit load a lane per word)"));
 static cl::opt<bool> gpuEmulate(
     "gpu-emulate",
     cl::desc("cuda: run the compiled kernels on the CPU in dlc's GPU emulator instead of on a "

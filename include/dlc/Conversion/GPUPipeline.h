@@ -88,8 +88,8 @@ struct GPUTarget {
   /// slower on an H200 (bench/gpu/h200-flags: up to 1.5x the time at
   /// batch 1, never less).
   bool lastBlockSums = false;
-  /// A tiled product on tensor cores over f16 or bf16 values loads the
-  /// fragments of its inputs with ldmatrix (ldmatrix.trans for inputs not
+  /// A tiled product on tensor cores (f16, bf16, TF32) loads the fragments
+  /// of its inputs with ldmatrix (ldmatrix.trans for f16 or bf16 inputs not
   /// contiguous along the reduction; dlc-gpu-map-to-threads' ldmatrix). Off
   /// by default until a GPU has timed it (emulated and assembled only so
   /// far).

@@ -512,8 +512,11 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     receiving the words `mma.sync` takes from it, instead of one 32-bit
     load a lane per word (`ldmatrix-inputs`); an input not contiguous
     along the reduction is staged as pairs of consecutive rows or columns,
-    reduction-major, and loaded with `ldmatrix.trans`. Those tiles are in
-    the block's dynamic shared memory (16-byte aligned). A
+    reduction-major, and loaded with `ldmatrix.trans`. With `tf32` too, the
+    TF32 products' tiles hold each row's or column's steps consecutively
+    and ldmatrix loads them (a TF32 value is a pair of halves to it).
+    Those tiles are in the block's dynamic shared memory (16-byte
+    aligned). A
     reduction whose
     dimensions are not innermost has its loops reordered first, so that its
     outputs get threads (`reductions-moved-innermost`). A tiled product's
@@ -592,8 +595,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
            "A tiled product that splits its reduction adds the slices in its own kernel: "
            "the last block to finish a tile, instead of a second kernel">,
     Option<"ldmatrix", "ldmatrix", "bool", /*default=*/"false",
-           "A tiled product on tensor cores over f16 or bf16 values loads the fragments of "
-           "its inputs contiguous along the reduction with ldmatrix (sm_75 and later)">,
+           "A tiled product on tensor cores loads the fragments of its inputs with ldmatrix "
+           "(ldmatrix.trans for f16 or bf16 inputs not contiguous along the reduction)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",

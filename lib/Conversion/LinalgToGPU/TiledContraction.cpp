@@ -323,17 +323,18 @@ private:
   /// The buffer `input` is copied from, null if it is staged through
   /// registers.
   Value sourceOf(OpOperand &input) { return &input == &lhs ? lhsSource : rhsSource; }
-  /// Whether ldmatrix loads the fragments of `input`: narrow values, from
-  /// a tile whose rows or columns hold their pairs along the reduction
-  /// (an input contiguous along it), or with ldmatrix.trans from one of
-  /// pairs along the rows or columns (pairsAlongExtent).
-  bool loadsMatrices(OpOperand &input) { return ldmatrix && narrow; }
+  /// Whether ldmatrix loads the fragments of `input` (products on tensor
+  /// cores): from a tile whose rows or columns hold their reduction steps
+  /// consecutively (TF32 values, or narrow ones in pairs, of an input
+  /// contiguous along the reduction), or with ldmatrix.trans from one of
+  /// narrow pairs along the rows or columns (pairsAlongExtent).
+  bool loadsMatrices(OpOperand &input) { return ldmatrix && tensorCores; }
   /// Whether the narrow tile of `input` holds pairs of consecutive rows or
   /// columns, reduction-major (an input not contiguous along the
   /// reduction, whose fragments ldmatrix.trans loads), rather than pairs
   /// of consecutive reduction steps.
   bool pairsAlongExtent(OpOperand &input) {
-    return loadsMatrices(input) && innermostDim(op, input) != shape.k;
+    return loadsMatrices(input) && narrow && innermostDim(op, input) != shape.k;
   }
   /// Where pair p of a thread's share of a step is in such a tile, the
   /// block's consecutive threads staging consecutive pairs: (reduction
@@ -593,7 +594,8 @@ void TiledKernels::storeStep(OpOperand &input, Value buffer, ArrayRef<Staged> st
           NVVM::ConvertFloatToTF32Op::create(
               rewriter, loc, rewriter.getI32Type(), v,
               NVVM::FPRoundingModeAttr::get(rewriter.getContext(), NVVM::FPRoundingMode::RNA)));
-    memref::StoreOp::create(rewriter, loc, v, buffer, ValueRange{kk, rr});
+    memref::StoreOp::create(rewriter, loc, v, buffer,
+                            loadsMatrices(input) ? ValueRange{rr, kk} : ValueRange{kk, rr});
   }
   // Narrow elements in pairs, the first in the low half of a word: of
   // consecutive reduction steps, or rows or columns.
@@ -652,18 +654,20 @@ void TiledKernels::multiplyOnThreads(Value lhsTile, Value rhsTile,
 // ldmatrix.trans gives it steps 2 (l % 4) and 2 (l % 4) + 1 of row or
 // column l / 4, the same pair. So an A fragment is four matrices (rows 0-7
 // and 8-15, steps 0-7 and 8-15), and two column tiles' B fragments are four
-// (steps 0-7 and 8-15 of each).
+// (steps 0-7 and 8-15 of each). A TF32 value is such a word: an 8 x 8
+// matrix is 8 rows or columns of 4 steps, and the k8 fragments the same
+// matrices of half the steps.
 void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                                          MutableArrayRef<Value> accumulated) {
   MLIRContext *ctx = rewriter.getContext();
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
   auto result = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
   int64_t rowTiles = tile.wm / 16, colTiles = tile.bn / warpsAlongColumns(tile) / 8;
-  // A narrow fragment's word as mma.sync takes it.
+  // A fragment's word as mma.sync takes it.
   auto operand = [&](Value word) -> Value {
-    return narrow.isF16()
+    return narrow && narrow.isF16()
                ? LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, narrow), word)
-               : word; // bf16 pairs go as 32-bit words
+               : word; // bf16 pairs and TF32 values go as 32-bit words
   };
   // A fragment's element (TF32: at step k of the tile) or word (narrow: at
   // pair k) of row or column `at`.
@@ -777,13 +781,17 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
 // writes them); another pair-major, padded by 8 like TF32's (its stores
 // are consecutive words), or, with ldmatrix, of pairs of rows or columns,
 // reduction-major, padded by 4 (ldmatrix.trans's rows, 8 steps of 4
-// words, fall in 32 banks; 16-byte multiples).
+// words, fall in 32 banks; 16-byte multiples). With ldmatrix, TF32 tiles
+// are row- or column-major along the reduction, padded by 4 the same way.
 MemRefType TiledKernels::tileType(OpOperand &input) {
   auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup);
   int64_t extent = extentOf(input);
-  if (!narrow)
-    return MemRefType::get({stepK, extent + (tensorCores ? 8 : 1)}, rewriter.getF32Type(),
-                           MemRefLayoutAttrInterface(), workgroup);
+  if (!narrow) {
+    SmallVector<int64_t, 2> sizes = {stepK, extent + (tensorCores ? 8 : 1)};
+    if (loadsMatrices(input))
+      sizes = {extent, stepK + 4};
+    return MemRefType::get(sizes, rewriter.getF32Type(), MemRefLayoutAttrInterface(), workgroup);
+  }
   SmallVector<int64_t, 2> sizes = {extent, stepK / 2 + 4};
   if (pairsAlongExtent(input))
     sizes = {stepK, extent / 2 + 4};

@@ -52,10 +52,10 @@ mlir::Value combineLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation
 /// into registers). With `lastBlockSums`, a product that splits its
 /// reduction adds the slices in its own kernel (the last block to finish
 /// a tile) rather than in a second one. With `ldmatrix`, a product on
-/// tensor cores over f16 or bf16 values loads the fragments of its inputs
-/// from shared memory with ldmatrix (ldmatrix.trans for inputs not
-/// contiguous along the reduction), four 8 x 8 matrices a warp's
-/// instruction, instead of a word a lane at a time.
+/// tensor cores loads the fragments of its inputs from shared memory with
+/// ldmatrix (ldmatrix.trans for f16 or bf16 inputs not contiguous along
+/// the reduction), four 8 x 8 matrices a warp's instruction, instead of a
+/// word a lane at a time.
 struct TileLimits {
   int64_t maxTile = 128, depth = 0, splitBlocks = 0, stages = 0;
   bool lastBlockSums = false, ldmatrix = false;
