@@ -229,6 +229,11 @@ TEST_F(GPUEmulator, LdmatrixOfAMisalignedRowIsAnError) {
               {"nvvm.ldmatrix", "not 16-byte aligned", "thread (0, 0, 0)"});
 }
 
+TEST_F(GPUEmulator, LdmatrixOfPartOfAWarpIsAnError) {
+  expectError(run(module(16, loadMatrices(/*misalign=*/0))),
+              {"nvvm.ldmatrix", "only ldmatrix of a full warp is emulated"});
+}
+
 TEST_F(GPUEmulator, LdmatrixOutsideEveryBufferIsAnError) {
   expectError(run(module(32, loadMatrices(/*misalign=*/int64_t(1) << 40))),
               {"nvvm.ldmatrix", "reads a row outside every buffer", "thread (0, 0, 0)"});
