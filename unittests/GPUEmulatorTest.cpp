@@ -2,7 +2,8 @@
 //
 // Kernels small enough to read, each checking one thing the emulator must
 // get right for its verdicts on dlc's kernels to mean anything: a missing
-// barrier shows, warps shuffle, cp.async copies land at their wait,
+// barrier shows, warps shuffle, cp.async copies land at their wait (and
+// only aligned),
 // ldmatrix hands each lane its words, and deadlocks, accesses outside a
 // buffer and unknown ops are errors.
 //
@@ -137,11 +138,14 @@ TEST_F(GPUEmulator, ShufflesSumAWarp) {
     EXPECT_EQ(std::get<Tensor>(out).data[t], 31 * 32 / 2) << "lane " << t;
 }
 
-TEST_F(GPUEmulator, AsyncCopiesLandAtTheirWait) {
-  // 16 bytes (4 values) copied into shared memory: not there before the
-  // wait_group, there after it.
-  auto out = run(module(1, R"(
-      %pin = memref.extract_aligned_pointer_as_index %in : memref<64xi32> -> index
+/// One thread's cp.async of 16 bytes from `in` plus `skew` bytes to `s`:
+/// it stores s[1] into out[0] before the copy's wait_group and into out[1]
+/// after it.
+std::string asyncCopy(int64_t skew) {
+  return R"(
+      %skew = arith.constant )" + std::to_string(skew) + R"( : index
+      %pin0 = memref.extract_aligned_pointer_as_index %in : memref<64xi32> -> index
+      %pin = arith.addi %pin0, %skew : index
       %pin64 = arith.index_cast %pin : index to i64
       %src = llvm.inttoptr %pin64 : i64 to !llvm.ptr<1>
       %ps = memref.extract_aligned_pointer_as_index %s : memref<64xi32, #gpu.address_space<workgroup>> -> index
@@ -154,10 +158,23 @@ TEST_F(GPUEmulator, AsyncCopiesLandAtTheirWait) {
       nvvm.cp.async.wait.group 0
       %after = memref.load %s[%c1] : memref<64xi32, #gpu.address_space<workgroup>>
       memref.store %after, %out[%c1] : memref<64xi32>
-)"));
+)";
+}
+
+TEST_F(GPUEmulator, AsyncCopiesLandAtTheirWait) {
+  // 16 bytes (4 values) copied into shared memory: not there before the
+  // wait_group, there after it.
+  auto out = run(module(1, asyncCopy(/*skew=*/0)));
   ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
   EXPECT_EQ(std::get<Tensor>(out).data[0], -1);
   EXPECT_EQ(std::get<Tensor>(out).data[1], 101);
+}
+
+TEST_F(GPUEmulator, MisalignedAsyncCopyIsAnError) {
+  // (4 bytes on: in bounds, but not on a 16-byte boundary)
+  expectError(run(module(1, asyncCopy(/*skew=*/4))),
+              {"nvvm.cp.async.shared.global", "copies 16 bytes from or to an address not "
+                                              "aligned to 16", "thread (0, 0, 0)"});
 }
 
 /// A warp's ldmatrix of two 8 x 8 matrices of 16-bit values from the 64

@@ -23,7 +23,7 @@
 #                 batch 1 also with --pipeline=auto (_auto) and replaying
 #                 a CUDA graph (--cuda-graph; model name _graph), also
 #                 with the flags of gpu-prepare.sh's AB (_s512 in f32:
-#                 --gpu-split-blocks=512; _c3 in f16:
+#                 --gpu-split-blocks=512; _c3 in TF32 and f16:
 #                 --gpu-copy-stages=3; _lbs in TF32 and f16:
 #                 --gpu-last-block-sums; _k32 in f32 and TF32 and _k16 in
 #                 f16: the other --gpu-tile-depth; _cublas: the products

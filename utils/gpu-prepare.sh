@@ -45,7 +45,7 @@
 # AB, a comma-separated list (default copy,ldmatrix): split: X = s512, in f32 with
 # --gpu-split-blocks=512 (the products on the threads' own FMAs; those on
 # tensor cores split towards 512 blocks by default since
-# bench/gpu/h200-split-blocks); copy: X = c3, in f16 and bf16 with
+# bench/gpu/h200-split-blocks); copy: X = c3, in TF32, f16 and bf16 with
 # --gpu-copy-stages=3 (inputs copied into shared memory with cp.async);
 # lastblock: X = lbs, in TF32 and in f16 and bf16 with
 # --gpu-last-block-sums (a split product's slices added by the last block
@@ -74,7 +74,7 @@ IFS=, read -r -a names <<< "${AB:-copy,ldmatrix}"
 for a in "${names[@]}"; do
   case $a in
     split) abs_+=("f32 s512 --gpu-split-blocks=512") ;;
-    copy) abs_+=("f16 c3 --gpu-copy-stages=3") ;;
+    copy) abs_+=("tf32 c3 --gpu-copy-stages=3" "f16 c3 --gpu-copy-stages=3") ;;
     lastblock) abs_+=("tf32 lbs --gpu-last-block-sums" "f16 lbs --gpu-last-block-sums") ;;
     depth) abs_+=("f32 k32 --gpu-tile-depth=32" "tf32 k32 --gpu-tile-depth=32"
                   "f16 k16 --gpu-tile-depth=16") ;;

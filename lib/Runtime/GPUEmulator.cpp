@@ -1163,6 +1163,10 @@ LogicalResult Thread::runGPU(Operation *op, bool &handled) {
                   "copies " + Twine(srcBytes) + " bytes into " + Twine(bytes));
     if (!emu.inBounds(dst, bytes) || (srcBytes && !emu.inBounds(src, srcBytes)))
       return fail(op, "copies from or to outside every buffer");
+    // (PTX: both addresses aligned to the copy's size)
+    if (reinterpret_cast<uintptr_t>(dst) % bytes || reinterpret_cast<uintptr_t>(src) % bytes)
+      return fail(op, "copies " + Twine(bytes) + " bytes from or to an address not aligned to " +
+                          Twine(bytes));
     uncommitted.push_back({dst, src, bytes, srcBytes});
     return success();
   }

@@ -111,10 +111,11 @@ static cl::opt<bool> gpuEmulateReverse(
              "does not promise meet another)"));
 static cl::opt<int64_t>
     gpuCopyStages("gpu-copy-stages", cl::init(0),
-                  cl::desc("cuda: a matrix product on f16 or bf16 values copies its inputs "
-                           "contiguous along the reduction into this many stages of shared "
-                           "memory with cp.async, 16 bytes a copy: 2 to 4 (default: none, "
-                           "each thread loads its elements a step ahead)"));
+                  cl::desc("cuda: a matrix product on tensor cores (f16, bf16, or f32 with "
+                           "--gpu-tf32) copies its inputs contiguous along the reduction into "
+                           "this many stages of shared memory with cp.async, 16 bytes a copy: "
+                           "2 to 4 (default: none, each thread loads its elements a step "
+                           "ahead)"));
 static cl::opt<std::string>
     cudaPath("cuda-path", cl::desc("cuda: the CUDA toolkit (default: $CUDA_ROOT, $CUDA_HOME, "
                                    "$CUDA_PATH, /usr/local/cuda)"));

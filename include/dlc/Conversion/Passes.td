@@ -490,17 +490,20 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     With `tf32`, the tiled products run on tensor cores: each warp of the
     block computes 32 x 64 outputs of a 128 x 128 tile, 16 rows of a
     smaller one, with `mma.sync` m16n8k8 on TF32
-    (inputs rounded to TF32 as they are staged, f32 accumulation; sm_80 and
+    (inputs rounded to TF32 once, as they are staged, f32 accumulation; sm_80 and
     later), as PyTorch's convolutions do by default. With `narrow-mma`, a
     tiled product whose inputs are both f16 values (or both bf16), widened
     to f32 by conversions its kernel reads through, runs on tensor cores
     with `mma.sync` m16n8k16 on them: its tiles hold the narrow values in
     pairs, the products are exact and the tensor cores sum them in f32 (no
     rounding of the inputs added, unlike TF32; sm_80 and later). With
-    `copy-stages` (2 to 4), such a product's inputs contiguous along the
-    reduction in an f16 or bf16 buffer (read through a widening, or a
-    transpose keeping the last dimension; the reduction a whole number of
-    steps) are copied into shared memory with cp.async, 16 bytes a copy,
+    `copy-stages` (2 to 4), a product on tensor cores copies its inputs
+    contiguous along the reduction in a buffer of their values (f16 or
+    bf16, read through a widening; with `tf32`, f32, read where it is; or
+    through a transpose keeping the last dimension; the reduction a whole
+    number of steps) into shared memory with cp.async, 16 bytes a copy
+    (TF32's values rounded where the fragments are loaded, not where they
+    are staged: the same products),
     into a ring of that many stages each in the block's dynamic shared
     memory (up to 96 KB in all; fewer stages where more would not fit):
     the copies of the next stages - 1 steps are in flight while a step is
@@ -581,9 +584,9 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
            "slices of at least 8 steps), 32 to 4096 (0: 512 for products on tensor cores, "
            "128 for others)">,
     Option<"copyStages", "copy-stages", "int64_t", /*default=*/"0",
-           "Stages of shared memory a tiled product on f16 or bf16 values copies its inputs "
-           "contiguous along the reduction into with cp.async, 2 to 4 (0: none, each thread "
-           "loads its elements a step ahead)">,
+           "Stages of shared memory a tiled product on tensor cores (f16, bf16, TF32) copies "
+           "its inputs contiguous along the reduction into with cp.async, 2 to 4 (0: none, "
+           "each thread loads its elements a step ahead)">,
     Option<"fuseReductions", "fuse-reductions", "bool", /*default=*/"false",
            "A reduction's kernel also computes the elementwise ops around it: its "
            "output's initial values, the op reading its output just after, inputs read "

@@ -651,7 +651,12 @@ static bool keepsLastDimension(Value view) {
 
 Value dlc::contiguousSource(const ProductFusion &fusion, Value buffer) {
   auto it = fusion.inputs.find(rootOf(buffer));
-  if (it == fusion.inputs.end() || !it->second.gather ||
+  // No producer fused: its own elements, loaded where they are.
+  if (it == fusion.inputs.end()) {
+    auto type = cast<MemRefType>(buffer.getType());
+    return type.hasStaticShape() && type.getLayout().isIdentity() ? buffer : Value();
+  }
+  if (!it->second.gather ||
       !cast<MemRefType>(it->first.getType()).getLayout().isIdentity())
     return {};
   linalg::LinalgOp gather = it->second.gather;
@@ -679,7 +684,9 @@ Value dlc::contiguousSource(const ProductFusion &fusion, Value buffer) {
 SmallVector<Value> dlc::sourceIndices(OpBuilder &b, Location loc, const ProductFusion &fusion,
                                       Value buffer, ValueRange at) {
   auto it = fusion.inputs.find(rootOf(buffer));
-  assert(it != fusion.inputs.end() && it->second.gather && "a buffer contiguousSource accepts");
+  if (it == fusion.inputs.end())
+    return SmallVector<Value>(at);
+  assert(it->second.gather && "a buffer contiguousSource accepts");
   SmallVector<Value> indices(at);
   while (buffer != it->first)
     buffer = reshapeSource(b, loc, buffer, indices);

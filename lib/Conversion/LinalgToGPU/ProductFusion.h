@@ -135,11 +135,13 @@ mlir::Value elementOf(mlir::OpBuilder &b, mlir::Location loc, const ProductFusio
 
 /// The buffer whose elements `buffer`'s are, unchanged or widened
 /// (arith.extf), those consecutive along `buffer`'s last dimension
-/// consecutive in it: the input, of a static shape and the identity layout
-/// and loaded where it is, of the fused gather computing `buffer` (or the
-/// buffer it reshapes, of the identity layout) element for element, or
-/// keeping the last dimension last (a transpose of the others) where the
-/// reshapes keep it too. Null if there is none.
+/// consecutive in it: `buffer` itself where no producer is fused into it
+/// and it has a static shape and the identity layout; else the input, of
+/// a static shape and the identity layout and loaded where it is, of the
+/// fused gather computing `buffer` (or the buffer it reshapes, of the
+/// identity layout) element for element, or keeping the last dimension
+/// last (a transpose of the others) where the reshapes keep it too. Null
+/// if there is none.
 mlir::Value contiguousSource(const ProductFusion &fusion, mlir::Value buffer);
 
 /// The indices in contiguousSource(fusion, buffer) of the element of

@@ -54,8 +54,8 @@ constexpr int64_t kMaxGridYZ = 65535;
 constexpr int64_t kLongReduction = 1024;
 /// The fewest reduction steps a block takes when the reduction is split.
 constexpr int64_t kMinStepsPerSplit = 8;
-/// The bytes a cp.async copies (its most), and the narrow values they hold.
-constexpr int64_t kCopyBytes = 16, kCopyValues = kCopyBytes / 2;
+/// The bytes a cp.async copies (its most).
+constexpr int64_t kCopyBytes = 16;
 /// The shared memory a block's tiles may take when its inputs are copied in
 /// stages (from sm_80 on, every chip allows a block 99 KB or more).
 constexpr int64_t kMostSharedBytes = 96 * 1024;
@@ -314,9 +314,13 @@ private:
   /// A step's tile of `input` in shared memory.
   MemRefType tileType(OpOperand &input);
   /// The buffer the elements of `input` are copied from with cp.async, if
-  /// they can be: narrow values contiguous along the reduction, in chunks
-  /// of kCopyValues that no row or slice of the reduction cuts.
+  /// they can be: values of a product on tensor cores (narrow ones, or
+  /// f32 ones, rounded to TF32 where the fragments are loaded) contiguous
+  /// along the reduction, in chunks of kCopyBytes that no row or slice of
+  /// the reduction cuts.
   Value copySource(OpOperand &input);
+  /// The values a cp.async copies.
+  int64_t copyValues() { return kCopyBytes / (narrow ? 2 : 4); }
   /// Sets which inputs are copied with cp.async, and in how many stages
   /// (at most `most`), where shared memory allows two or more.
   void chooseCopies(int64_t most);
@@ -329,6 +333,18 @@ private:
   /// contiguous along the reduction), or with ldmatrix.trans from one of
   /// narrow pairs along the rows or columns (pairsAlongExtent).
   bool loadsMatrices(OpOperand &input) { return ldmatrix && tensorCores; }
+  /// Whether the TF32 tile of `input` holds each row's or column's
+  /// reduction steps consecutively (ldmatrix reads it, or cp.async writes
+  /// it) rather than being reduction-major.
+  bool stepsAlongExtent(OpOperand &input) {
+    return tensorCores && !narrow && (loadsMatrices(input) || sourceOf(input));
+  }
+  /// `value` rounded to TF32 (to nearest, ties away from zero), as 32 bits.
+  Value roundedToTF32(Value value) {
+    return NVVM::ConvertFloatToTF32Op::create(
+        rewriter, loc, rewriter.getI32Type(), value,
+        NVVM::FPRoundingModeAttr::get(rewriter.getContext(), NVVM::FPRoundingMode::RNA));
+  }
   /// Whether the narrow tile of `input` holds pairs of consecutive rows or
   /// columns, reduction-major (an input not contiguous along the
   /// reduction, whose fragments ldmatrix.trans loads), rather than pairs
@@ -589,13 +605,9 @@ void TiledKernels::storeStep(OpOperand &input, Value buffer, ArrayRef<Staged> st
       continue;
     }
     if (tensorCores) // rounded to TF32 once, kept as f32 bits
-      v = arith::BitcastOp::create(
-          rewriter, loc, rewriter.getF32Type(),
-          NVVM::ConvertFloatToTF32Op::create(
-              rewriter, loc, rewriter.getI32Type(), v,
-              NVVM::FPRoundingModeAttr::get(rewriter.getContext(), NVVM::FPRoundingMode::RNA)));
+      v = arith::BitcastOp::create(rewriter, loc, rewriter.getF32Type(), roundedToTF32(v));
     memref::StoreOp::create(rewriter, loc, v, buffer,
-                            loadsMatrices(input) ? ValueRange{rr, kk} : ValueRange{kk, rr});
+                            stepsAlongExtent(input) ? ValueRange{rr, kk} : ValueRange{kk, rr});
   }
   // Narrow elements in pairs, the first in the low half of a word: of
   // consecutive reduction steps, or rows or columns.
@@ -669,13 +681,25 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                ? LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, narrow), word)
                : word; // bf16 pairs and TF32 values go as 32-bit words
   };
+  // A TF32 fragment's word from its tile's: copied with cp.async, the
+  // input's f32 value, rounded here (else rounded where it was staged).
+  auto tf32Word = [&](OpOperand &input, Value word) -> Value {
+    if (!sourceOf(input))
+      return word;
+    if (word.getType() != f32)
+      word = arith::BitcastOp::create(rewriter, loc, f32, word);
+    return roundedToTF32(word);
+  };
   // A fragment's element (TF32: at step k of the tile) or word (narrow: at
   // pair k) of row or column `at`.
   auto fragment = [&](Value buffer, Value k, Value at) -> Value {
-    if (!narrow)
-      return arith::BitcastOp::create(
-          rewriter, loc, i32, memref::LoadOp::create(rewriter, loc, buffer, ValueRange{k, at}));
     OpOperand &input = buffer == lhsTile ? lhs : rhs;
+    if (!narrow) {
+      Value value = memref::LoadOp::create(
+          rewriter, loc, buffer, stepsAlongExtent(input) ? ValueRange{at, k} : ValueRange{k, at});
+      return sourceOf(input) ? tf32Word(input, value)
+                             : arith::BitcastOp::create(rewriter, loc, i32, value);
+    }
     return operand(memref::LoadOp::create(rewriter, loc, buffer, wordIndices(input, at, k)));
   };
   // `count` matrices of `buffer` loaded with ldmatrix (`transposed`:
@@ -691,10 +715,11 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                                          NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
                                          NVVM::LdStMatrixEltType::B16);
     SmallVector<Value, 4> words;
-    for (int64_t q = 0; q < count; ++q)
-      words.push_back(operand(count == 1 ? load.getRes()
-                                         : LLVM::ExtractValueOp::create(rewriter, loc,
-                                                                        load.getRes(), q)));
+    for (int64_t q = 0; q < count; ++q) {
+      Value word = count == 1 ? load.getRes()
+                              : LLVM::ExtractValueOp::create(rewriter, loc, load.getRes(), q);
+      words.push_back(narrow ? operand(word) : tf32Word(buffer == lhsTile ? lhs : rhs, word));
+    }
     return words;
   };
   NVVM::MMATypes type = !narrow         ? NVVM::MMATypes::tf32
@@ -781,14 +806,16 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
 // writes them); another pair-major, padded by 8 like TF32's (its stores
 // are consecutive words), or, with ldmatrix, of pairs of rows or columns,
 // reduction-major, padded by 4 (ldmatrix.trans's rows, 8 steps of 4
-// words, fall in 32 banks; 16-byte multiples). With ldmatrix, TF32 tiles
-// are row- or column-major along the reduction, padded by 4 the same way.
+// words, fall in 32 banks; 16-byte multiples). With ldmatrix, and for
+// inputs copied with cp.async, TF32 tiles are row- or column-major along
+// the reduction, padded by 4 the same way (a warp's fragment loads, 8 rows
+// of 4 words, fall in 32 banks).
 MemRefType TiledKernels::tileType(OpOperand &input) {
   auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(), gpu::AddressSpace::Workgroup);
   int64_t extent = extentOf(input);
   if (!narrow) {
     SmallVector<int64_t, 2> sizes = {stepK, extent + (tensorCores ? 8 : 1)};
-    if (loadsMatrices(input))
+    if (stepsAlongExtent(input))
       sizes = {extent, stepK + 4};
     return MemRefType::get(sizes, rewriter.getF32Type(), MemRefLayoutAttrInterface(), workgroup);
   }
@@ -801,12 +828,13 @@ MemRefType TiledKernels::tileType(OpOperand &input) {
 }
 
 Value TiledKernels::copySource(OpOperand &input) {
-  if (!narrow || innermostDim(op, input) != shape.k || depth % stepK != 0)
+  if (!tensorCores || innermostDim(op, input) != shape.k || depth % stepK != 0)
     return {};
-  // (chunks start at multiples of kCopyValues of the reduction, whose
+  // (chunks start at multiples of copyValues() of the reduction, whose
   // length stepK divides: no chunk crosses a row's end)
   Value source = dlc::contiguousSource(fusion, input.get());
-  if (!source || cast<MemRefType>(source.getType()).getElementType() != narrow)
+  Type values = narrow ? narrow : rewriter.getF32Type();
+  if (!source || cast<MemRefType>(source.getType()).getElementType() != values)
     return {};
   return source;
 }
@@ -814,17 +842,17 @@ Value TiledKernels::copySource(OpOperand &input) {
 void TiledKernels::chooseCopies(int64_t most) {
   if (most == 0)
     return;
-  Value lhsFrom = copySource(lhs), rhsFrom = copySource(rhs);
+  // (the tiles' shapes are those of the inputs copied)
+  lhsSource = copySource(lhs);
+  rhsSource = copySource(rhs);
   auto bytes = [&](OpOperand &input) { return bytesOf(tileType(input)); };
-  int64_t copied = (lhsFrom ? bytes(lhs) : 0) + (rhsFrom ? bytes(rhs) : 0);
-  int64_t staged = (lhsFrom ? 0 : bytes(lhs)) + (rhsFrom ? 0 : bytes(rhs));
-  if (copied == 0)
+  int64_t copied = (lhsSource ? bytes(lhs) : 0) + (rhsSource ? bytes(rhs) : 0);
+  int64_t staged = (lhsSource ? 0 : bytes(lhs)) + (rhsSource ? 0 : bytes(rhs));
+  int64_t fit = copied ? std::min(most, (kMostSharedBytes - staged) / copied) : 0;
+  if (fit < dlc::kGPUFewestCopyStages) {
+    lhsSource = rhsSource = Value();
     return;
-  int64_t fit = std::min(most, (kMostSharedBytes - staged) / copied);
-  if (fit < dlc::kGPUFewestCopyStages)
-    return;
-  lhsSource = lhsFrom;
-  rhsSource = rhsFrom;
+  }
   stages = fit;
 }
 
@@ -851,7 +879,7 @@ Value TiledKernels::address(Value buffer, ValueRange indices, unsigned space) {
 
 void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value stage,
                             Value stepStart) {
-  int64_t perLine = stepK / kCopyValues, chunks = extentOf(input) * perLine;
+  int64_t values = copyValues(), perLine = stepK / values, chunks = extentOf(input) * perLine;
   for (int64_t p = 0; p * kThreads < chunks; ++p) {
     OpBuilder::InsertionGuard guard(rewriter);
     Value chunk = add(thread, index(p * kThreads));
@@ -859,13 +887,13 @@ void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value sta
       rewriter.setInsertionPointToStart(
           scf::IfOp::create(rewriter, loc, below(chunk, chunks), /*withElseRegion=*/false)
               .thenBlock());
-    Value line = divide(chunk, perLine), part = times(remainder(chunk, perLine), kCopyValues);
+    Value line = divide(chunk, perLine), part = times(remainder(chunk, perLine), values);
     assignClamped(dimsOf(input), add(first, line));
     at[shape.k] = add(stepStart, part);
     Value from = address(sourceOf(input),
                          dlc::sourceIndices(rewriter, loc, fusion, input.get(), indices(input)),
                          /*global*/ 1);
-    Value to = address(ring, {stage, line, divide(part, 2)}, /*shared*/ 3);
+    Value to = address(ring, {stage, line, narrow ? divide(part, 2) : part}, /*shared*/ 3);
     NVVM::CpAsyncOp::create(rewriter, loc, to, from, kCopyBytes,
                             NVVM::LoadCacheModifierKind::CG, /*cpSize=*/Value());
   }
