@@ -1,6 +1,7 @@
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true copy-stages=3}))" | FileCheck %s
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true copy-stages=3}))" --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true}))" | FileCheck %s --check-prefix=NONE
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true copy-stages=3 ldmatrix=true}))" | FileCheck %s --check-prefix=LDM
 // RUN: not dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true copy-stages=1}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dlc-opt %s --pass-pipeline="builtin.module(func.func(dlc-gpu-map-to-threads{narrow-mma=true copy-stages=5}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
@@ -104,6 +105,20 @@ func.func @f16_dense(%x: memref<256x128xf16>, %w: memref<512x128xf16>,
 // CHECK: nvvm.mma.sync
 // CHECK: gpu.barrier
 // CHECK: scf.yield
+// With ldmatrix, B's tile holds pairs of consecutive columns, each step's
+// columns consecutively (32 steps by 32 + 4 words): B is copied too, in
+// chunks of 8 values along the columns, and loaded with ldmatrix.trans.
+// LDM-LABEL: func.func @f16_product
+// LDM: memref.view {{.*}} to memref<3x64x20xi32, #gpu.address_space<workgroup>>
+// LDM: %[[B:.*]] = memref.view {{.*}} to memref<3x32x36xi32, #gpu.address_space<workgroup>>
+// LDM-NOT: memref.load %arg1
+// LDM: memref.extract_aligned_pointer_as_index %arg1 : memref<64x1024xf16>
+// LDM: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// LDM: %[[BS:.*]] = memref.subview %[[B]]
+// LDM: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
+// LDM: nvvm.mma.sync
+// LDM-NOT: gpu.barrier
+// LDM: scf.yield
 func.func @f16_product(%a: memref<512x64xf16>, %b: memref<64x1024xf16>,
                        %c: memref<512x1024xf32>) {
   %wa = memref.alloc() : memref<512x64xf32>

@@ -84,24 +84,35 @@ func.func @tf32_dense(%x: memref<256x128xf32>, %w: memref<512x128xf32>,
   return
 }
 
-// Only A is contiguous along the reduction: A is copied (a ring of 3
-// stages of 64 rows), B staged through registers into a reduction-major
-// tile of the kernel's own, rounded as it is stored, which the loop's
-// second barrier guards.
+// A is contiguous along the reduction, B along its columns: both are
+// copied, A in chunks along the reduction, B in chunks along the columns
+// into a reduction-major ring (3 stages of 16 steps by 64 + 8 columns),
+// its values rounded where the fragments are loaded. No thread stages
+// values through registers: the loop carries the accumulators only and
+// has one barrier.
 // CHECK-LABEL: func.func @tf32_product
-// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %c15360_i32 workgroup(%[[B:.*]] : memref<16x72xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %c29184_i32 {
 // CHECK: memref.view {{.*}} to memref<3x64x20xf32, #gpu.address_space<workgroup>>
-// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
-// CHECK: nvvm.convert.float.to.tf32
-// CHECK: memref.store %{{.*}}, %[[B]]
-// CHECK: nvvm.cp.async.wait.group 1
-// CHECK-NEXT: gpu.barrier
+// CHECK: %[[B:.*]] = memref.view {{.*}} to memref<3x16x72xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.load %arg1
+// CHECK: memref.extract_aligned_pointer_as_index %arg1 : memref<64x1024xf32>
 // CHECK: nvvm.cp.async.shared.global
-// CHECK: nvvm.cp.async.commit.group
-// CHECK: memref.load %arg1
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-NEXT: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[BS:.*]] = memref.subview %[[B]][%{{.*}}, 0, 0] [1, 16, 72] [1, 1, 1]
+// CHECK: %[[B0:.*]] = memref.load %[[BS]]
+// CHECK-NEXT: nvvm.convert.float.to.tf32 %[[B0]]
 // CHECK: nvvm.mma.sync
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
+// With ldmatrix, B's TF32 tile holds each column's steps consecutively
+// (64 columns by 16 + 4 steps): not copied, staged through registers.
+// LDM-LABEL: func.func @tf32_product
+// LDM: memref.view {{.*}} to memref<3x64x20xf32, #gpu.address_space<workgroup>>
+// LDM: memref.view {{.*}} to memref<64x20xf32, #gpu.address_space<workgroup>>
+// LDM: memref.load %arg1
+// LDM: return
 func.func @tf32_product(%a: memref<512x64xf32>, %b: memref<64x1024xf32>,
                         %c: memref<512x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<512x64xf32>, memref<64x1024xf32>)
@@ -156,5 +167,5 @@ func.func @strided(%a: memref<64x256xf32>, %w: memref<64x128xf32>, %c: memref<64
 }
 
 // STATS: dlc-gpu-map-to-threads
-// STATS-DAG: async-copied-inputs{{ +}}4
+// STATS-DAG: async-copied-inputs{{ +}}5
 // STATS-DAG: tiled-products{{ +}}4

@@ -503,7 +503,10 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     through a transpose keeping the last dimension; the reduction a whole
     number of steps) into shared memory with cp.async, 16 bytes a copy
     (TF32's values rounded where the fragments are loaded, not where they
-    are staged: the same products),
+    are staged: the same products), and those contiguous along the rows or
+    columns (a whole number of copies long) where their tile is
+    reduction-major with each step's rows or columns consecutive (TF32
+    without `ldmatrix`, f16 and bf16 with it),
     into a ring of that many stages each in the block's dynamic shared
     memory (up to 96 KB in all; fewer stages where more would not fit):
     the copies of the next stages - 1 steps are in flight while a step is

@@ -316,8 +316,9 @@ private:
   /// The buffer the elements of `input` are copied from with cp.async, if
   /// they can be: values of a product on tensor cores (narrow ones, or
   /// f32 ones, rounded to TF32 where the fragments are loaded) contiguous
-  /// along the reduction, in chunks of kCopyBytes that no row or slice of
-  /// the reduction cuts.
+  /// along the reduction, or along the rows or columns into a tile of
+  /// them, reduction-major; in chunks of kCopyBytes that no row, column or
+  /// slice of the reduction cuts.
   Value copySource(OpOperand &input);
   /// The values a cp.async copies.
   int64_t copyValues() { return kCopyBytes / (narrow ? 2 : 4); }
@@ -335,9 +336,10 @@ private:
   bool loadsMatrices(OpOperand &input) { return ldmatrix && tensorCores; }
   /// Whether the TF32 tile of `input` holds each row's or column's
   /// reduction steps consecutively (ldmatrix reads it, or cp.async writes
-  /// it) rather than being reduction-major.
-  bool stepsAlongExtent(OpOperand &input) {
-    return tensorCores && !narrow && (loadsMatrices(input) || sourceOf(input));
+  /// it in chunks along the reduction) rather than being reduction-major.
+  bool consecutiveSteps(OpOperand &input) {
+    return tensorCores && !narrow &&
+           (loadsMatrices(input) || (sourceOf(input) && innermostDim(op, input) == shape.k));
   }
   /// `value` rounded to TF32 (to nearest, ties away from zero), as 32 bits.
   Value roundedToTF32(Value value) {
@@ -369,7 +371,8 @@ private:
   Value address(Value buffer, ValueRange indices, unsigned space);
   /// Copies `input`'s elements of the step at `stepStart` into `stage` (its
   /// tile in the ring `ring`), kCopyBytes a cp.async, the block's
-  /// consecutive threads copying consecutive chunks of a row or column.
+  /// consecutive threads copying consecutive chunks of a row or column (or,
+  /// along them, of a step's rows or columns).
   void copyStep(OpOperand &input, Value first, Value ring, Value stage, Value stepStart);
   /// The tile `stage` of the ring `ring`.
   Value stageOf(Value ring, Value stage);
@@ -607,7 +610,7 @@ void TiledKernels::storeStep(OpOperand &input, Value buffer, ArrayRef<Staged> st
     if (tensorCores) // rounded to TF32 once, kept as f32 bits
       v = arith::BitcastOp::create(rewriter, loc, rewriter.getF32Type(), roundedToTF32(v));
     memref::StoreOp::create(rewriter, loc, v, buffer,
-                            stepsAlongExtent(input) ? ValueRange{rr, kk} : ValueRange{kk, rr});
+                            consecutiveSteps(input) ? ValueRange{rr, kk} : ValueRange{kk, rr});
   }
   // Narrow elements in pairs, the first in the low half of a word: of
   // consecutive reduction steps, or rows or columns.
@@ -696,7 +699,7 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
     OpOperand &input = buffer == lhsTile ? lhs : rhs;
     if (!narrow) {
       Value value = memref::LoadOp::create(
-          rewriter, loc, buffer, stepsAlongExtent(input) ? ValueRange{at, k} : ValueRange{k, at});
+          rewriter, loc, buffer, consecutiveSteps(input) ? ValueRange{at, k} : ValueRange{k, at});
       return sourceOf(input) ? tf32Word(input, value)
                              : arith::BitcastOp::create(rewriter, loc, i32, value);
     }
@@ -815,7 +818,7 @@ MemRefType TiledKernels::tileType(OpOperand &input) {
   int64_t extent = extentOf(input);
   if (!narrow) {
     SmallVector<int64_t, 2> sizes = {stepK, extent + (tensorCores ? 8 : 1)};
-    if (stepsAlongExtent(input))
+    if (consecutiveSteps(input))
       sizes = {extent, stepK + 4};
     return MemRefType::get(sizes, rewriter.getF32Type(), MemRefLayoutAttrInterface(), workgroup);
   }
@@ -828,10 +831,22 @@ MemRefType TiledKernels::tileType(OpOperand &input) {
 }
 
 Value TiledKernels::copySource(OpOperand &input) {
-  if (!tensorCores || innermostDim(op, input) != shape.k || depth % stepK != 0)
+  // (chunks along the reduction start at multiples of copyValues(), which
+  // stepK is, and the reduction is a whole number of steps: no chunk
+  // crosses a row's end, and no step needs the zeros a staged one stores
+  // past the reduction's end)
+  if (!tensorCores || depth % stepK != 0)
     return {};
-  // (chunks start at multiples of copyValues() of the reduction, whose
-  // length stepK divides: no chunk crosses a row's end)
+  // Along the rows or columns: the innermost of the loops they span, a
+  // whole number of chunks long (so a chunk at a multiple of copyValues()
+  // is consecutive in the buffer), into a tile whose rows (the reduction
+  // steps) hold the rows or columns consecutively: TF32 ones, or narrow
+  // pairs along them (ldmatrix.trans reads them)
+  unsigned inner = innermostDim(op, input);
+  if (inner != shape.k &&
+      (inner != dimsOf(input).back() || shape.ranges[inner] % copyValues() != 0 ||
+       (narrow ? !pairsAlongExtent(input) : loadsMatrices(input))))
+    return {};
   Value source = dlc::contiguousSource(fusion, input.get());
   Type values = narrow ? narrow : rewriter.getF32Type();
   if (!source || cast<MemRefType>(source.getType()).getElementType() != values)
@@ -879,7 +894,11 @@ Value TiledKernels::address(Value buffer, ValueRange indices, unsigned space) {
 
 void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value stage,
                             Value stepStart) {
-  int64_t values = copyValues(), perLine = stepK / values, chunks = extentOf(input) * perLine;
+  // Lines of the tile: its rows or columns, or (chunks along them) its steps
+  bool alongK = innermostDim(op, input) == shape.k;
+  int64_t values = copyValues(), extent = extentOf(input);
+  int64_t perLine = (alongK ? stepK : extent) / values,
+          chunks = (alongK ? extent : stepK) * perLine;
   for (int64_t p = 0; p * kThreads < chunks; ++p) {
     OpBuilder::InsertionGuard guard(rewriter);
     Value chunk = add(thread, index(p * kThreads));
@@ -888,8 +907,14 @@ void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value sta
           scf::IfOp::create(rewriter, loc, below(chunk, chunks), /*withElseRegion=*/false)
               .thenBlock());
     Value line = divide(chunk, perLine), part = times(remainder(chunk, perLine), values);
-    assignClamped(dimsOf(input), add(first, line));
-    at[shape.k] = add(stepStart, part);
+    if (alongK) {
+      assignClamped(dimsOf(input), add(first, line));
+      at[shape.k] = add(stepStart, part);
+    } else { // (a chunk past the end copies the last, which nothing stores)
+      int64_t last = shape.count(dimsOf(input)) - values;
+      assign(dimsOf(input), arith::MinUIOp::create(rewriter, loc, add(first, part), index(last)));
+      at[shape.k] = add(stepStart, line);
+    }
     Value from = address(sourceOf(input),
                          dlc::sourceIndices(rewriter, loc, fusion, input.get(), indices(input)),
                          /*global*/ 1);
