@@ -54,7 +54,9 @@
 # than the default); cublas: X = cublas, in f32, TF32, f16 and bf16 with
 # `;external=cublas` (the products partitioned for cuBLAS: dlc's kernels
 # against NVIDIA's library); ldmatrix: X = ldm, in TF32, f16 and bf16 with
-# --gpu-ldmatrix (tensor-core fragments loaded with ldmatrix); none: no such
+# --gpu-ldmatrix (tensor-core fragments loaded with ldmatrix), and X = c3l
+# in f16 and bf16 with it and --gpu-copy-stages=3 (then the inputs
+# contiguous along the rows or columns are copied too); none: no such
 # libraries. (The fused reductions, row
 # kernels and merged epilogues, A/Bs until bench/gpu/h200-flags, are the
 # default since.)
@@ -80,7 +82,8 @@ for a in "${names[@]}"; do
                   "f16 k16 --gpu-tile-depth=16") ;;
     cublas) abs_+=("f32 cublas ;external=cublas" "tf32 cublas ;external=cublas"
                    "f16 cublas ;external=cublas") ;;
-    ldmatrix) abs_+=("tf32 ldm --gpu-ldmatrix" "f16 ldm --gpu-ldmatrix") ;;
+    ldmatrix) abs_+=("tf32 ldm --gpu-ldmatrix" "f16 ldm --gpu-ldmatrix"
+                     "f16 c3l --gpu-copy-stages=3 --gpu-ldmatrix") ;;
     none) ;;
     *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas, ldmatrix or none" >&2
        exit 2 ;;

@@ -13,7 +13,9 @@
 // values are rounded to TF32 where the fragments are loaded, each word of
 // an A fragment (4) and of a B fragment (2) before its mma.sync, instead
 // of where they are stored: no thread stages values through registers,
-// the loop carries the accumulators only and has one barrier.
+// the loop carries the accumulators only and has one barrier. A step's
+// copies are made only where it is one of the reduction's (%c128): past
+// its end, its group is empty.
 // CHECK-LABEL: func.func @tf32_dense
 // CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %c15360_i32 {
 // CHECK: %[[SHARED:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
@@ -27,9 +29,12 @@
 // CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NOT: memref.load %arg1
-// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32) {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[END:[^ ]*]] step {{.*}} -> (f32, f32, f32, f32) {
 // CHECK-NEXT: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: gpu.barrier
+// CHECK-NOT: nvvm.convert.float.to.tf32
+// CHECK: %[[NEXT:.*]] = arith.cmpi ult, %{{.*}}, %[[END]] : index
+// CHECK-NEXT: scf.if %[[NEXT]] {
 // CHECK-NOT: nvvm.convert.float.to.tf32
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: %[[XS:.*]] = memref.subview %[[X]][%{{.*}}, 0, 0] [1, 32, 20] [1, 1, 1]

@@ -1050,15 +1050,21 @@ dlc::TiledKernelCounts TiledKernels::build() {
     end = arith::MinUIOp::create(rewriter, loc, add(begin, index(cut.chunk)), end);
   }
   // The inputs copied with cp.async: the copies of the first stages - 1
-  // steps in flight, a group a step (past the reduction's end, of its last
-  // step, which is not used).
+  // steps in flight, a group a step (past the block's last step, an empty
+  // group: a reduction of few steps copies each once).
   bool copying = lhsSource || rhsSource, staging = !lhsSource || !rhsSource;
   auto copySteps = [&](Value stage, Value stepStart) {
-    Value clamped = arith::MinUIOp::create(rewriter, loc, stepStart, index(depth - stepK));
-    if (lhsSource)
-      copyStep(lhs, firstRow, lhsTile, stage, clamped);
-    if (rhsSource)
-      copyStep(rhs, firstCol, rhsTile, stage, clamped);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Value inside =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, stepStart, end);
+      rewriter.setInsertionPointToStart(
+          scf::IfOp::create(rewriter, loc, inside, /*withElseRegion=*/false).thenBlock());
+      if (lhsSource)
+        copyStep(lhs, firstRow, lhsTile, stage, stepStart);
+      if (rhsSource)
+        copyStep(rhs, firstCol, rhsTile, stage, stepStart);
+    }
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
   };
   for (int64_t s = 0; copying && s + 1 < stages; ++s)
