@@ -39,7 +39,7 @@
 #   bench-unchanged.txt             the A/B sides left out: identical to
 #                                   the library they would be timed or
 #                                   checked against (models/ too)
-# GPU_ARCH defaults to sm_90 (H100, H200). The payload (33 MB with
+# GPU_ARCH defaults to sm_90 (H100, H200). The payload (35 MB with
 # AB=copy,ldmatrix, 2026-12-01) travels with the checkout to a lent GPU
 # machine, 64 MiB in all.
 # AB, a comma-separated list (default copy,ldmatrix): split: X = s512, in f32 with
