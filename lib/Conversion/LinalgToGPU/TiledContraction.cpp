@@ -684,11 +684,12 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                ? LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, narrow), word)
                : word; // bf16 pairs and TF32 values go as 32-bit words
   };
-  // A TF32 fragment's word from its tile's: copied with cp.async, the
-  // input's f32 value, rounded here (else rounded where it was staged).
+  // A TF32 fragment's word (i32) from its tile's element or word: copied
+  // with cp.async, the input's f32 value, rounded here (else rounded where
+  // it was staged).
   auto tf32Word = [&](OpOperand &input, Value word) -> Value {
     if (!sourceOf(input))
-      return word;
+      return word.getType() == f32 ? arith::BitcastOp::create(rewriter, loc, i32, word) : word;
     if (word.getType() != f32)
       word = arith::BitcastOp::create(rewriter, loc, f32, word);
     return roundedToTF32(word);
@@ -700,8 +701,7 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
     if (!narrow) {
       Value value = memref::LoadOp::create(
           rewriter, loc, buffer, consecutiveSteps(input) ? ValueRange{at, k} : ValueRange{k, at});
-      return sourceOf(input) ? tf32Word(input, value)
-                             : arith::BitcastOp::create(rewriter, loc, i32, value);
+      return tf32Word(input, value);
     }
     return operand(memref::LoadOp::create(rewriter, loc, buffer, wordIndices(input, at, k)));
   };
