@@ -177,6 +177,38 @@ TEST_F(GPUEmulator, MisalignedAsyncCopyIsAnError) {
                                               "aligned to 16", "thread (0, 0, 0)"});
 }
 
+/// A thread's 16-byte vector load from the input at element `skew` / 4
+/// (plus `skew` % 4 bytes) and its store into element 4 of the output.
+std::string vectorLoad(int64_t skew) {
+  return R"(
+      %skew = arith.constant )" + std::to_string(skew) + R"( : index
+      %pin0 = memref.extract_aligned_pointer_as_index %in : memref<64xi32> -> index
+      %pin = arith.addi %pin0, %skew : index
+      %pin64 = arith.index_cast %pin : index to i64
+      %src = llvm.inttoptr %pin64 : i64 to !llvm.ptr<1>
+      %v = llvm.load %src {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+      %pout = memref.extract_aligned_pointer_as_index %out : memref<64xi32> -> index
+      %c16 = arith.constant 16 : index
+      %at = arith.addi %pout, %c16 : index
+      %at64 = arith.index_cast %at : index to i64
+      %dst = llvm.inttoptr %at64 : i64 to !llvm.ptr<1>
+      llvm.store %v, %dst {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+)";
+}
+
+TEST_F(GPUEmulator, VectorLoadsAndStoresMoveWholeChunks) {
+  // (elements 4 to 7 of the input into 4 to 7 of the output)
+  auto out = run(module(1, vectorLoad(/*skew=*/16)));
+  ASSERT_TRUE(std::holds_alternative<Tensor>(out)) << std::get<std::string>(out);
+  for (int64_t k = 4; k < 8; ++k)
+    EXPECT_EQ(std::get<Tensor>(out).data[k], 100 + k);
+}
+
+TEST_F(GPUEmulator, MisalignedVectorLoadIsAnError) {
+  expectError(run(module(1, vectorLoad(/*skew=*/4))),
+              {"llvm.load", "loads 16 bytes at an address not aligned to 16", "thread (0, 0, 0)"});
+}
+
 /// A warp's ldmatrix of two 8 x 8 matrices of 16-bit values from the 64
 /// words in shared memory (16 rows of 4 words), lane l giving the address
 /// of row 15 - l % 16 plus `misalign` bytes (`transposed`: ldmatrix.trans);

@@ -29,14 +29,16 @@
 #                 f16: the other --gpu-tile-depth; _cublas: the products
 #                 by cuBLAS, `;external=cublas`; _ldm in TF32 and f16:
 #                 --gpu-ldmatrix; _c3l in f16: --gpu-ldmatrix
-#                 --gpu-copy-stages=3), and the
+#                 --gpu-copy-stages=3; _vec in TF32 and f16:
+#                 --gpu-vector-loads), and the
 #                 libraries an earlier compiler made (_before, when the
 #                 payload has them: gpu-prepare.sh's BEFORE)
 #   profiles.txt  the 15 kernels taking most GPU time per model and batch
 #                 (dlc-cuda-run --profile, in runs of their own), of the
 #                 libraries A/Bs are timed against and of the _c3,
-#                 _c3l, _cublas and _ldm ones (which products the copies or
-#                 ldmatrix make faster or slower; cuBLAS's calls, rows
+#                 _c3l, _cublas, _ldm and _vec ones (which products the
+#                 copies, ldmatrix or vector loads make faster or slower;
+#                 cuBLAS's calls, rows
 #                 cublas_gemm_*)
 #   peers.jsonl   PyTorch eager, ONNX Runtime, torch.compile (default,
 #                 reduce-overhead) on the same architectures
@@ -99,7 +101,7 @@ fi
 models=$work/models
 for so in "$models"/*.so; do
   m=$(basename "$so" .so)
-  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .c3l, .lbs, .ldm): M's inputs
+  base=${m%%.*} # M.tf32, M.f16, M.bf16 (and those .k16, .s512, .c3, .c3l, .lbs, .ldm, .vec): M's inputs
   # the library without its A/B's suffix (gpu-prepare.sh's AB): a last
   # part after the model's that names no variant
   plain=$m

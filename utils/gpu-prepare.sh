@@ -56,7 +56,9 @@
 # against NVIDIA's library); ldmatrix: X = ldm, in TF32, f16 and bf16 with
 # --gpu-ldmatrix (tensor-core fragments loaded with ldmatrix), and X = c3l
 # in f16 and bf16 with it and --gpu-copy-stages=3 (then the inputs
-# contiguous along the rows or columns are copied too); none: no such
+# contiguous along the rows or columns are copied too); vector: X = vec, in
+# TF32, f16 and bf16 with --gpu-vector-loads (the inputs the copies would
+# take staged through registers 16 bytes a load instead); none: no such
 # libraries. (The fused reductions, row
 # kernels and merged epilogues, A/Bs until bench/gpu/h200-flags, are the
 # default since.)
@@ -84,8 +86,9 @@ for a in "${names[@]}"; do
                    "f16 cublas ;external=cublas") ;;
     ldmatrix) abs_+=("tf32 ldm --gpu-ldmatrix" "f16 ldm --gpu-ldmatrix"
                      "f16 c3l --gpu-copy-stages=3 --gpu-ldmatrix") ;;
+    vector) abs_+=("tf32 vec --gpu-vector-loads" "f16 vec --gpu-vector-loads") ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas, ldmatrix or none" >&2
+    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas, ldmatrix, vector or none" >&2
        exit 2 ;;
   esac
 done

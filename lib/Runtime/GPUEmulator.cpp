@@ -730,7 +730,7 @@ LogicalResult Thread::runArith(Operation *op, bool &handled) {
     return success();
   };
   if (rt && isa<VectorType>(rt) &&
-      !isa<arith::ConstantOp, arith::BitcastOp, LLVM::BitcastOp>(op))
+      !isa<arith::ConstantOp, arith::BitcastOp, LLVM::BitcastOp, LLVM::LoadOp>(op))
     return fail(op, "vector arithmetic is not emulated");
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     FailureOr<Val> v = constantVal(c.getValue(), rt);
@@ -1188,6 +1188,36 @@ LogicalResult Thread::runGPU(Operation *op, bool &handled) {
     Val v;
     v.i = bits;
     set(tf32.getRes(), std::move(v));
+    return success();
+  }
+  // Loads and stores through pointers (a kernel's 16-byte chunks staged
+  // through registers), element by element, aligned to their size as
+  // PTX's vector loads and stores must be.
+  if (isa<LLVM::LoadOp, LLVM::StoreOp>(op)) {
+    auto load = dyn_cast<LLVM::LoadOp>(op);
+    Type type = load ? load.getType() : cast<LLVM::StoreOp>(op).getValue().getType();
+    auto vector = dyn_cast<VectorType>(type);
+    Type element = vector ? vector.getElementType() : type;
+    int64_t count = vector ? vector.getNumElements() : 1, width = byteSize(element);
+    int64_t bytes = count * width;
+    char *p = reinterpret_cast<char *>(
+        get(load ? load.getAddr() : cast<LLVM::StoreOp>(op).getAddr()).i);
+    StringRef what = load ? "loads " : "stores ";
+    if (!emu.inBounds(p, bytes))
+      return fail(op, what + Twine(bytes) + " bytes outside every buffer");
+    if (reinterpret_cast<uintptr_t>(p) % bytes)
+      return fail(op, what + Twine(bytes) + " bytes at an address not aligned to " +
+                          Twine(bytes));
+    if (!load) {
+      const Val &v = get(cast<LLVM::StoreOp>(op).getValue());
+      for (int64_t k = 0; k < count; ++k)
+        storeScalar(element, vector ? v.elems()[k] : v, p + k * width);
+      return success();
+    }
+    std::vector<Val> elements;
+    for (int64_t k = 0; k < count; ++k)
+      elements.push_back(loadScalar(element, p + k * width));
+    set(load.getResult(), vector ? aggregateVal(std::move(elements)) : elements.front());
     return success();
   }
   if (isa<gpu::LaunchFuncOp>(op) && kernel)

@@ -95,6 +95,12 @@ static cl::opt<bool> gpuLdmatrix(
              "loads the fragments of its inputs from shared memory with ldmatrix, four 8 x 8 "
              "matrices a warp's instruction (ldmatrix.trans for f16 or bf16 inputs not "
              "contiguous along the reduction; default: a 32-bit load a lane per word)"));
+static cl::opt<bool> gpuVectorLoads(
+    "gpu-vector-loads", cl::init(dlc::GPUTarget{}.vectorLoads),
+    cl::desc("cuda: a matrix product on tensor cores stages its inputs contiguous along the "
+             "reduction, or along the rows or columns of their tiles, through registers 16 "
+             "bytes a load and a store, in the tiles --gpu-copy-stages would copy them into "
+             "(where copy stages are off or do not fit; default: an element at a time)"));
 static cl::opt<bool> gpuEmulate(
     "gpu-emulate",
     cl::desc("cuda: run the compiled kernels on the CPU in dlc's GPU emulator instead of on a "
@@ -369,6 +375,7 @@ static Expected<GPUTarget> gpuTargetFromFlags(Expected<CUDADevice> &device) {
   gpu->mergeEpilogues = gpuMergeEpilogues;
   gpu->lastBlockSums = gpuLastBlockSums;
   gpu->ldmatrix = gpuLdmatrix;
+  gpu->vectorLoads = gpuVectorLoads;
   if (gpuTF32 && !gpu->hasTensorCores())
     return createStringError("--gpu-tf32: " + gpu->chip +
                              " has no TF32 tensor cores (sm_80 and later have)");
@@ -591,11 +598,12 @@ int main(int argc, char **argv) {
                 gpuSplitBlocks.getNumOccurrences() || gpuCopyStages.getNumOccurrences() ||
                 gpuFuseReductions.getNumOccurrences() || gpuRowKernels.getNumOccurrences() ||
                 gpuMergeEpilogues.getNumOccurrences() || gpuLastBlockSums.getNumOccurrences() ||
-                gpuLdmatrix.getNumOccurrences() || gpuEmulate))
+                gpuLdmatrix.getNumOccurrences() || gpuVectorLoads.getNumOccurrences() ||
+                gpuEmulate))
     return fail("--gpu-arch, --gpu-tf32, --gpu-max-tile, --gpu-tile-depth, --gpu-split-blocks, "
                 "--gpu-copy-stages, --gpu-fuse-reductions, --gpu-row-kernels, "
-                "--gpu-merge-epilogues, --gpu-last-block-sums, --gpu-ldmatrix, --gpu-emulate "
-                "and --cuda-path apply to --target=cuda");
+                "--gpu-merge-epilogues, --gpu-last-block-sums, --gpu-ldmatrix, "
+                "--gpu-vector-loads, --gpu-emulate and --cuda-path apply to --target=cuda");
   if ((gpuEmulateKernels || gpuEmulateReverse) && !gpuEmulate)
     return fail("--gpu-emulate-kernels and --gpu-emulate-reverse apply with --gpu-emulate");
   if (gpuEmulate && (!compileTo.empty() || !emit.empty() || bench || !jsonPath.empty()))

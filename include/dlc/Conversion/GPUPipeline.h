@@ -95,6 +95,11 @@ struct GPUTarget {
   /// by default until a GPU has timed it (emulated and assembled only so
   /// far).
   bool ldmatrix = false;
+  /// A tiled product on tensor cores stages the inputs it could copy with
+  /// cp.async but does not (copyStages 0) through registers 16 bytes a
+  /// load and a store (dlc-gpu-map-to-threads' vector-loads). Off by
+  /// default until a GPU has timed it (emulated and assembled only so far).
+  bool vectorLoads = false;
 
   /// The target for `--gpu-arch=ARCH`, or an error naming the supported
   /// ones.

@@ -521,6 +521,11 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     reduction-major, and loaded with `ldmatrix.trans`. With `tf32` too, the
     TF32 products' tiles hold each row's or column's steps consecutively
     and ldmatrix loads them (a TF32 value is a pair of halves to it).
+    With `vector-loads`, the inputs such a product could copy but does not
+    (`copy-stages` 0, or too little shared memory for two stages) are
+    staged through registers into the same tiles 16 bytes a load and a
+    store, a step ahead, instead of an element at a time
+    (`vector-loaded-inputs`).
     Those tiles are in the block's dynamic shared memory (16-byte
     aligned). A
     reduction whose
@@ -569,8 +574,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     `warp-reductions`, `tiled-products`, `window-reductions`,
     `reductions-moved-innermost`,
     `fused-inputs`, `fused-inits`, `fused-epilogues`, `async-copied-inputs`,
-    `ldmatrix-inputs`, `fused-reductions`, `row-kernels`, `copies-forwarded`,
-    `last-block-sums`.
+    `ldmatrix-inputs`, `vector-loaded-inputs`, `fused-reductions`, `row-kernels`,
+    `copies-forwarded`, `last-block-sums`.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",
@@ -603,6 +608,9 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     Option<"ldmatrix", "ldmatrix", "bool", /*default=*/"false",
            "A tiled product on tensor cores loads the fragments of its inputs with ldmatrix "
            "(ldmatrix.trans for f16 or bf16 inputs not contiguous along the reduction)">,
+    Option<"vectorLoads", "vector-loads", "bool", /*default=*/"false",
+           "A tiled product on tensor cores stages the inputs it could copy with cp.async "
+           "but does not (copy-stages=0) through registers 16 bytes a load and a store">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",

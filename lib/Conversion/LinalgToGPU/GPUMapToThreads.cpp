@@ -483,7 +483,8 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
                        << dlc::kGPUMostCopyStages << " (or 0: none)";
       return signalPassFailure();
     }
-    dlc::TileLimits limits{maxTile, tileDepth, splitBlocks, copyStages, lastBlockSums, ldmatrix};
+    dlc::TileLimits limits{maxTile,       tileDepth, splitBlocks, copyStages,
+                           lastBlockSums, ldmatrix,  vectorLoads};
     IRRewriter rewriter(&getContext());
     FailureOr<int64_t> forwarded = dlc::forwardCopies(rewriter, func);
     if (failed(forwarded))
@@ -524,7 +525,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     SmallVector<dlc::ProductFusion> fusions;
     llvm::SmallPtrSet<Operation *, 16> fused;
     int64_t fusedInits = 0, fusedEpilogues = 0, fusedInputs = 0, copiedInputs = 0,
-            summedInKernel = 0, ldmatrixInputs = 0;
+            summedInKernel = 0, ldmatrixInputs = 0, vectorInputs = 0;
     auto take = [&](const dlc::ProductFusion &fusion) {
       fused.insert_range(fusion.ops());
       fusedInits += fusion.init != nullptr;
@@ -631,6 +632,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
       copiedInputs += built.copiedInputs;
       summedInKernel += built.lastBlockSums;
       ldmatrixInputs += built.ldmatrixInputs;
+      vectorInputs += built.vectorInputs;
     }
     for (auto [op, fusion] : llvm::zip(windows, ArrayRef(fusions).drop_front(tiled.size()))) {
       std::string layer = layerName(op.getLoc());
@@ -653,6 +655,7 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     dlc::recordPassStat(getArgument(), "fused-inputs", fusedInputs);
     dlc::recordPassStat(getArgument(), "async-copied-inputs", copiedInputs);
     dlc::recordPassStat(getArgument(), "ldmatrix-inputs", ldmatrixInputs);
+    dlc::recordPassStat(getArgument(), "vector-loaded-inputs", vectorInputs);
     dlc::recordPassStat(getArgument(), "fused-reductions", fusedReductions);
     dlc::recordPassStat(getArgument(), "copies-forwarded", *forwarded);
     dlc::recordPassStat(getArgument(), "reductions-moved-innermost", interchanged);

@@ -151,6 +151,7 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   threads.rowKernels = target.rowKernels;
   threads.lastBlockSums = target.lastBlockSums;
   threads.ldmatrix = target.ldmatrix;
+  threads.vectorLoads = target.vectorLoads;
   threads.narrowMMA = target.hasTensorCores();
   pm.addNestedPass<func::FuncOp>(createGPUMapToThreadsPass(threads));
   pm.addPass(createGPUInlineKernelFunctionsPass());

@@ -286,7 +286,7 @@ public:
         depth(shape.ranges[shape.k]), at(shape.ranges.size()), lhs(*op.getDpsInputOperand(0)),
         rhs(*op.getDpsInputOperand(1)), out(*op.getDpsInitOperand(0)),
         lastBlockSums(limits.lastBlockSums), ldmatrix(limits.ldmatrix) {
-    chooseCopies(limits.stages);
+    chooseCopies(limits.stages, limits.vectorLoads);
   }
 
   /// Replaces the op with its kernels.
@@ -323,11 +323,17 @@ private:
   /// The values a cp.async copies.
   int64_t copyValues() { return kCopyBytes / (narrow ? 2 : 4); }
   /// Sets which inputs are copied with cp.async, and in how many stages
-  /// (at most `most`), where shared memory allows two or more.
-  void chooseCopies(int64_t most);
-  /// The buffer `input` is copied from, null if it is staged through
-  /// registers.
+  /// (at most `most`), where shared memory allows two or more; else, with
+  /// `vectorLoads`, which are staged through registers in chunks.
+  void chooseCopies(int64_t most, bool vectorLoads);
+  /// The buffer `input` is copied from, in chunks of kCopyBytes (with
+  /// cp.async, or through registers with vector loads); null if it is
+  /// staged through registers an element at a time.
   Value sourceOf(OpOperand &input) { return &input == &lhs ? lhsSource : rhsSource; }
+  /// Whether `input` is copied with cp.async, in a ring of `stages` tiles.
+  bool copiedAsync(OpOperand &input) { return sourceOf(input) && stages > 1; }
+  /// Whether `input` is staged through registers in chunks of kCopyBytes.
+  bool loadsVectors(OpOperand &input) { return sourceOf(input) && stages == 1; }
   /// Whether ldmatrix loads the fragments of `input` (products on tensor
   /// cores): from a tile whose rows or columns hold their reduction steps
   /// consecutively (TF32 values, or narrow ones in pairs, of an input
@@ -369,11 +375,29 @@ private:
   /// The address of `buffer`'s element at `indices` (the identity layout,
   /// a view of a buffer of it, or a ring's stage), a pointer into `space`.
   Value address(Value buffer, ValueRange indices, unsigned space);
+  /// The chunks of kCopyBytes in a step's tile of `input`.
+  int64_t chunksOf(OpOperand &input) { return extentOf(input) * stepK / copyValues(); }
+  /// Where chunk `chunk` of a step's tile of `input` is: its line (a row
+  /// or column of the tile, or, along them, a step) and its first value
+  /// along the line; the block's consecutive threads take consecutive
+  /// chunks.
+  std::pair<Value, Value> chunkPlace(OpOperand &input, Value chunk);
+  /// The address in sourceOf(input) of the chunk at (`line`, `part`) of
+  /// the step at `stepStart`, of the tile from row or column `first`.
+  Value chunkSource(OpOperand &input, Value first, Value stepStart, Value line, Value part);
+  /// The address of the chunk at (`line`, `part`) in `stage` of the ring
+  /// `ring` of `input`'s tiles.
+  Value chunkInTile(Value ring, Value stage, Value line, Value part) {
+    return address(ring, {stage, line, narrow ? divide(part, 2) : part}, /*shared*/ 3);
+  }
   /// Copies `input`'s elements of the step at `stepStart` into `stage` (its
-  /// tile in the ring `ring`), kCopyBytes a cp.async, the block's
-  /// consecutive threads copying consecutive chunks of a row or column (or,
-  /// along them, of a step's rows or columns).
+  /// tile in the ring `ring`), kCopyBytes a cp.async.
   void copyStep(OpOperand &input, Value first, Value ring, Value stage, Value stepStart);
+  /// A thread's chunks of `input` for the step at `stepStart` (or, past the
+  /// reduction's end, of the last step, which nothing uses), loaded with
+  /// 16-byte vector loads, and stored into its one tile `ring`.
+  SmallVector<Staged> loadChunks(OpOperand &input, Value first, Value stepStart);
+  void storeChunks(OpOperand &input, Value ring, ArrayRef<Staged> chunks);
   /// The tile `stage` of the ring `ring`.
   Value stageOf(Value ring, Value stage);
   /// Sets the loops `dims` to their values at row or column `linear`.
@@ -448,7 +472,8 @@ private:
   int64_t rows, cols, batch, depth;
   /// The buffers the inputs copied with cp.async are copied from (null: an
   /// input staged through registers), and the stages of shared memory they
-  /// take (1 if none is).
+  /// take (1 if none is, or if they are staged through registers in
+  /// chunks).
   Value lhsSource, rhsSource;
   int64_t stages = 1;
   /// Every loop's value at the element being loaded or stored.
@@ -573,6 +598,8 @@ std::pair<Value, Value> TiledKernels::stagedItem(OpOperand &input, int64_t perLi
 // Past the reduction's end (the step after the last), it loads the last
 // element, which is not used.
 SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, Value first, Value stepStart) {
+  if (loadsVectors(input))
+    return loadChunks(input, first, stepStart);
   SmallVector<Staged> staged;
   for (int64_t r = 0; r < extentOf(input) * stepK / kThreads; ++r) {
     auto [kk, rr] = stagedPosition(input, r);
@@ -589,6 +616,8 @@ SmallVector<Staged> TiledKernels::loadStep(OpOperand &input, Value first, Value 
 // Past the reduction's end it stores zeros, which add nothing.
 void TiledKernels::storeStep(OpOperand &input, Value buffer, ArrayRef<Staged> staged,
                              Value stepStart) {
+  if (loadsVectors(input))
+    return storeChunks(input, buffer, staged);
   bool ragged = depth % stepK != 0;
   SmallVector<Value> values;
   // (narrow: the paddings' values are the narrow type's too)
@@ -685,8 +714,8 @@ void TiledKernels::multiplyOnTensorCores(Value lhsTile, Value rhsTile,
                : word; // bf16 pairs and TF32 values go as 32-bit words
   };
   // A TF32 fragment's word (i32) from its tile's element or word: copied
-  // with cp.async, the input's f32 value, rounded here (else rounded where
-  // it was staged).
+  // in chunks (cp.async or vector loads), the input's f32 value, rounded
+  // here (else rounded where it was staged).
   auto tf32Word = [&](OpOperand &input, Value word) -> Value {
     if (!sourceOf(input))
       return word.getType() == f32 ? arith::BitcastOp::create(rewriter, loc, i32, word) : word;
@@ -854,8 +883,8 @@ Value TiledKernels::copySource(OpOperand &input) {
   return source;
 }
 
-void TiledKernels::chooseCopies(int64_t most) {
-  if (most == 0)
+void TiledKernels::chooseCopies(int64_t most, bool vectorLoads) {
+  if (most == 0 && !vectorLoads)
     return;
   // (the tiles' shapes are those of the inputs copied)
   lhsSource = copySource(lhs);
@@ -864,11 +893,10 @@ void TiledKernels::chooseCopies(int64_t most) {
   int64_t copied = (lhsSource ? bytes(lhs) : 0) + (rhsSource ? bytes(rhs) : 0);
   int64_t staged = (lhsSource ? 0 : bytes(lhs)) + (rhsSource ? 0 : bytes(rhs));
   int64_t fit = copied ? std::min(most, (kMostSharedBytes - staged) / copied) : 0;
-  if (fit < dlc::kGPUFewestCopyStages) {
+  if (fit >= dlc::kGPUFewestCopyStages)
+    stages = fit;
+  else if (!vectorLoads) // (one tile each, through registers: as much shared memory as before)
     lhsSource = rhsSource = Value();
-    return;
-  }
-  stages = fit;
 }
 
 Value TiledKernels::address(Value buffer, ValueRange indices, unsigned space) {
@@ -892,13 +920,31 @@ Value TiledKernels::address(Value buffer, ValueRange indices, unsigned space) {
                                   LLVM::LLVMPointerType::get(rewriter.getContext(), space), bits);
 }
 
+// Lines of the tile: its rows or columns, or (chunks along them) its steps.
+std::pair<Value, Value> TiledKernels::chunkPlace(OpOperand &input, Value chunk) {
+  bool alongK = innermostDim(op, input) == shape.k;
+  int64_t perLine = (alongK ? stepK : extentOf(input)) / copyValues();
+  return {divide(chunk, perLine), times(remainder(chunk, perLine), copyValues())};
+}
+
+Value TiledKernels::chunkSource(OpOperand &input, Value first, Value stepStart, Value line,
+                                Value part) {
+  if (innermostDim(op, input) == shape.k) {
+    assignClamped(dimsOf(input), add(first, line));
+    at[shape.k] = add(stepStart, part);
+  } else { // (a chunk past the end reads the last, which nothing stores)
+    int64_t last = shape.count(dimsOf(input)) - copyValues();
+    assign(dimsOf(input), arith::MinUIOp::create(rewriter, loc, add(first, part), index(last)));
+    at[shape.k] = add(stepStart, line);
+  }
+  return address(sourceOf(input),
+                 dlc::sourceIndices(rewriter, loc, fusion, input.get(), indices(input)),
+                 /*global*/ 1);
+}
+
 void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value stage,
                             Value stepStart) {
-  // Lines of the tile: its rows or columns, or (chunks along them) its steps
-  bool alongK = innermostDim(op, input) == shape.k;
-  int64_t values = copyValues(), extent = extentOf(input);
-  int64_t perLine = (alongK ? stepK : extent) / values,
-          chunks = (alongK ? extent : stepK) * perLine;
+  int64_t chunks = chunksOf(input);
   for (int64_t p = 0; p * kThreads < chunks; ++p) {
     OpBuilder::InsertionGuard guard(rewriter);
     Value chunk = add(thread, index(p * kThreads));
@@ -906,21 +952,44 @@ void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value sta
       rewriter.setInsertionPointToStart(
           scf::IfOp::create(rewriter, loc, below(chunk, chunks), /*withElseRegion=*/false)
               .thenBlock());
-    Value line = divide(chunk, perLine), part = times(remainder(chunk, perLine), values);
-    if (alongK) {
-      assignClamped(dimsOf(input), add(first, line));
-      at[shape.k] = add(stepStart, part);
-    } else { // (a chunk past the end copies the last, which nothing stores)
-      int64_t last = shape.count(dimsOf(input)) - values;
-      assign(dimsOf(input), arith::MinUIOp::create(rewriter, loc, add(first, part), index(last)));
-      at[shape.k] = add(stepStart, line);
-    }
-    Value from = address(sourceOf(input),
-                         dlc::sourceIndices(rewriter, loc, fusion, input.get(), indices(input)),
-                         /*global*/ 1);
-    Value to = address(ring, {stage, line, narrow ? divide(part, 2) : part}, /*shared*/ 3);
-    NVVM::CpAsyncOp::create(rewriter, loc, to, from, kCopyBytes,
-                            NVVM::LoadCacheModifierKind::CG, /*cpSize=*/Value());
+    auto [line, part] = chunkPlace(input, chunk);
+    Value from = chunkSource(input, first, stepStart, line, part);
+    NVVM::CpAsyncOp::create(rewriter, loc, chunkInTile(ring, stage, line, part), from,
+                            kCopyBytes, NVVM::LoadCacheModifierKind::CG, /*cpSize=*/Value());
+  }
+}
+
+// A thread's last chunk past the tile's (when the threads outnumber what is
+// left) loads the tile's last again and stores nothing.
+SmallVector<Staged> TiledKernels::loadChunks(OpOperand &input, Value first, Value stepStart) {
+  int64_t chunks = chunksOf(input);
+  // (the reduction is a whole number of steps: copySource)
+  Value start = arith::MinUIOp::create(rewriter, loc, stepStart, index(depth - stepK));
+  auto type = VectorType::get({kCopyBytes / 4}, rewriter.getI32Type());
+  SmallVector<Staged> loaded;
+  for (int64_t p = 0; p * kThreads < chunks; ++p) {
+    Value chunk = add(thread, index(p * kThreads));
+    if ((p + 1) * kThreads > chunks)
+      chunk = arith::MinUIOp::create(rewriter, loc, chunk, index(chunks - 1));
+    auto [line, part] = chunkPlace(input, chunk);
+    Value from = chunkSource(input, first, start, line, part);
+    loaded.push_back({LLVM::LoadOp::create(rewriter, loc, type, from, kCopyBytes), {}});
+  }
+  return loaded;
+}
+
+void TiledKernels::storeChunks(OpOperand &input, Value ring, ArrayRef<Staged> loaded) {
+  int64_t chunks = chunksOf(input);
+  for (auto [p, chunkValues] : llvm::enumerate(loaded)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value chunk = add(thread, index(p * kThreads));
+    if (int64_t(p + 1) * kThreads > chunks)
+      rewriter.setInsertionPointToStart(
+          scf::IfOp::create(rewriter, loc, below(chunk, chunks), /*withElseRegion=*/false)
+              .thenBlock());
+    auto [line, part] = chunkPlace(input, chunk);
+    LLVM::StoreOp::create(rewriter, loc, chunkValues.value,
+                          chunkInTile(ring, index(0), line, part), kCopyBytes);
   }
 }
 
@@ -1052,7 +1121,8 @@ dlc::TiledKernelCounts TiledKernels::build() {
   // The inputs copied with cp.async: the copies of the first stages - 1
   // steps in flight, a group a step (past the block's last step, an empty
   // group: a reduction of few steps copies each once).
-  bool copying = lhsSource || rhsSource, staging = !lhsSource || !rhsSource;
+  bool copying = copiedAsync(lhs) || copiedAsync(rhs),
+       staging = !copiedAsync(lhs) || !copiedAsync(rhs);
   auto copySteps = [&](Value stage, Value stepStart) {
     {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -1060,9 +1130,9 @@ dlc::TiledKernelCounts TiledKernels::build() {
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, stepStart, end);
       rewriter.setInsertionPointToStart(
           scf::IfOp::create(rewriter, loc, inside, /*withElseRegion=*/false).thenBlock());
-      if (lhsSource)
+      if (copiedAsync(lhs))
         copyStep(lhs, firstRow, lhsTile, stage, stepStart);
-      if (rhsSource)
+      if (copiedAsync(rhs))
         copyStep(rhs, firstCol, rhsTile, stage, stepStart);
     }
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
@@ -1074,9 +1144,9 @@ dlc::TiledKernelCounts TiledKernels::build() {
   // them into the tiles, loads the next step's, then multiplies while they
   // arrive.
   SmallVector<Staged> lhsFirst, rhsFirst;
-  if (!lhsSource)
+  if (!copiedAsync(lhs))
     lhsFirst = loadStep(lhs, firstRow, begin);
-  if (!rhsSource)
+  if (!copiedAsync(rhs))
     rhsFirst = loadStep(rhs, firstCol, begin);
   SmallVector<Value> carried(initial);
   flatten(lhsFirst, carried);
@@ -1087,16 +1157,18 @@ dlc::TiledKernelCounts TiledKernels::build() {
   ValueRange iterArgs = steps.getRegionIterArgs();
   SmallVector<Value> accumulated(iterArgs.take_front(initial.size()));
   ValueRange flat = iterArgs.drop_front(initial.size());
-  if (!lhsSource)
+  if (!copiedAsync(lhs))
     storeStep(lhs, lhsTile, unflatten(lhsFirst, flat), step);
-  if (!rhsSource)
+  if (!copiedAsync(rhs))
     storeStep(rhs, rhsTile, unflatten(rhsFirst, flat), step);
   // This thread's copies of this step done (of the stages - 2 after it
   // they may not be), then everyone's.
   if (copying)
     NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 2);
   gpu::BarrierOp::create(rewriter, loc);
-  Value lhsStep = lhsTile, rhsStep = rhsTile;
+  // (the tile of an input staged in chunks is its ring's one)
+  Value lhsStep = loadsVectors(lhs) ? stageOf(lhsTile, index(0)) : lhsTile,
+        rhsStep = loadsVectors(rhs) ? stageOf(rhsTile, index(0)) : rhsTile;
   if (copying) {
     // The copies of the step stages - 1 on go into the stage the step
     // before was multiplied from: everyone has, past the barrier.
@@ -1104,16 +1176,16 @@ dlc::TiledKernelCounts TiledKernels::build() {
     copySteps(remainder(add(count, index(stages - 1)), stages),
               add(step, index((stages - 1) * stepK)));
     Value stage = remainder(count, stages);
-    if (lhsSource)
+    if (copiedAsync(lhs))
       lhsStep = stageOf(lhsTile, stage);
-    if (rhsSource)
+    if (copiedAsync(rhs))
       rhsStep = stageOf(rhsTile, stage);
   }
   Value next = add(step, index(stepK));
   SmallVector<Staged> lhsNext, rhsNext;
-  if (!lhsSource)
+  if (!copiedAsync(lhs))
     lhsNext = loadStep(lhs, firstRow, next);
-  if (!rhsSource)
+  if (!copiedAsync(rhs))
     rhsNext = loadStep(rhs, firstCol, next);
   if (tensorCores)
     multiplyOnTensorCores(lhsStep, rhsStep, accumulated);
@@ -1159,8 +1231,8 @@ dlc::TiledKernelCounts TiledKernels::build() {
   rewriter.eraseOp(op);
   for (Operation *fused : fusion.ops())
     rewriter.eraseOp(fused);
-  return {split && !inKernelSum ? 2 : 1, (lhsSource != nullptr) + (rhsSource != nullptr),
-          inKernelSum, loadsMatrices(lhs) + loadsMatrices(rhs)};
+  return {split && !inKernelSum ? 2 : 1, copiedAsync(lhs) + copiedAsync(rhs), inKernelSum,
+          loadsMatrices(lhs) + loadsMatrices(rhs), loadsVectors(lhs) + loadsVectors(rhs)};
 }
 
 // The slices' sums added to the output in order (the same result on every

@@ -55,10 +55,14 @@ mlir::Value combineLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation
 /// tensor cores loads the fragments of its inputs from shared memory with
 /// ldmatrix (ldmatrix.trans for f16 or bf16 inputs not contiguous along
 /// the reduction), four 8 x 8 matrices a warp's instruction, instead of a
-/// word a lane at a time.
+/// word a lane at a time. With `vectorLoads`, a product on tensor cores
+/// whose inputs could be copied with cp.async but are not (`stages` 0, or
+/// too little shared memory for two) stages them through registers 16
+/// bytes a load and a store, in the tiles the copies would fill, instead
+/// of an element at a time.
 struct TileLimits {
   int64_t maxTile = 128, depth = 0, splitBlocks = 0, stages = 0;
-  bool lastBlockSums = false, ldmatrix = false;
+  bool lastBlockSums = false, ldmatrix = false, vectorLoads = false;
 };
 
 /// Whether `op` is a product the tiled kernel computes within `limits`: on
@@ -77,10 +81,12 @@ struct TensorCores {
 };
 
 /// What launchTiledContraction built: kernels, inputs copied into shared
-/// memory with cp.async, split reductions summed by their last block, and
-/// inputs whose fragments ldmatrix loads.
+/// memory with cp.async, split reductions summed by their last block,
+/// inputs whose fragments ldmatrix loads, and inputs staged 16 bytes a
+/// load.
 struct TiledKernelCounts {
-  int64_t kernels = 0, copiedInputs = 0, lastBlockSums = 0, ldmatrixInputs = 0;
+  int64_t kernels = 0, copiedInputs = 0, lastBlockSums = 0, ldmatrixInputs = 0,
+          vectorInputs = 0;
 };
 
 /// Replaces `op` (isTiledContraction with `limits`) and the ops of `fusion`
