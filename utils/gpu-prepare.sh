@@ -58,7 +58,12 @@
 # in f16 and bf16 with it and --gpu-copy-stages=3 (then the inputs
 # contiguous along the rows or columns are copied too); vector: X = vec, in
 # TF32, f16 and bf16 with --gpu-vector-loads (the inputs the copies would
-# take staged through registers 16 bytes a load instead); none: no such
+# take staged through registers 16 bytes a load instead); nhwc: X = nhwc
+# in TF32 and f16 with `;layout=cpu-nhwc` (O3's AlterOpLayout giving the
+# convolutions NHWC and HWIO), and in f16 X = nhwcc3 with it and
+# --gpu-copy-stages=3, X = nhwcv with it and --gpu-vector-loads (their
+# im2col matrices copied or loaded in chunks of a pixel's channels, the
+# padding's chunks zeros); none: no such
 # libraries. (The fused reductions, row
 # kernels and merged epilogues, A/Bs until bench/gpu/h200-flags, are the
 # default since.)
@@ -87,29 +92,35 @@ for a in "${names[@]}"; do
     ldmatrix) abs_+=("tf32 ldm --gpu-ldmatrix" "f16 ldm --gpu-ldmatrix"
                      "f16 c3l --gpu-copy-stages=3 --gpu-ldmatrix") ;;
     vector) abs_+=("tf32 vec --gpu-vector-loads" "f16 vec --gpu-vector-loads") ;;
+    nhwc) abs_+=("tf32 nhwc ;layout=cpu-nhwc" "f16 nhwc ;layout=cpu-nhwc"
+                 "f16 nhwcc3 ;layout=cpu-nhwc --gpu-copy-stages=3"
+                 "f16 nhwcv ;layout=cpu-nhwc --gpu-vector-loads") ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas, ldmatrix, vector or none" >&2
+    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas, ldmatrix, vector, nhwc or none" >&2
        exit 2 ;;
   esac
 done
 # with_ab ARRAY FLAGS: the A/B's FLAGS added to the dlc-run flags in ARRAY;
-# FLAGS starting with ';' are a pipeline field, added to ARRAY's --pipeline
+# those starting with ';' are pipeline fields, added to ARRAY's --pipeline
 # (O3's if it has none)
 with_ab() {
   local -n with_ab_to=$1 # (names of its own: the caller's array may be any)
-  local with_ab_flags=$2 with_ab_i
-  [ -z "$with_ab_flags" ] && return
-  if [[ $with_ab_flags != ";"* ]]; then
-    with_ab_to+=($with_ab_flags)
-    return
-  fi
-  for with_ab_i in "${!with_ab_to[@]}"; do
-    if [[ ${with_ab_to[$with_ab_i]} == --pipeline=* ]]; then
-      with_ab_to[$with_ab_i]+=$with_ab_flags
-      return
+  local with_ab_word with_ab_i with_ab_added
+  for with_ab_word in $2; do
+    if [[ $with_ab_word != ";"* ]]; then
+      with_ab_to+=("$with_ab_word")
+      continue
     fi
+    with_ab_added=
+    for with_ab_i in "${!with_ab_to[@]}"; do
+      if [[ ${with_ab_to[$with_ab_i]} == --pipeline=* ]]; then
+        with_ab_to[$with_ab_i]+=$with_ab_word
+        with_ab_added=1
+        break
+      fi
+    done
+    [ -n "$with_ab_added" ] || with_ab_to+=("--pipeline=O3$with_ab_word")
   done
-  with_ab_to+=("--pipeline=O3$with_ab_flags")
 }
 # the A/Bs of kernels launched fewer (batch 1's concern), timed at batch 1
 batch1_only="lbs"

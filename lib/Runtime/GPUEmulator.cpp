@@ -729,7 +729,9 @@ LogicalResult Thread::runArith(Operation *op, bool &handled) {
     set(op->getResult(0), std::move(r));
     return success();
   };
-  if (rt && isa<VectorType>(rt) &&
+  // (vector values are only moved: loaded, selected whole, bitcast)
+  bool selectsWhole = isa<arith::SelectOp>(op) && op->getOperand(0).getType().isInteger(1);
+  if (rt && isa<VectorType>(rt) && !selectsWhole &&
       !isa<arith::ConstantOp, arith::BitcastOp, LLVM::BitcastOp, LLVM::LoadOp>(op))
     return fail(op, "vector arithmetic is not emulated");
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {

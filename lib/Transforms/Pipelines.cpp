@@ -161,6 +161,14 @@ static llvm::Expected<std::vector<std::string>> levelPasses(int level,
       if (passEnabled(name, level, spec))
         passes.push_back(name.str());
   }
+  if (!spec.layout.empty()) {
+    auto alter = llvm::find(passes, "AlterOpLayout");
+    if (alter == passes.end())
+      return llvm::createStringError("layout=" + spec.layout + ": O" + std::to_string(level) +
+                                     " does not run AlterOpLayout (O3 and O4 do, or "
+                                     "require=AlterOpLayout)");
+    *alter = "AlterOpLayout{target=" + spec.layout + "}";
+  }
   if (!spec.mixed.empty())
     passes = withMixedPrecision(std::move(passes), spec.mixed);
   if (!spec.external.empty()) { // after the mixed precision: products in its type
@@ -190,6 +198,8 @@ llvm::Expected<std::vector<std::string>> dlc::pipelinePasses(llvm::StringRef tex
                                    "'");
   if (!spec->external.empty())
     return llvm::createStringError("external= applies to O0..O4, not to '" + base.str() + "'");
+  if (!spec->layout.empty())
+    return llvm::createStringError("layout= applies to O0..O4, not to '" + base.str() + "'");
   if (base.consume_front("list:")) {
     std::vector<std::string> passes;
     for (llvm::StringRef item : splitList(base))
@@ -219,12 +229,13 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
       spec.classes = value.str();
       continue;
     }
-    if (key == "external") {
+    // A target description's name, which goes into a pass's options.
+    if (key == "external" || key == "layout") {
       if (value.empty() || value.find_first_of(" ,;{}\"") != llvm::StringRef::npos)
-        return llvm::createStringError("external=" + value.str() +
-                                       ": expected a target description (cublas, or a file "
-                                       "without spaces, commas, braces or quotes)");
-      spec.external = value.str();
+        return llvm::createStringError(key + "=" + value + ": expected a target description (" +
+                                       (key == "external" ? "cublas" : "cpu-nhwc") +
+                                       ", or a file without spaces, commas, braces or quotes)");
+      (key == "external" ? spec.external : spec.layout) = value.str();
       continue;
     }
     if (key == "mixed") {
@@ -240,7 +251,7 @@ llvm::Expected<PipelineSpec> dlc::parsePipelineSpec(llvm::StringRef text) {
     if (!names)
       return llvm::createStringError("unknown pipeline field '" + key.str() +
                                      "' (expected disable=A,B, require=A,B, explain, classes=FILE, "
-                                     "mixed=f16|bf16 or external=TARGET)");
+                                     "mixed=f16|bf16, external=TARGET or layout=TARGET)");
     for (llvm::StringRef name : splitList(value))
       names->push_back(lookupPass(name) ? lookupPass(name)->tvmName.str() : name.str());
   }
@@ -261,6 +272,8 @@ std::string dlc::PipelineSpec::str() const {
     s += ";mixed=" + mixed;
   if (!external.empty())
     s += ";external=" + external;
+  if (!layout.empty())
+    s += ";layout=" + layout;
   return s;
 }
 
@@ -282,6 +295,8 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text,
     parts = listElements(llvm::join(*passes, ","));
   } else if (!spec->external.empty()) {
     return llvm::createStringError("external= applies to O0..O4, not to '" + base.str() + "'");
+  } else if (!spec->layout.empty()) {
+    return llvm::createStringError("layout= applies to O0..O4, not to '" + base.str() + "'");
   } else if (base == "auto") {
     std::vector<std::string> options;
     for (const std::vector<std::string> *names : {&spec->disabled, &spec->required})

@@ -6,7 +6,7 @@
 // the depthwise convolution's and the product's epilogues fused, and the
 // initial values of all but the transposed case.
 // STATS: copies-forwarded 0, fused-epilogues 2, fused-inits 3, fused-inputs 2, fused-reductions 0, kernels 5,
-// STATS-SAME: tiled-products 1, warp-reductions 0, window-reductions 3
+// STATS-SAME: tiled-products 1, vector-loaded-inputs 0, warp-reductions 0, window-reductions 3
 
 // A depthwise convolution as the CPU's lowering leaves it: the input padded
 // (a zero fill, the input copied into a window), the output zeroed, the

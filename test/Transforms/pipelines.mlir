@@ -25,6 +25,12 @@
 // RUN: not dlc-opt %s --dlc-pipeline="O3;mixed=f8" 2>&1 | FileCheck %s --check-prefix=MIXED-TYPE
 // RUN: not dlc-opt %s --dlc-pipeline="list:FuseOps;mixed=f16" 2>&1 | FileCheck %s --check-prefix=MIXED-LIST
 // RUN: not dlc-opt %s --pass-pipeline="builtin.module(graph-auto-pipeline{mixed=f8})" 2>&1 | FileCheck %s --check-prefix=MIXED-PASS
+// RUN: dlc-opt %s --dlc-pipeline="O3;mixed=f16;layout=cpu-nhwc" | FileCheck %s --check-prefix=LAYOUT
+// RUN: not dlc-opt %s --dlc-pipeline="O2;layout=cpu-nhwc" 2>&1 | FileCheck %s --check-prefix=LAYOUT-LEVEL
+// RUN: dlc-opt %s --dlc-pipeline="O2;layout=cpu-nhwc;require=AlterOpLayout" | FileCheck %s --check-prefix=LAYOUT
+// RUN: not dlc-opt %s --dlc-pipeline="auto;layout=cpu-nhwc" 2>&1 | FileCheck %s --check-prefix=LAYOUT-AUTO
+// RUN: not dlc-opt %s --dlc-pipeline="O3;layout=a,b" 2>&1 | FileCheck %s --check-prefix=LAYOUT-NAME
+// RUN: not dlc-opt %s --dlc-pipeline="O3;layout=gpu-nchw" 2>&1 | FileCheck %s --check-prefix=LAYOUT-UNKNOWN
 
 // conv + batch norm + relu: the batch norm's scale ends up in the weights and
 // its shift is one add.
@@ -93,7 +99,7 @@
 // NOT-IN-LEVELS: dlc-opt: error: pass 'FoldExplicitPadding' is not part of the O0..O4 sequence, so disabling or requiring it has no effect; run it with list:...
 // LIST-GATED: dlc-opt: error: disable=, require= and mixed= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FoldConstant'
 // OPTION: dlc-opt: error: cannot build pipeline 'list:FuseOps{depth=4}': {{.*}}depth
-// FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B, explain, classes=FILE, mixed=f16|bf16 or external=TARGET)
+// FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B, explain, classes=FILE, mixed=f16|bf16, external=TARGET or layout=TARGET)
 
 // mixed=f16: O3's graph computed in f16 where safe, the weights converted
 // at compile time, before FuseOps; the result still f32 (cast back in the
@@ -111,6 +117,14 @@
 // MIXED-TYPE: dlc-opt: error: mixed=f8: expected mixed=f16 or mixed=bf16
 // MIXED-PASS: error: graph-auto-pipeline: mixed=f8: expected f16 or bf16
 // MIXED-LIST: dlc-opt: error: disable=, require= and mixed= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FuseOps'
+// layout=cpu-nhwc: O3's AlterOpLayout gives the convolution NHWC and HWIO
+// (the weights transformed at compile time), with the mixed precision.
+// LAYOUT-LABEL: func @main
+// LAYOUT: graph.conv2d {{.*}}data_layout = "NHWC"{{.*}}kernel_layout = "HWIO"
+// LAYOUT-LEVEL: dlc-opt: error: layout=cpu-nhwc: O2 does not run AlterOpLayout (O3 and O4 do, or require=AlterOpLayout)
+// LAYOUT-AUTO: dlc-opt: error: layout= applies to O0..O4, not to 'auto'
+// LAYOUT-NAME: dlc-opt: error: layout=a,b: expected a target description (cpu-nhwc, or a file without spaces, commas, braces or quotes)
+// LAYOUT-UNKNOWN: error: graph-alter-op-layout: cannot read target description 'gpu-nchw' (builtin targets: cpu, cpu-nhwc, cublas)
 func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %w = graph.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
   %g = graph.constant dense<[2.0, 0.5]> : tensor<2xf32>

@@ -500,7 +500,9 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     `copy-stages` (2 to 4), a product on tensor cores copies its inputs
     contiguous along the reduction in a buffer of their values (f16 or
     bf16, read through a widening; with `tf32`, f32, read where it is; or
-    through a transpose keeping the last dimension; the reduction a whole
+    through a transpose keeping the last dimension, or an im2col whose
+    innermost loop walks a pixel's channels (NHWC), through a padding by
+    zeros, a chunk outside it copied as zeros; the reduction a whole
     number of steps) into shared memory with cp.async, 16 bytes a copy
     (TF32's values rounded where the fragments are loaded, not where they
     are staged: the same products), and those contiguous along the rows or

@@ -70,8 +70,12 @@ struct PipelineSpec {
   /// partitioned for it before FuseOps (AnnotateTarget, MergeCompilerRegions,
   /// PartitionGraph).
   std::string external;
+  /// O0..O4: the target description (`cpu-nhwc`, a file) whose layouts
+  /// AlterOpLayout gives the convolutions (its `target`), instead of
+  /// `cpu`'s (NCHW).
+  std::string layout;
   /// The textual form, `base[;disable=A,B][;require=C][;explain][;classes=F]
-  /// [;mixed=T][;external=T]`.
+  /// [;mixed=T][;external=T][;layout=T]`.
   std::string str() const;
 };
 llvm::Expected<PipelineSpec> parsePipelineSpec(llvm::StringRef text);

@@ -577,6 +577,34 @@ static Value reshapeSource(OpBuilder &b, Location loc, Value view, SmallVector<V
   return view;
 }
 
+/// The indices in the buffer `fused` (a padding of `buffer`) pastes of
+/// `buffer`'s element at `indices`, clamped into it outside the window, and
+/// the condition that the element is inside (null: the window is all of
+/// `buffer`).
+static Value pastedIndices(OpBuilder &b, Location loc, dlc::FusedBuffer fused, Value buffer,
+                           ValueRange indices, SmallVectorImpl<Value> &shifted) {
+  ArrayRef<int64_t> sizes =
+      cast<MemRefType>(fused.paste.getDpsInputOperand(0)->get().getType()).getShape();
+  ArrayRef<int64_t> full = cast<MemRefType>(buffer.getType()).getShape();
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value inside;
+  for (auto [i, offset] : llvm::enumerate(fused.offsets)) {
+    if (offset == 0 && sizes[i] == full[i]) {
+      shifted.push_back(indices[i]);
+      continue;
+    }
+    Value s = arith::SubIOp::create(b, loc, indices[i], index(offset));
+    // below the window, `s` wraps around to a large unsigned value
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, s, index(sizes[i]));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, in).getResult() : in;
+    shifted.push_back(s);
+  }
+  if (inside)
+    for (Value &s : shifted)
+      s = arith::SelectOp::create(b, loc, inside, s, index(0));
+  return inside;
+}
+
 Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Value buffer,
                      ValueRange at, SmallVectorImpl<Guard> *guards) {
   // A buffer of no fused producer is loaded where it is (its reshapes'
@@ -611,27 +639,11 @@ Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Va
   // now, as folding may have replaced the constant since the search).
   Value padding = yieldedEverywhere(fused.fill);
   Value pasted = fused.paste.getDpsInputs()[0];
-  ArrayRef<int64_t> sizes = cast<MemRefType>(pasted.getType()).getShape();
-  ArrayRef<int64_t> full = cast<MemRefType>(buffer.getType()).getShape();
-  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  Value inside;
   SmallVector<Value> shifted;
-  for (auto [i, offset] : llvm::enumerate(fused.offsets)) {
-    if (offset == 0 && sizes[i] == full[i]) {
-      shifted.push_back(indices[i]);
-      continue;
-    }
-    Value s = arith::SubIOp::create(b, loc, indices[i], index(offset));
-    // below the window, `s` wraps around to a large unsigned value
-    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, s, index(sizes[i]));
-    inside = inside ? arith::AndIOp::create(b, loc, inside, in).getResult() : in;
-    shifted.push_back(s);
-  }
-  if (!inside)
-    return elementOf(b, loc, fusion, pasted, shifted, guards);
-  for (Value &s : shifted)
-    s = arith::SelectOp::create(b, loc, inside, s, index(0));
+  Value inside = pastedIndices(b, loc, fused, buffer, indices, shifted);
   Value value = elementOf(b, loc, fusion, pasted, shifted, guards);
+  if (!inside)
+    return value;
   if (guards) {
     guards->push_back({inside, padding});
     return value;
@@ -639,60 +651,72 @@ Value dlc::elementOf(OpBuilder &b, Location loc, const ProductFusion &fusion, Va
   return arith::SelectOp::create(b, loc, inside, value, padding);
 }
 
-/// Whether the reshape `view` keeps its source's last dimension as its own
-/// (a collapse or an expansion of the others).
-static bool keepsLastDimension(Value view) {
-  if (auto collapse = view.getDefiningOp<memref::CollapseShapeOp>())
-    return collapse.getReassociationIndices().back().size() == 1;
-  if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>())
-    return expand.getReassociationIndices().back().size() == 1;
-  return false;
-}
-
-Value dlc::contiguousSource(const ProductFusion &fusion, Value buffer) {
+Value dlc::contiguousSource(const ProductFusion &fusion, Value buffer, int64_t values) {
   auto it = fusion.inputs.find(rootOf(buffer));
   // No producer fused: its own elements, loaded where they are.
   if (it == fusion.inputs.end()) {
     auto type = cast<MemRefType>(buffer.getType());
     return type.hasStaticShape() && type.getLayout().isIdentity() ? buffer : Value();
   }
-  if (!it->second.gather ||
-      !cast<MemRefType>(it->first.getType()).getLayout().isIdentity())
+  // (reshapes of a buffer of the identity layout keep its elements' order:
+  // a chunk is consecutive in it)
+  auto type = cast<MemRefType>(it->first.getType());
+  if (!type.getLayout().isIdentity())
     return {};
-  linalg::LinalgOp gather = it->second.gather;
-  AffineMap from = gather.getMatchingIndexingMap(gather.getDpsInputOperand(0));
-  AffineMap to = gather.getMatchingIndexingMap(gather.getDpsInitOperand(0));
-  Value source = gather.getDpsInputs()[0];
-  auto type = cast<MemRefType>(source.getType());
-  if (fusion.inputs.contains(rootOf(source)) || !type.hasStaticShape() ||
-      !type.getLayout().isIdentity() || from.getNumResults() == 0 || to.getNumResults() == 0)
-    return {};
-  // Element for element (a widening): the buffer's elements in the
-  // source's order, which reshapes keep.
-  if (from == to && from.isIdentity())
-    return source;
-  // Else the last dimension kept last by the gather and the reshapes.
-  if (from.getResults().back() != to.getResults().back() ||
-      !isa<AffineDimExpr>(from.getResults().back()))
-    return {};
-  for (Value view = buffer; view != it->first; view = view.getDefiningOp()->getOperand(0))
-    if (!keepsLastDimension(view))
+  FusedBuffer fused = it->second;
+  if (fused.gather) {
+    AffineMap from = fused.gather.getMatchingIndexingMap(fused.gather.getDpsInputOperand(0));
+    AffineMap to = fused.gather.getMatchingIndexingMap(fused.gather.getDpsInitOperand(0));
+    Value source = fused.gather.getDpsInputs()[0];
+    // Element for element (a widening): the same order.
+    if (from == to && from.isIdentity())
+      return contiguousSource(fusion, source, values);
+    // Else the last dimension kept last, the others not depending on it (a
+    // transpose of the others, an im2col whose innermost loop walks a
+    // pixel's channels), a whole number of chunks long.
+    if (from.getNumResults() == 0 || to.getNumResults() == 0 ||
+        from.getResults().back() != to.getResults().back() ||
+        !isa<AffineDimExpr>(from.getResults().back()) || type.getShape().back() % values != 0)
       return {};
-  return source;
+    unsigned last = cast<AffineDimExpr>(from.getResults().back()).getPosition();
+    if (llvm::any_of(from.getResults().drop_back(),
+                     [&](AffineExpr e) { return e.isFunctionOfDim(last); }))
+      return {};
+    return contiguousSource(fusion, source, values);
+  }
+  // A padding by zeros, none along the last dimension (a whole number of
+  // chunks long): a chunk is inside the window or outside it whole.
+  Value pasted = fused.paste.getDpsInputs()[0];
+  Value fill = yieldedEverywhere(fused.fill);
+  if (fused.offsets.back() != 0 || type.getShape().back() % values != 0 ||
+      cast<MemRefType>(pasted.getType()).getShape().back() != type.getShape().back() || !fill ||
+      !matchPattern(fill, m_AnyZeroFloat()))
+    return {};
+  return contiguousSource(fusion, pasted, values);
 }
 
 SmallVector<Value> dlc::sourceIndices(OpBuilder &b, Location loc, const ProductFusion &fusion,
-                                      Value buffer, ValueRange at) {
+                                      Value buffer, ValueRange at, Value &inside) {
   auto it = fusion.inputs.find(rootOf(buffer));
   if (it == fusion.inputs.end())
     return SmallVector<Value>(at);
-  assert(it->second.gather && "a buffer contiguousSource accepts");
   SmallVector<Value> indices(at);
   while (buffer != it->first)
     buffer = reshapeSource(b, loc, buffer, indices);
-  linalg::LinalgOp gather = it->second.gather;
-  SmallVector<Value> loops = loopsAt(gather, *gather.getDpsInitOperand(0), indices);
-  return applyMap(b, loc, gather.getMatchingIndexingMap(gather.getDpsInputOperand(0)), loops);
+  FusedBuffer fused = it->second;
+  if (linalg::LinalgOp gather = fused.gather) {
+    SmallVector<Value> loops = loopsAt(gather, *gather.getDpsInitOperand(0), indices);
+    return sourceIndices(
+        b, loc, fusion, gather.getDpsInputs()[0],
+        applyMap(b, loc, gather.getMatchingIndexingMap(gather.getDpsInputOperand(0)), loops),
+        inside);
+  }
+  // A padding: the pasted buffer's indices (clamped outside the window,
+  // where the chunk is zeros).
+  SmallVector<Value> shifted;
+  if (Value window = pastedIndices(b, loc, fused, buffer, indices, shifted))
+    inside = inside ? arith::AndIOp::create(b, loc, inside, window).getResult() : window;
+  return sourceIndices(b, loc, fusion, fused.paste.getDpsInputs()[0], shifted, inside);
 }
 
 Type dlc::narrowType(const ProductFusion &fusion, Value buffer) {

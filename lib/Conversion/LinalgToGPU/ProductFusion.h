@@ -134,21 +134,26 @@ mlir::Value elementOf(mlir::OpBuilder &b, mlir::Location loc, const ProductFusio
                       llvm::SmallVectorImpl<Guard> *guards = nullptr);
 
 /// The buffer whose elements `buffer`'s are, unchanged or widened
-/// (arith.extf), those consecutive along `buffer`'s last dimension
-/// consecutive in it: `buffer` itself where no producer is fused into it
-/// and it has a static shape and the identity layout; else the input, of
-/// a static shape and the identity layout and loaded where it is, of the
-/// fused gather computing `buffer` (or the buffer it reshapes, of the
-/// identity layout) element for element, or keeping the last dimension
-/// last (a transpose of the others) where the reshapes keep it too. Null
-/// if there is none.
-mlir::Value contiguousSource(const ProductFusion &fusion, mlir::Value buffer);
+/// (arith.extf), each chunk of `values` consecutive along `buffer`'s last
+/// dimension from a multiple of `values` consecutive in it: `buffer`
+/// itself where no producer is fused into it and it has a static shape and
+/// the identity layout; else, through reshapes (of the identity layout:
+/// they keep the elements' order), the source of the fused producer
+/// computing it, found so in turn: of a gather computing it element for
+/// element, or keeping the last dimension (a whole number of chunks) last
+/// (a transpose of the others, an im2col whose innermost loop walks a
+/// pixel's channels); or of a padding by zeros along other dimensions than
+/// the last (a chunk is zeros or the pasted buffer's). Null if there is
+/// none.
+mlir::Value contiguousSource(const ProductFusion &fusion, mlir::Value buffer, int64_t values);
 
-/// The indices in contiguousSource(fusion, buffer) of the element of
-/// `buffer` at `indices`.
+/// The indices in contiguousSource(fusion, buffer, ...) of the element of
+/// `buffer` at `indices`; through paddings, the condition that it is
+/// inside their windows is and-ed into `inside` (null: always), the
+/// indices clamped into the buffer outside.
 llvm::SmallVector<mlir::Value> sourceIndices(mlir::OpBuilder &b, mlir::Location loc,
                                              const ProductFusion &fusion, mlir::Value buffer,
-                                             mlir::ValueRange indices);
+                                             mlir::ValueRange indices, mlir::Value &inside);
 
 /// The float type narrower than f32 (f16, bf16) whose values every element
 /// of `buffer` is, as elementOf computes it: a fused conversion widened

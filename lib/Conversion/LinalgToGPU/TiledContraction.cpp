@@ -383,8 +383,11 @@ private:
   /// chunks.
   std::pair<Value, Value> chunkPlace(OpOperand &input, Value chunk);
   /// The address in sourceOf(input) of the chunk at (`line`, `part`) of
-  /// the step at `stepStart`, of the tile from row or column `first`.
-  Value chunkSource(OpOperand &input, Value first, Value stepStart, Value line, Value part);
+  /// the step at `stepStart`, of the tile from row or column `first`, and
+  /// the condition that it is there rather than zeros (a padding's; null:
+  /// always).
+  std::pair<Value, Value> chunkSource(OpOperand &input, Value first, Value stepStart, Value line,
+                                      Value part);
   /// The address of the chunk at (`line`, `part`) in `stage` of the ring
   /// `ring` of `input`'s tiles.
   Value chunkInTile(Value ring, Value stage, Value line, Value part) {
@@ -876,7 +879,7 @@ Value TiledKernels::copySource(OpOperand &input) {
       (inner != dimsOf(input).back() || shape.ranges[inner] % copyValues() != 0 ||
        (narrow ? !pairsAlongExtent(input) : loadsMatrices(input))))
     return {};
-  Value source = dlc::contiguousSource(fusion, input.get());
+  Value source = dlc::contiguousSource(fusion, input.get(), copyValues());
   Type values = narrow ? narrow : rewriter.getF32Type();
   if (!source || cast<MemRefType>(source.getType()).getElementType() != values)
     return {};
@@ -927,8 +930,8 @@ std::pair<Value, Value> TiledKernels::chunkPlace(OpOperand &input, Value chunk) 
   return {divide(chunk, perLine), times(remainder(chunk, perLine), copyValues())};
 }
 
-Value TiledKernels::chunkSource(OpOperand &input, Value first, Value stepStart, Value line,
-                                Value part) {
+std::pair<Value, Value> TiledKernels::chunkSource(OpOperand &input, Value first,
+                                                  Value stepStart, Value line, Value part) {
   if (innermostDim(op, input) == shape.k) {
     assignClamped(dimsOf(input), add(first, line));
     at[shape.k] = add(stepStart, part);
@@ -937,9 +940,10 @@ Value TiledKernels::chunkSource(OpOperand &input, Value first, Value stepStart, 
     assign(dimsOf(input), arith::MinUIOp::create(rewriter, loc, add(first, part), index(last)));
     at[shape.k] = add(stepStart, line);
   }
-  return address(sourceOf(input),
-                 dlc::sourceIndices(rewriter, loc, fusion, input.get(), indices(input)),
-                 /*global*/ 1);
+  Value inside;
+  SmallVector<Value> from =
+      dlc::sourceIndices(rewriter, loc, fusion, input.get(), indices(input), inside);
+  return {address(sourceOf(input), from, /*global*/ 1), inside};
 }
 
 void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value stage,
@@ -953,9 +957,16 @@ void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value sta
           scf::IfOp::create(rewriter, loc, below(chunk, chunks), /*withElseRegion=*/false)
               .thenBlock());
     auto [line, part] = chunkPlace(input, chunk);
-    Value from = chunkSource(input, first, stepStart, line, part);
+    auto [from, inside] = chunkSource(input, first, stepStart, line, part);
+    // (outside a padding's window, no byte read: zeros)
+    Value bytes;
+    if (inside)
+      bytes = arith::SelectOp::create(
+          rewriter, loc, inside,
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), kCopyBytes),
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0));
     NVVM::CpAsyncOp::create(rewriter, loc, chunkInTile(ring, stage, line, part), from,
-                            kCopyBytes, NVVM::LoadCacheModifierKind::CG, /*cpSize=*/Value());
+                            kCopyBytes, NVVM::LoadCacheModifierKind::CG, bytes);
   }
 }
 
@@ -972,8 +983,13 @@ SmallVector<Staged> TiledKernels::loadChunks(OpOperand &input, Value first, Valu
     if ((p + 1) * kThreads > chunks)
       chunk = arith::MinUIOp::create(rewriter, loc, chunk, index(chunks - 1));
     auto [line, part] = chunkPlace(input, chunk);
-    Value from = chunkSource(input, first, start, line, part);
-    loaded.push_back({LLVM::LoadOp::create(rewriter, loc, type, from, kCopyBytes), {}});
+    auto [from, inside] = chunkSource(input, first, start, line, part);
+    Value chunkValues = LLVM::LoadOp::create(rewriter, loc, type, from, kCopyBytes);
+    if (inside) // (outside a padding's window: zeros)
+      chunkValues = arith::SelectOp::create(
+          rewriter, loc, inside, chunkValues,
+          arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(type, int32_t(0))));
+    loaded.push_back({chunkValues, {}});
   }
   return loaded;
 }
