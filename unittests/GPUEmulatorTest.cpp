@@ -209,6 +209,12 @@ TEST_F(GPUEmulator, MisalignedVectorLoadIsAnError) {
               {"llvm.load", "loads 16 bytes at an address not aligned to 16", "thread (0, 0, 0)"});
 }
 
+TEST_F(GPUEmulator, VectorLoadOutsideEveryBufferIsAnError) {
+  // (1 GiB past the input: no buffer of the run is there)
+  expectError(run(module(1, vectorLoad(/*skew=*/int64_t(1) << 30))),
+              {"llvm.load", "loads 16 bytes outside every buffer", "thread (0, 0, 0)"});
+}
+
 /// A warp's ldmatrix of two 8 x 8 matrices of 16-bit values from the 64
 /// words in shared memory (16 rows of 4 words), lane l giving the address
 /// of row 15 - l % 16 plus `misalign` bytes (`transposed`: ldmatrix.trans);

@@ -393,6 +393,10 @@ private:
   Value chunkInTile(Value ring, Value stage, Value line, Value part) {
     return address(ring, {stage, line, narrow ? divide(part, 2) : part}, /*shared*/ 3);
   }
+  /// Calls `emit` for each of this thread's chunks of `input`'s tile, with
+  /// its number among them and its (`line`, `part`), under a condition
+  /// where the threads outnumber the chunks left.
+  void forEachChunk(OpOperand &input, function_ref<void(int64_t, Value, Value)> emit);
   /// Copies `input`'s elements of the step at `stepStart` into `stage` (its
   /// tile in the ring `ring`), kCopyBytes a cp.async.
   void copyStep(OpOperand &input, Value first, Value ring, Value stage, Value stepStart);
@@ -946,8 +950,8 @@ std::pair<Value, Value> TiledKernels::chunkSource(OpOperand &input, Value first,
   return {address(sourceOf(input), from, /*global*/ 1), inside};
 }
 
-void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value stage,
-                            Value stepStart) {
+void TiledKernels::forEachChunk(OpOperand &input,
+                                function_ref<void(int64_t, Value, Value)> emit) {
   int64_t chunks = chunksOf(input);
   for (int64_t p = 0; p * kThreads < chunks; ++p) {
     OpBuilder::InsertionGuard guard(rewriter);
@@ -957,6 +961,13 @@ void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value sta
           scf::IfOp::create(rewriter, loc, below(chunk, chunks), /*withElseRegion=*/false)
               .thenBlock());
     auto [line, part] = chunkPlace(input, chunk);
+    emit(p, line, part);
+  }
+}
+
+void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value stage,
+                            Value stepStart) {
+  forEachChunk(input, [&](int64_t, Value line, Value part) {
     auto [from, inside] = chunkSource(input, first, stepStart, line, part);
     // (outside a padding's window, no byte read: zeros)
     Value bytes;
@@ -967,7 +978,7 @@ void TiledKernels::copyStep(OpOperand &input, Value first, Value ring, Value sta
           arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0));
     NVVM::CpAsyncOp::create(rewriter, loc, chunkInTile(ring, stage, line, part), from,
                             kCopyBytes, NVVM::LoadCacheModifierKind::CG, bytes);
-  }
+  });
 }
 
 // A thread's last chunk past the tile's (when the threads outnumber what is
@@ -995,18 +1006,10 @@ SmallVector<Staged> TiledKernels::loadChunks(OpOperand &input, Value first, Valu
 }
 
 void TiledKernels::storeChunks(OpOperand &input, Value ring, ArrayRef<Staged> loaded) {
-  int64_t chunks = chunksOf(input);
-  for (auto [p, chunkValues] : llvm::enumerate(loaded)) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    Value chunk = add(thread, index(p * kThreads));
-    if (int64_t(p + 1) * kThreads > chunks)
-      rewriter.setInsertionPointToStart(
-          scf::IfOp::create(rewriter, loc, below(chunk, chunks), /*withElseRegion=*/false)
-              .thenBlock());
-    auto [line, part] = chunkPlace(input, chunk);
-    LLVM::StoreOp::create(rewriter, loc, chunkValues.value,
-                          chunkInTile(ring, index(0), line, part), kCopyBytes);
-  }
+  forEachChunk(input, [&](int64_t p, Value line, Value part) {
+    LLVM::StoreOp::create(rewriter, loc, loaded[p].value, chunkInTile(ring, index(0), line, part),
+                          kCopyBytes);
+  });
 }
 
 Value TiledKernels::stageOf(Value ring, Value stage) {
