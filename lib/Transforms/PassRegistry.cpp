@@ -31,8 +31,8 @@ static const CatalogueEntry kCatalogue[] = {
      // BERTs keep their layer norms as ops, which lower to fewer kernels
      // than their arithmetic fuses into (BERT-base on the CPU: 197 instead
      // of 272, three fewer a layer norm; latency against O3 1.008 [0.975,
-     // 1.021] over 15 rounds, 2026-12-02; compile times in the README's
-     // "architecture-aware pipeline" table).
+     // 1.021] over 15 rounds, 2026-12-02; auto's compile time then 0.889
+     // [0.808, 0.948] of O3's, docs/TuningEvidence.md).
      "BR"},
     {"FoldConstant", "graph-fold-constant", 2, false, "RN MN SSD", "", "constant", "", "",
      "evaluates ops whose operands are all constants"},
