@@ -140,8 +140,8 @@ func.func @bad_width() {
 
 // B packed into panels of 16 columns (dlc-cpu-pack-weights): each register
 // tile reads one panel's row, 16 consecutive floats, per reduction step,
-// and is vectorized like any other. With 512-bit vectors a register tile
-// (32 columns) would span two panels: left to the loop nest.
+// and is vectorized like any other. With 512-bit vectors the panel is one
+// vector wide, and so is the register tile, of twice the rows (here all 12).
 // CHECK-LABEL: func @packed_b
 // CHECK: scf.for %[[N:.*]] = %c0 to %c32 step %c16
 // CHECK: %[[P:.*]] = affine.apply #{{.*}}(%[[N]])
@@ -150,8 +150,10 @@ func.func @bad_width() {
 // CHECK-COUNT-6: vector.fma {{.*}} : vector<16xf32>
 // CHECK-NOT: linalg.generic
 // AVX512-LABEL: func @packed_b
-// AVX512: linalg.generic
-// AVX512-NOT: vector.fma
+// AVX512: scf.for %{{.*}} = %c0 to %c32 step %c16
+// AVX512: vector.transfer_read %arg1{{.*}} : memref<2x64x16xf32>, vector<16xf32>
+// AVX512-COUNT-12: vector.fma {{.*}} : vector<16xf32>
+// AVX512-NOT: linalg.generic
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (n floordiv 16, k, n mod 16)>
 #c = affine_map<(m, n, k) -> (m, n)>
@@ -192,6 +194,35 @@ func.func @packed_b(%a: memref<12x64xf32>, %b: memref<2x64x16xf32>, %c: memref<1
 func.func @blocked_columns(%a: memref<12x64xf32>, %b: memref<64x600xf32>, %c: memref<12x600xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<12x64xf32>, memref<64x600xf32>) outs(%c : memref<12x600xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A product of fewer columns than two vectors (an NHWC convolution of 24
+// output channels): with AVX-512, register tiles of one vector and 16 rows,
+// the last 8 columns a masked vector; with AVX2, tiles of 6 x 16 and a
+// partial one of 8 columns.
+// CHECK-LABEL: func @narrow_columns
+// CHECK: vector<6x16xf32>
+// CHECK: vector<6x8xf32>
+// CHECK-NOT: linalg.generic
+// AVX512-LABEL: func @narrow_columns
+// AVX512: vector.constant_mask [16, 8] : vector<16x16xi1>
+// AVX512: scf.for %{{.*}} = %c0 to %c32 step %c16
+// AVX512: vector<16x16xf32>
+// AVX512-NOT: linalg.generic
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @narrow_columns(%a: memref<32x16xf32>, %b: memref<16x24xf32>, %c: memref<32x24xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x16xf32>, memref<16x24xf32>) outs(%c : memref<32x24xf32>) {
   ^bb0(%x: f32, %y: f32, %z: f32):
     %m = arith.mulf %x, %y : f32
     %s = arith.addf %z, %m : f32

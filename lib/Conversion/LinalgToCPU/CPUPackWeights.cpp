@@ -4,7 +4,8 @@
 // row of B nr columns wide; in a [k, n] weight those rows lie n floats
 // apart, each in another page when n is large (BERT's feed-forward weight:
 // 12 KB). Stored as panels [n / nr][k][nr], the rows a tile reads are
-// consecutive. Constant weights are packed here, at compile time, on
+// consecutive. nr is the register tile's width for n columns (two vectors,
+// or one: CPUSchedules' packedPanelWidth). Constant weights are packed here, at compile time, on
 // tensors before the product is tiled: the kernel's argument becomes the
 // panels and its product reads B through (n floordiv nr, k, n mod nr),
 // which CPUSchedules' productDims recognizes. A dense layer's weight W
@@ -162,13 +163,13 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
                          << static_cast<int64_t>(vectorBits);
       return signalPassFailure();
     }
-    int64_t nr = registerTile(vectorBits).nr;
     // Kernels and the arguments to rewrite: every call passes a constant.
     struct Candidate {
       func::FuncOp kernel;
       unsigned index;
       Value matrix; // the argument, or its collapse into [k, n]
       Form form;
+      int64_t width; // of the panels
       SmallVector<Product> products;
       SmallVector<func::CallOp> calls;
     };
@@ -199,24 +200,25 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
             cast<RankedTensorType>(matrix.getType()).getShape();
         int64_t n = reading->held == Held::KN ? shape[1] : shape[0];
         std::optional<Form> form;
-        if (n % nr == 0)
+        int64_t width = packedPanelWidth(vectorBits, n);
+        if (n % width == 0)
           form = reading->held == Held::KN ? Form::PanelsFromKN : Form::PanelsFromNK;
         else if (reading->held == Held::NK)
           form = Form::TransposedNK;
         if (form)
-          candidates.push_back({kernel, arg.getArgNumber(), matrix, *form,
+          candidates.push_back({kernel, arg.getArgNumber(), matrix, *form, width,
                                 std::move(reading->products), calls});
       }
     }
     // The constants to write, each once per form and matrix shape, on the
     // context's threads (memory-bound: BERT-base has 340 MB of them).
-    using Key =
-        std::tuple<Value, unsigned, int64_t, int64_t>; // form, rows, cols
+    using Key = std::tuple<Value, unsigned, int64_t, int64_t,
+                           int64_t>; // form, rows, cols, panel width
     auto keyOf = [](Candidate &c, func::CallOp call) {
       ArrayRef<int64_t> shape =
           cast<RankedTensorType>(c.matrix.getType()).getShape();
       return Key{call.getOperand(c.index), static_cast<unsigned>(c.form),
-                 shape[0], shape[1]};
+                 shape[0], shape[1], c.width};
     };
     llvm::MapVector<Key, std::optional<AsmResourceBlob>> weights;
     for (Candidate &c : candidates)
@@ -224,15 +226,15 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
         weights.try_emplace(keyOf(c, call));
     auto entries = weights.takeVector();
     mlir::parallelFor(&getContext(), 0, entries.size(), [&](size_t i) {
-      auto [weight, form, rows, cols] = entries[i].first;
+      auto [weight, form, rows, cols, width] = entries[i].first;
       int64_t shape[] = {rows, cols};
       ArrayRef<char> bytes = *constantPayload(weight);
       switch (static_cast<Form>(form)) {
       case Form::PanelsFromKN:
-        entries[i].second = packedBlob(bytes, Held::KN, shape[0], shape[1], nr);
+        entries[i].second = packedBlob(bytes, Held::KN, shape[0], shape[1], width);
         break;
       case Form::PanelsFromNK:
-        entries[i].second = packedBlob(bytes, Held::NK, shape[1], shape[0], nr);
+        entries[i].second = packedBlob(bytes, Held::NK, shape[1], shape[0], width);
         break;
       case Form::TransposedNK:
         entries[i].second = transposedBlob(bytes, shape[0], shape[1]);
@@ -242,16 +244,16 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     OpBuilder b(&getContext());
     DenseMap<Key, Value> written;
     for (auto &[key, blob] : entries) {
-      auto [weight, form, rows, cols] = key;
+      auto [weight, form, rows, cols, width] = key;
       auto type = cast<RankedTensorType>(weight.getType());
       RankedTensorType newType;
       StringRef name = "packed_weight";
       switch (static_cast<Form>(form)) {
       case Form::PanelsFromKN:
-        newType = RankedTensorType::get({cols / nr, rows, nr}, type.getElementType());
+        newType = RankedTensorType::get({cols / width, rows, width}, type.getElementType());
         break;
       case Form::PanelsFromNK:
-        newType = RankedTensorType::get({rows / nr, cols, nr}, type.getElementType());
+        newType = RankedTensorType::get({rows / width, cols, width}, type.getElementType());
         break;
       case Form::TransposedNK:
         newType = RankedTensorType::get({cols, rows}, type.getElementType());
@@ -284,7 +286,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       for (auto [op, d] : c.products) {
         SmallVector<AffineMap> maps = op.getIndexingMapsArray();
         MLIRContext *ctx = op.getContext();
-        maps[1] = panels ? panelMap(op.getNumLoops(), d, nr, ctx)
+        maps[1] = panels ? panelMap(op.getNumLoops(), d, c.width, ctx)
                          : AffineMap::get(op.getNumLoops(), 0,
                                           {getAffineDimExpr(d.k, ctx), getAffineDimExpr(d.n, ctx)},
                                           ctx);

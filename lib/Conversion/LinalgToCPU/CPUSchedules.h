@@ -9,6 +9,7 @@
 #define DLC_LIB_CONVERSION_LINALGTOCPU_CPUSCHEDULES_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include <limits>
 #include <optional>
 
 namespace dlc::cpu {
@@ -45,12 +46,28 @@ std::optional<ProductDims> productDims(llvm::ArrayRef<mlir::AffineMap> maps,
 /// A register tile of `mr` rows by `nr` columns: rows of two vectors, the
 /// accumulator taking half the vector registers (16 of 32 with AVX-512,
 /// 12 of 16 with AVX2), the rest holding B's row and a broadcast A element.
+/// A product of fewer columns than two vectors (an NHWC convolution of 16
+/// or 24 output channels with AVX-512) takes rows of one vector, twice as
+/// many: the same accumulators, none of them idle.
 struct RegisterTile {
   int64_t mr, nr;
 };
-inline RegisterTile registerTile(int64_t vectorBits) {
-  return {vectorBits >= 512 ? 8 : 6, 2 * (vectorBits / 32)};
+inline RegisterTile registerTile(int64_t vectorBits,
+                                 int64_t n = std::numeric_limits<int64_t>::max()) {
+  int64_t lanes = vectorBits / 32, rows = vectorBits >= 512 ? 8 : 6;
+  if (n < 2 * lanes)
+    return {2 * rows, lanes};
+  return {rows, 2 * lanes};
 }
+/// The width of the panels a constant B of `n` columns is packed into
+/// (dlc-cpu-pack-weights), a register tile's: two vectors, or one where `n`
+/// is fewer or a multiple of one vector but not of two (144 columns with
+/// AVX-512), so that the panels hold no padding and no partial tile is
+/// peeled off.
+int64_t packedPanelWidth(int64_t vectorBits, int64_t n);
+/// The register tile of the product `op` with loop roles `d`: the one its
+/// packed B's panels were written for, else registerTile for its columns.
+RegisterTile productTile(mlir::linalg::LinalgOp op, ProductDims d, int64_t vectorBits);
 
 /// The cache tile of a product's m, n and k loops for this register tile.
 int64_t cacheTileM(int64_t m, RegisterTile reg);

@@ -105,7 +105,7 @@ int64_t paddedPlaneBytes(linalg::LinalgOp op) {
 
 /// Tile sizes for the loops of `anchor` (0: the whole loop), dividing every
 /// loop; nothing when the op has a dynamic shape or would be a single tile.
-std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, RegisterTile reg,
+std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t vectorBits,
                                                 int64_t threads) {
   SmallVector<int64_t> ranges = anchor.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic) || anchor.getNumDpsInits() != 1 ||
@@ -113,7 +113,10 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
     return std::nullopt;
   auto iters = anchor.getIteratorTypesArray();
   SmallVector<int64_t> tiles(ranges.size(), 0), steps(ranges.size(), 1);
-  if (std::optional<ProductDims> d = matchProduct(anchor)) {
+  std::optional<ProductDims> product = matchProduct(anchor);
+  RegisterTile reg =
+      product ? productTile(anchor, *product, vectorBits) : registerTile(vectorBits);
+  if (std::optional<ProductDims> d = product) {
     // Whole register tiles per cache tile; one row of tiles per batch.
     for (size_t i = 0; i < ranges.size(); ++i)
       if (iters[i] == utils::IteratorType::parallel)
@@ -154,7 +157,8 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, Registe
         continue;
       }
       if (innermost && whole.any()) {
-        int64_t lanes = t % (reg.nr / 2) == 0 ? reg.nr / 2 : t, plane = paddedPlaneBytes(anchor);
+        int64_t vector = vectorBits / 32;
+        int64_t lanes = t % vector == 0 ? vector : t, plane = paddedPlaneBytes(anchor);
         while (lanes > 1 && plane * lanes > dlc::kCPUMaxStackTileBytes)
           lanes = smallerTile(t, lanes, 1);
         tiles[i] = lanes;
@@ -284,11 +288,10 @@ struct CPUTileAndFusePass : dlc::impl::CPUTileAndFusePassBase<CPUTileAndFusePass
           op->getNumResults() == 1 && !op->getParentOfType<scf::ForallOp>())
         anchors.push_back(op);
     });
-    RegisterTile reg = registerTile(vectorBits);
     IRRewriter rewriter(ctx);
     int64_t tiled = 0, fused = 0, fusedPads = 0;
     for (linalg::LinalgOp anchor : anchors) {
-      std::optional<SmallVector<int64_t>> tiles = anchorTiles(anchor, reg, threads);
+      std::optional<SmallVector<int64_t>> tiles = anchorTiles(anchor, vectorBits, threads);
       if (!tiles)
         continue;
       unshareInit(rewriter, anchor);

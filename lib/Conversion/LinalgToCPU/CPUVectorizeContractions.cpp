@@ -196,7 +196,6 @@ struct CPUVectorizeContractionsPass
     IRRewriter rewriter(ctx);
     StringAttr cacheMarker = StringAttr::get(ctx, "dlc.cache_tile");
     StringAttr marker = StringAttr::get(ctx, "dlc.register_tile");
-    RegisterTile regTile = registerTile(vectorBits);
     int64_t scheduled = 0, blocked = 0, peeled = 0, panelRows = 0;
     // Cache tiles. Those of m and k divide their loops; n is cut into
     // blocks whose last, partial one is peeled off, so that every tile has
@@ -204,6 +203,7 @@ struct CPUVectorizeContractionsPass
     // outermost: a block of B stays in cache while all the rows go by.
     for (auto [op, d] : products) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      RegisterTile regTile = productTile(op, d, vectorBits);
       if (ranges[d.n] < regTile.nr)
         continue;
       SmallVector<OpFoldResult> cache =
@@ -220,20 +220,22 @@ struct CPUVectorizeContractionsPass
       FailureOr<scf::SCFTilingResult> outer = tile(rewriter, op, cache, order);
       if (failed(outer))
         continue;
-      outer->tiledOps.front()->setAttr(cacheMarker, UnitAttr::get(ctx));
+      // The cache tile keeps the product's register tile (its own columns
+      // may be fewer).
+      outer->tiledOps.front()->setAttr(cacheMarker, rewriter.getI64IntegerAttr(regTile.nr));
       scf::ForOp cols, partial;
       if (blockedCols && (cols = loopFor(outer->loops, cache, d.n, order)))
         blocked += succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, cols, partial));
     }
     if (blocked && failed(applyPatternsGreedily(func, canonicalization(ctx, RewritePatternSet(ctx)))))
       return signalPassFailure();
-    SmallVector<linalg::GenericOp> cacheTiles;
+    SmallVector<std::pair<linalg::GenericOp, RegisterTile>> cacheTiles;
     func.walk([&](linalg::GenericOp t) {
-      if (t->removeAttr(cacheMarker))
-        cacheTiles.push_back(t);
+      if (auto nr = dyn_cast_if_present<IntegerAttr>(t->removeAttr(cacheMarker)))
+        cacheTiles.push_back({t, registerTile(vectorBits, nr.getInt())});
     });
     // Register tiles, the partial row and column tiles peeled off the full ones.
-    for (linalg::GenericOp cacheOp : cacheTiles) {
+    for (auto [cacheOp, regTile] : cacheTiles) {
       std::optional<ProductDims> d = matchProduct(cacheOp);
       if (!d)
         continue;

@@ -241,7 +241,10 @@ cases.append(("dense_const_two_weights", f"""func.func @main(%x: {t([6, 32])}) -
 
 # NHWC convolutions with constant HWIO weights: products of the im2col rows
 # (a reshape for 1 x 1) and the weight as [KH*KW*C, O], packed when O is a
-# multiple of the panel width (32, 64), read along its rows otherwise (24).
+# multiple of the panel width (32, 64; 144 and, with AVX2, 24 and 16 in
+# panels of one vector), read along its rows otherwise (24 with AVX-512);
+# fewer columns than two vectors (16, 24) take register tiles one vector
+# wide.
 def hwio(kh, kw, c, o):
     return "dense<" + str([[[[round(rng.uniform(-1, 1), 3) for _ in range(o)] for _ in range(c)]
                              for _ in range(kw)] for _ in range(kh)]) + ">"
@@ -249,7 +252,9 @@ def hwio(kh, kw, c, o):
 
 for name, (h, w, c), (kh, s, p), o in [("nhwc_const_1x1", (9, 7, 16), (1, 1, 0), 64),
                                        ("nhwc_const_3x3s2", (11, 10, 3), (3, 2, 1), 32),
-                                       ("nhwc_const_3x3_24", (8, 8, 8), (3, 1, 1), 24)]:
+                                       ("nhwc_const_3x3_24", (8, 8, 8), (3, 1, 1), 24),
+                                       ("nhwc_const_1x1_16", (9, 9, 32), (1, 1, 0), 16),
+                                       ("nhwc_const_1x1_144", (7, 6, 24), (1, 1, 0), 144)]:
     oh, ow = window(h, kh, s, 1, p, p), window(w, kh, s, 1, p, p)
     x, wt, y = [1, h, w, c], [kh, kh, c, o], [1, oh, ow, o]
     cases.append((name, f"""func.func @main(%x: {t(x)}, %b: {t([o])}) -> {t(y)} {{
