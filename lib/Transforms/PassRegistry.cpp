@@ -125,8 +125,12 @@ static const CatalogueEntry kCatalogue[] = {
      // NCHW Winograd products; SSD-ResNet50 0.582 [0.571, 0.596] of O3 over
      // 21 rounds (bench/tune_evidence.json), 0.894 [0.824, 0.954] of the NCHW
      // Winograd products over 21 (the reverse order 1.128 [1.074, 1.210]).
-     // MobileNets channels-last (the builtin cpu-nhwc description): see the
-     // README's "Layouts". SSD first: an SSD with a ResNet backbone is of
+     // MobileNets channels-last (the builtin cpu-nhwc description): 0.881
+     // [0.865, 0.889] of O3 over 15 rounds on an AVX-512 Zen 4 (2026-12-02,
+     // bench/tune_evidence.json) once products of fewer columns than two
+     // vectors took one-vector register tiles; before that, with AVX-512,
+     // within noise (Zen 4) or 1.093 [1.058, 1.150] slower (Intel Xeon),
+     // and 0.916 on an AVX2 EPYC (README's "Layouts"). SSD first: an SSD with a ResNet backbone is of
      // both classes.
      "SSD{target=cpu-nhwc winograd=true} RN{target=cpu-nhwc winograd=true} "
      "MN{target=cpu-nhwc}"},
