@@ -105,21 +105,45 @@ func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<2x32xf32>) -> tensor<4
 
 // -----
 
-// n = 24, a multiple of one 256-bit vector but not of two: panels of one
-// vector, as the register tile of such a product (CPUSchedules). With
-// AVX-512, 24 is a multiple of neither (16 or 32 columns): left alone.
-// CHECK-DAG: #[[ONE:.*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 8, d2, d1 mod 8)>
-// CHECK-LABEL: func @narrow_width
-// CHECK: call @kernel(%arg0, %{{.*}}) : (tensor<4x2xf32>, tensor<3x2x8xf32>)
-// CHECK: linalg.generic {{.*}}#[[ONE]]{{.*}} ins(%arg0, %arg1 : tensor<4x2xf32>, tensor<3x2x8xf32>)
-// The panels [p][k][j] = W[k][8 p + j], W[k][n] = 24 k + n:
-// CHECK: packed_weight{{.*}}: "0x40000000000000000000803F0000004000004040000080400000A0400000C0400000E0400000C0410000C8410000D0410000D8410000E0410000E8410000F0410000F841000000410000104100002041000030410000404100005041000060410000704100000042000004420000084200000C4200001042000014420000184200001C42000080410000884100009041000098410000A0410000A8410000B0410000B84100002042000024420000284200002C4200003042000034420000384200003C42"
-// AVX512-LABEL: func @narrow_width
-// AVX512: call @kernel(%arg0, %{{.*}}) : (tensor<4x2xf32>, tensor<2x24xf32>)
+// n = 16, fewer columns than two 512-bit vectors: with AVX-512 its register
+// tile is one vector wide (CPUSchedules), and so are its panels; with AVX2
+// two vectors are 16 columns. One panel either way.
+// CHECK-LABEL: func @narrow
+// CHECK: call @kernel(%arg0, %{{.*}}) : (tensor<4x2xf32>, tensor<1x2x16xf32>)
+// AVX512-DAG: #[[NARROW:.*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 16, d2, d1 mod 16)>
+// AVX512-LABEL: func @narrow
+// AVX512: call @kernel(%arg0, %{{.*}}) : (tensor<4x2xf32>, tensor<1x2x16xf32>)
+// AVX512: linalg.generic {{.*}}#[[NARROW]]{{.*}} ins(%arg0, %arg1 : tensor<4x2xf32>, tensor<1x2x16xf32>)
 #A = affine_map<(m, n, k) -> (m, k)>
 #B = affine_map<(m, n, k) -> (k, n)>
 #C = affine_map<(m, n, k) -> (m, n)>
-func.func @narrow_width(%x: tensor<4x2xf32>) -> tensor<4x24xf32> {
+func.func @narrow(%x: tensor<4x2xf32>) -> tensor<4x16xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0]]> : tensor<2x16xf32>
+  %y = call @kernel(%x, %w) : (tensor<4x2xf32>, tensor<2x16xf32>) -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}
+func.func private @kernel(%a: tensor<4x2xf32>, %b: tensor<2x16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x2xf32>, tensor<2x16xf32>) outs(%c : tensor<4x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+
+// -----
+
+// Left alone: n = 24 is not a multiple of a panel's width.
+// CHECK-LABEL: func @negative_width
+// CHECK: call @kernel(%arg0, %{{.*}}) : (tensor<4x2xf32>, tensor<2x24xf32>)
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_width(%x: tensor<4x2xf32>) -> tensor<4x24xf32> {
   %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0], [24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0]]> : tensor<2x24xf32>
   %y = call @kernel(%x, %w) : (tensor<4x2xf32>, tensor<2x24xf32>) -> tensor<4x24xf32>
   return %y : tensor<4x24xf32>

@@ -4,8 +4,8 @@
 // row of B nr columns wide; in a [k, n] weight those rows lie n floats
 // apart, each in another page when n is large (BERT's feed-forward weight:
 // 12 KB). Stored as panels [n / nr][k][nr], the rows a tile reads are
-// consecutive. nr is the register tile's width for n columns (two vectors,
-// or one: CPUSchedules' packedPanelWidth). Constant weights are packed here, at compile time, on
+// consecutive. nr is the width of the register tile for n columns (two
+// vectors, or one below that: CPUSchedules). Constant weights are packed here, at compile time, on
 // tensors before the product is tiled: the kernel's argument becomes the
 // panels and its product reads B through (n floordiv nr, k, n mod nr),
 // which CPUSchedules' productDims recognizes. A dense layer's weight W
@@ -200,7 +200,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
             cast<RankedTensorType>(matrix.getType()).getShape();
         int64_t n = reading->held == Held::KN ? shape[1] : shape[0];
         std::optional<Form> form;
-        int64_t width = packedPanelWidth(vectorBits, n);
+        int64_t width = registerTile(vectorBits, n).nr;
         if (n % width == 0)
           form = reading->held == Held::KN ? Form::PanelsFromKN : Form::PanelsFromNK;
         else if (reading->held == Held::NK)

@@ -79,11 +79,6 @@ dlc::cpu::productDims(ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> it
   return ProductDims{*am, *bn, *ak};
 }
 
-int64_t dlc::cpu::packedPanelWidth(int64_t vectorBits, int64_t n) {
-  int64_t wide = registerTile(vectorBits).nr, narrow = wide / 2;
-  return n % wide != 0 && n % narrow == 0 ? narrow : registerTile(vectorBits, n).nr;
-}
-
 dlc::cpu::RegisterTile dlc::cpu::productTile(linalg::LinalgOp op, ProductDims d,
                                              int64_t vectorBits) {
   if (std::optional<int64_t> width = panelWidth(op.getIndexingMapsArray()[1]))

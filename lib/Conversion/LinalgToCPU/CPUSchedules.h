@@ -59,12 +59,6 @@ inline RegisterTile registerTile(int64_t vectorBits,
     return {2 * rows, lanes};
   return {rows, 2 * lanes};
 }
-/// The width of the panels a constant B of `n` columns is packed into
-/// (dlc-cpu-pack-weights), a register tile's: two vectors, or one where `n`
-/// is fewer or a multiple of one vector but not of two (144 columns with
-/// AVX-512), so that the panels hold no padding and no partial tile is
-/// peeled off.
-int64_t packedPanelWidth(int64_t vectorBits, int64_t n);
 /// The register tile of the product `op` with loop roles `d`: the one its
 /// packed B's panels were written for, else registerTile for its columns.
 RegisterTile productTile(mlir::linalg::LinalgOp op, ProductDims d, int64_t vectorBits);

@@ -241,10 +241,10 @@ cases.append(("dense_const_two_weights", f"""func.func @main(%x: {t([6, 32])}) -
 
 # NHWC convolutions with constant HWIO weights: products of the im2col rows
 # (a reshape for 1 x 1) and the weight as [KH*KW*C, O], packed when O is a
-# multiple of the panel width (32, 64; 144 and, with AVX2, 24 and 16 in
-# panels of one vector), read along its rows otherwise (24 with AVX-512);
-# fewer columns than two vectors (16, 24) take register tiles one vector
-# wide.
+# multiple of the panel width (32, 64; 16 in panels of one vector with
+# AVX-512), read along its rows otherwise (24, 144 with AVX-512); fewer
+# columns than two vectors (16, 24 with AVX-512) take register tiles one
+# vector wide.
 def hwio(kh, kw, c, o):
     return "dense<" + str([[[[round(rng.uniform(-1, 1), 3) for _ in range(o)] for _ in range(c)]
                              for _ in range(kw)] for _ in range(kh)]) + ">"
