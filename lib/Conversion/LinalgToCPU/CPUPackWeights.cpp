@@ -5,10 +5,10 @@
 // apart, each in another page when n is large (BERT's feed-forward weight:
 // 12 KB). Stored as panels [n / nr][k][nr], the rows a tile reads are
 // consecutive. nr is the width of the register tile for n columns (two
-// vectors, or one below that: CPUSchedules). Constant weights are packed here, at compile time, on
-// tensors before the product is tiled: the kernel's argument becomes the
-// panels and its product reads B through (n floordiv nr, k, n mod nr),
-// which CPUSchedules' productDims recognizes. A dense layer's weight W
+// vectors, or one below that: CPUSchedules). Constant weights are packed
+// here, at compile time, on tensors before the product is tiled: the
+// kernel's argument becomes the panels and its product reads B through
+// (n floordiv nr, k, n mod nr), which CPUSchedules' productDims recognizes. A dense layer's weight W
 // [n, k], read across its rows, is packed from that layout directly; when
 // n is no multiple of nr it is stored transposed, [k, n], which the kernel
 // reads along its rows (a batch-1 classifier head would otherwise gather).

@@ -116,7 +116,7 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
   std::optional<ProductDims> product = matchProduct(anchor);
   RegisterTile reg =
       product ? productTile(anchor, *product, vectorBits) : registerTile(vectorBits);
-  if (std::optional<ProductDims> d = product) {
+  if (const std::optional<ProductDims> &d = product) {
     // Whole register tiles per cache tile; one row of tiles per batch.
     for (size_t i = 0; i < ranges.size(); ++i)
       if (iters[i] == utils::IteratorType::parallel)
@@ -207,9 +207,9 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
   if (count() < threads && work >= kMinSplitWork) {
     steps.assign(ranges.size(), 1);
     // Panels of a packed B are whole in every tile.
-    if (std::optional<ProductDims> d = matchProduct(anchor))
+    if (product)
       if (std::optional<int64_t> width = panelWidth(anchor.getIndexingMapsArray()[1]))
-        steps[d->n] = *width;
+        steps[product->n] = *width;
     split();
   }
   // A product's tile narrower than the output's rows can compute in a
@@ -219,7 +219,7 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
   // or 256 columns). Such rows go in tiles that need not be multiples of
   // the register tile, whose last partial one the product kernel peels;
   // not where the rows stay whole on purpose (blocked columns, above).
-  if (std::optional<ProductDims> d = matchProduct(anchor))
+  if (const std::optional<ProductDims> &d = product)
     if (tiles[d->m] == ranges[d->m] && tiles[d->n] < ranges[d->n] &&
         !blockedColumns(ranges[d->n], reg) &&
         tiles[d->m] * tiles[d->n] * int64_t(sizeof(float)) > dlc::kCPUMaxStackTileBytes)

@@ -275,11 +275,12 @@ struct CPUVectorizeContractionsPass
       // A partial column tile takes whole vectors, masked past its last
       // column, rather than a vector of odd length that LLVM would split
       // into scalars; with AVX-512, whole 256-bit vectors where its columns
-      // are a multiple of eight (the last 8 of 24 output channels).
+      // are a multiple of those (the last 8 of 24 output channels).
       SmallVector<int64_t> sizes = t.getStaticLoopRanges();
       int64_t lanes = vectorBits / 32;
+      constexpr int64_t kLanes256 = 256 / 32;
       if (std::optional<ProductDims> d = matchProduct(t))
-        if (sizes[d->n] % 8 != 0)
+        if (sizes[d->n] % kLanes256 != 0)
           sizes[d->n] = llvm::alignTo(sizes[d->n], lanes);
       if (sizes == t.getStaticLoopRanges())
         sizes.clear();
