@@ -84,19 +84,24 @@ static llvm::Error runLowering(ModuleOp module, llvm::function_ref<void(OpPassMa
   return llvm::Error::success();
 }
 
-/// Runs the CPU lowering to `phase` on `module`.
-static llvm::Error runLowering(ModuleOp module, Phase phase, CompileTimes *times,
-                               int64_t threads) {
-  return runLowering(
-      module, [&](OpPassManager &pm) { buildCPULoweringPipeline(pm, phase, threads); }, times);
+/// The payloads a compile's lowering may overwrite: those written under
+/// `payloads`, the scope of its copy of the model.
+static PayloadPredicate writtenUnder(const TemporaryPayloads &payloads) {
+  return [&payloads](DenseResourceElementsAttr attr) { return payloads.created(attr); };
 }
 
-/// Runs the graph pipeline, then the CPU lowering to `phase`, on `module`.
+/// Runs the graph pipeline, then the CPU lowering to `phase`, on `module`,
+/// a copy made under `payloads`.
 static llvm::Error lower(ModuleOp module, StringRef pipeline, Phase phase,
-                         CompileTimes *times, int64_t threads) {
-  if (llvm::Error e = runGraphPipeline(module, pipeline, times))
+                         const TemporaryPayloads &payloads, int64_t threads) {
+  if (llvm::Error e = runGraphPipeline(module, pipeline, nullptr))
     return e;
-  return runLowering(module, phase, times, threads);
+  return runLowering(
+      module,
+      [&](OpPassManager &pm) {
+        buildCPULoweringPipeline(pm, phase, threads, writtenUnder(payloads));
+      },
+      nullptr);
 }
 
 /// The native bytes of a constant payload, if it has them (dense_resource
@@ -118,7 +123,7 @@ llvm::Error dlc::printLowered(ModuleOp module, StringRef pipeline, Phase phase,
                               llvm::raw_ostream &os, int64_t threads) {
   TemporaryPayloads payloads(module.getContext()); // the weights written into the copy
   OwningOpRef<ModuleOp> copy = module.clone();
-  if (llvm::Error e = lower(*copy, pipeline, phase, nullptr, threads))
+  if (llvm::Error e = lower(*copy, pipeline, phase, payloads, threads))
     return e;
   copy->print(os);
   return llvm::Error::success();
@@ -192,8 +197,13 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
   if (llvm::Error e = runGraphPipeline(*copy, pipeline, &times, ledger))
     return e;
   PassCounts before = passStats();
-  if (llvm::Error e = runLowering(*copy, buildCPUKernelsPipeline, &times))
+  if (llvm::Error e = runLowering(
+          *copy,
+          [&](OpPassManager &pm) { buildCPUKernelsPipeline(pm, writtenUnder(payloads)); },
+          &times))
     return e;
+  times.weightBytesPackedInPlace = passStats()["dlc-cpu-pack-weights"]["in-place-bytes"] -
+                                   before["dlc-cpu-pack-weights"]["in-place-bytes"];
   // Large weights (packed ones too) become extra arguments fed from host
   // buffers: embedded in LLVM IR they would make code generation slow and
   // memory-hungry.
@@ -326,7 +336,7 @@ llvm::Error dlc::emitAOT(ModuleOp module, StringRef entry, StringRef pipeline,
   SymbolTable symbols(*copy);
   if (failed(symbols.rename(func, StringAttr::get(copy->getContext(), symbol))))
     return llvm::createStringError("cannot rename @" + entry.str());
-  if (llvm::Error e = lower(*copy, pipeline, Phase::LLVM, nullptr, threads))
+  if (llvm::Error e = lower(*copy, pipeline, Phase::LLVM, payloads, threads))
     return e;
   if (llvm::Error e = writeObject(*copy, objectPath))
     return e;

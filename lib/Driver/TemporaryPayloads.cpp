@@ -34,6 +34,12 @@ TemporaryPayloads::~TemporaryPayloads() {
       entry->setBlob(AsmResourceBlob());
 }
 
+bool TemporaryPayloads::created(DenseResourceElementsAttr attr) const {
+  DialectResourceBlobManager::BlobEntry *entry = attr.getRawHandle().getResource();
+  return entry && !earlier.contains(entry->getKey()) && entry->getBlob() &&
+         !entry->getBlob()->getData().empty();
+}
+
 std::optional<AsmResourceBlob> TemporaryPayloads::take(DenseResourceElementsAttr attr) {
   DialectResourceBlobManager::BlobEntry *entry = attr.getRawHandle().getResource();
   if (!entry || earlier.contains(entry->getKey()) || !entry->getBlob())

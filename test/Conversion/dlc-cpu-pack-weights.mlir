@@ -6,8 +6,9 @@
 // BAD: dlc-cpu-pack-weights: vector-bits must be 256 or 512, got 128
 
 // Over the cases below: five kernel arguments packed and one transposed,
-// seven weights written.
-// STATS: dlc-cpu-pack-weights: packed 5, transposed 1, weights 7
+// seven weights written, all into new payloads (only the CPU compiler
+// names payloads the pass may overwrite: dlc-run-cpu.test).
+// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 5, transposed 1, weights 7
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is

@@ -534,6 +534,7 @@ static Error writeReport(StringRef path, int argc, char **argv,
       j["intermediates"] = {{"buffer_bytes", times.bufferBytes},
                             {"workspace_bytes", times.workspaceBytes}};
     j["weight_bytes"] = {{"written", times.weightBytesWritten},
+                         {"packed_in_place", times.weightBytesPackedInPlace},
                          {"in_model_file", times.weightBytesInPlace},
                          {"copied", times.weightBytesCopied}};
     j["compile_cache"] = cacheName(times.cache);
@@ -753,10 +754,14 @@ int main(int argc, char **argv) {
                        times.bufferBytes / 1048576.0, times.workspaceBytes / 1048576.0);
     int64_t weights =
         times.weightBytesWritten + times.weightBytesInPlace + times.weightBytesCopied;
-    if (weights)
-      errs() << format("; weights %.1f MiB (written %.1f, in the model file %.1f, copied %.1f)",
-                       weights / 1048576.0, times.weightBytesWritten / 1048576.0,
-                       times.weightBytesInPlace / 1048576.0, times.weightBytesCopied / 1048576.0);
+    if (weights) {
+      errs() << format("; weights %.1f MiB (written %.1f", weights / 1048576.0,
+                       times.weightBytesWritten / 1048576.0);
+      if (times.weightBytesPackedInPlace)
+        errs() << format(", %.1f of it packed in place", times.weightBytesPackedInPlace / 1048576.0);
+      errs() << format(", in the model file %.1f, copied %.1f)", times.weightBytesInPlace / 1048576.0,
+                       times.weightBytesCopied / 1048576.0);
+    }
     errs() << format("; peak memory %.0f MiB", times.peakMemoryMiB);
     errs() << "\n";
     if (cacheStats) {

@@ -5,9 +5,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <optional>
 
 namespace mlir {
+class DenseResourceElementsAttr;
 class DialectRegistry;
 class ModuleOp;
 } // namespace mlir
@@ -17,6 +19,10 @@ namespace dlc {
 /// Where lowering stops (`--compile-to`).
 enum class Phase { Graph, Linalg, Loops, LLVM };
 std::optional<Phase> parsePhase(llvm::StringRef name);
+
+/// Whether a pass may overwrite a constant's payload: one its compile
+/// wrote, which nothing outside the compile's copy of the model reads.
+using PayloadPredicate = std::function<bool(mlir::DenseResourceElementsAttr)>;
 
 /// The start of every target's lowering: graph canonicalization, one
 /// function per kernel (a fused region or a lone op), graph to linalg on
@@ -33,15 +39,16 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm);
 ///           are deallocated), linalg to loops;
 ///   llvm:   everything to the LLVM dialect, with C interfaces.
 /// With `threads` > 1, large linalg ops are split across that many OpenMP
-/// threads (the code then needs libomp at run time).
+/// threads (the code then needs libomp at run time). The weights' payloads
+/// that `overwritable` accepts are packed within themselves.
 void buildCPULoweringPipeline(mlir::OpPassManager &pm, Phase stopAfter = Phase::LLVM,
-                              int64_t threads = 1);
+                              int64_t threads = 1, PayloadPredicate overwritable = {});
 /// The two parts of the CPU lowering, which buildCPULoweringPipeline adds in
 /// turn: the kernels (graph to linalg, one function per kernel, the constant
 /// B operands of matrix products packed into panels), then their code
 /// (tiling, threads, bufferization, vectorization, LLVM). Between the two,
 /// the JIT turns the large constants, packed ones included, into arguments.
-void buildCPUKernelsPipeline(mlir::OpPassManager &pm);
+void buildCPUKernelsPipeline(mlir::OpPassManager &pm, PayloadPredicate overwritable = {});
 void buildCPUCodePipeline(mlir::OpPassManager &pm, Phase stopAfter, int64_t threads);
 
 /// Runs a lowering pipeline (CPU or GPU) on `module`, verifying the IR once

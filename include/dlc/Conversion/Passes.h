@@ -15,7 +15,12 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include "dlc/Conversion/CPUPipeline.h"
+
+#include <memory>
+
 namespace mlir {
+class Pass;
 class RewritePatternSet;
 } // namespace mlir
 
@@ -39,6 +44,11 @@ inline constexpr llvm::StringLiteral kKernelBackendAttr = "dlc.backend";
 /// Patterns lowering every graph op (but the region ops, which are inlined
 /// first by the pass) to linalg/tensor/arith/math.
 void populateGraphToLinalgConversionPatterns(mlir::RewritePatternSet &patterns);
+
+/// dlc-cpu-pack-weights, packing the payloads `overwritable` accepts
+/// within themselves.
+std::unique_ptr<mlir::Pass> createCPUPackWeightsPass(const CPUPackWeightsPassOptions &options,
+                                                     PayloadPredicate overwritable);
 
 } // namespace dlc
 

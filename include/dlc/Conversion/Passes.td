@@ -125,9 +125,14 @@ def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
     new page at every step for BERT's feed-forward weights). Tiles of such
     products along n start at multiples of nr. Otherwise an [n, k] B is
     stored transposed, [k, n], which the kernel loads along its rows instead
-    of gathering (like TVM's AlterOpLayout for x86 dense). Counters
-    (`--dlc-pass-stats`): `packed` and `transposed` (kernel arguments),
-    `weights` (constants written).
+    of gathering (like TVM's AlterOpLayout for x86 dense). Each constant
+    is written to a new payload, or, when the pass is built with a
+    predicate that says which payloads it may overwrite (the CPU compiler:
+    those its own graph passes wrote) and no other constant holds the
+    payload, within the payload itself (through a reused copy: no new
+    pages). Counters (`--dlc-pass-stats`): `packed` and `transposed`
+    (kernel arguments), `weights` (constants written), `in-place` and
+    `in-place-bytes` (of them, rewritten within their payloads).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

@@ -33,6 +33,10 @@ public:
   /// Frees nothing when it ends: the IR made under it lives on.
   void keep() { kept = true; }
 
+  /// Whether `attr`'s payload was created under the scope (and is not
+  /// freed yet): only IR made under it reads it.
+  bool created(mlir::DenseResourceElementsAttr attr) const;
+
   /// The payload of `attr`, moved out to outlive the scope, if it was
   /// created under it; the attribute reads as empty after.
   std::optional<mlir::AsmResourceBlob> take(mlir::DenseResourceElementsAttr attr);

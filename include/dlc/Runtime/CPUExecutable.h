@@ -46,6 +46,7 @@ struct CompileTimes {
   enum class Cache { Off, Hit, Miss } cache = Cache::Off;
   double peakMemoryMiB = 0; ///< the process's peak resident memory after compiling
   int64_t weightBytesWritten = 0; ///< weights the compile wrote (packed, folded), kept as they are
+  int64_t weightBytesPackedInPlace = 0; ///< of them, packed within the payloads its graph passes wrote
   int64_t weightBytesInPlace = 0; ///< weights read where the model file holds them
   int64_t weightBytesCopied = 0;  ///< weights copied into buffers of the executable
   double totalMs() const { return graphPassesMs + loweringMs + codegenMs + cacheMs; }

@@ -130,14 +130,14 @@ LogicalResult dlc::runLoweringPipeline(PassManager &pm, ModuleOp module) {
 }
 
 void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
-                                   int64_t threads) {
+                                   int64_t threads, PayloadPredicate overwritable) {
   if (stopAfter == Phase::Graph)
     return;
-  buildCPUKernelsPipeline(pm);
+  buildCPUKernelsPipeline(pm, std::move(overwritable));
   buildCPUCodePipeline(pm, stopAfter, threads);
 }
 
-void dlc::buildCPUKernelsPipeline(OpPassManager &pm) {
+void dlc::buildCPUKernelsPipeline(OpPassManager &pm, PayloadPredicate overwritable) {
   buildGraphToKernelsPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
   // Constant B operands first (at compile time; tile-and-fuse and the
@@ -145,7 +145,7 @@ void dlc::buildCPUKernelsPipeline(OpPassManager &pm) {
   // read across their rows (at run time).
   CPUPackWeightsPassOptions pack;
   pack.vectorBits = hostVectorBits();
-  pm.addPass(createCPUPackWeightsPass(pack));
+  pm.addPass(createCPUPackWeightsPass(pack, std::move(overwritable)));
   pm.addNestedPass<func::FuncOp>(createCPUTransposeProductOperandsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
