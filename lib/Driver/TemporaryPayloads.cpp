@@ -41,9 +41,9 @@ bool TemporaryPayloads::created(DenseResourceElementsAttr attr) const {
 }
 
 std::optional<AsmResourceBlob> TemporaryPayloads::take(DenseResourceElementsAttr attr) {
-  DialectResourceBlobManager::BlobEntry *entry = attr.getRawHandle().getResource();
-  if (!entry || earlier.contains(entry->getKey()) || !entry->getBlob())
+  if (!created(attr))
     return std::nullopt;
+  DialectResourceBlobManager::BlobEntry *entry = attr.getRawHandle().getResource();
   AsmResourceBlob blob = std::move(*entry->getBlob());
   entry->setBlob(AsmResourceBlob());
   return blob;

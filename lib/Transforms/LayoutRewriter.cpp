@@ -168,8 +168,7 @@ private:
     auto c = v.getDefiningOp<ConstantOp>();
     std::optional<SmallVector<int64_t>> perm = permutationBetween(from, to);
     auto type = cast<RankedTensorType>(v.getType());
-    if (c && pending.contains(c))
-      writePending();
+    written(v);
     std::optional<ArrayRef<char>> bytes = c ? payloadBytes(c) : std::nullopt;
     if (!bytes || !perm || !type.getElementType().isF32() ||
         static_cast<int64_t>(perm->size()) != type.getRank() || type.getNumElements() == 0 ||
@@ -186,13 +185,14 @@ private:
     return moved;
   }
 
-  /// The value of constant `v`, its bytes written first if they are
-  /// pending.
-  std::optional<Tensor> readConstant(Value v) {
+  /// `v`, with its bytes written first if it is a constant whose bytes
+  /// are pending.
+  Value written(Value v) {
     if (auto c = v.getDefiningOp<ConstantOp>(); c && pending.contains(c))
       writePending();
-    return constantValue(v);
+    return v;
   }
+  std::optional<Tensor> readConstant(Value v) { return constantValue(written(v)); }
 
   /// Writes the permuted constants' bytes, on the context's threads: most
   /// of the time is the kernel zeroing their new pages (the torchvision
