@@ -8,11 +8,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Support/MathExtras.h"
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 using namespace mlir;
 using namespace dlc;
@@ -277,17 +273,5 @@ std::optional<ArrayRef<char>> dlc::payloadBytes(ElementsAttr value) {
 }
 
 AsmResourceBlob dlc::allocateBlob(size_t size) {
-  constexpr size_t kAlign = 64, kHugePage = size_t(2) << 20;
-  if (size < kHugePage)
-    return HeapAsmResourceBlob::allocate(size, kAlign);
-  size_t rounded = llvm::alignTo(size, kHugePage);
-  char *data = static_cast<char *>(llvm::allocate_buffer(rounded, kHugePage));
-#ifdef __linux__
-  // A hint: without transparent huge pages the pages stay 4 KiB.
-  madvise(data, rounded, MADV_HUGEPAGE);
-#endif
-  return AsmResourceBlob(
-      ArrayRef<char>(data, size), kAlign,
-      [rounded](void *p, size_t, size_t) { llvm::deallocate_buffer(p, rounded, kHugePage); },
-      /*dataIsMutable=*/true);
+  return HeapAsmResourceBlob::allocate(size, /*align=*/64);
 }
