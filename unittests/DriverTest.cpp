@@ -1,4 +1,5 @@
 //===- DriverTest.cpp - what compiling leaves behind ------------------------===//
+#include "../lib/Driver/CodeGen.h"
 #include "dlc/Driver/CPUCompiler.h"
 #include "dlc/Runtime/Model.h"
 
@@ -7,6 +8,9 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/SourceMgr.h"
@@ -124,4 +128,48 @@ TEST(Driver, ReadsWeightsWhereTheModelFileHasThem) {
     for (int64_t i : {int64_t(0), int64_t(777), int64_t(64 * 128 - 1)})
       EXPECT_EQ(y->front().data[i], 1.0 + i / 4.0);
   }
+}
+
+/// The names of the functions `part` defines.
+static std::vector<std::string> definedFunctions(const ObjectPart &part) {
+  llvm::LLVMContext context;
+  auto m = llvm::parseBitcodeFile(llvm::MemoryBufferRef(part.bitcode, "part"), context);
+  EXPECT_TRUE(static_cast<bool>(m)) << llvm::toString(m.takeError());
+  std::vector<std::string> names;
+  if (m)
+    for (const llvm::Function &f : **m)
+      if (!f.isDeclaration())
+        names.push_back(f.getName().str());
+  return names;
+}
+
+// A kernel's local functions (its OpenMP regions) go into the kernel's part
+// only: compiled again into the rest, they cost code generation time and
+// nothing calls them there.
+TEST(Driver, KernelLocalFunctionsStayWithTheKernel) {
+  DialectRegistry registry;
+  registerCPUCompilerDialects(registry);
+  MLIRContext context(registry);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    llvm.func internal @region(%p: !llvm.ptr) {
+      llvm.return
+    }
+    llvm.func @kernel(%p: !llvm.ptr) attributes {dlc.kernel = "k"} {
+      llvm.call @region(%p) : (!llvm.ptr) -> ()
+      llvm.return
+    }
+    llvm.func @main(%p: !llvm.ptr) {
+      llvm.call @kernel(%p) : (!llvm.ptr) -> ()
+      llvm.return
+    }
+  )mlir", &context);
+  ASSERT_TRUE(module);
+  auto parts = splitForCodegen(*module, /*perKernel=*/true);
+  ASSERT_TRUE(static_cast<bool>(parts)) << llvm::toString(parts.takeError());
+  ASSERT_EQ(parts->size(), 2u);
+  ASSERT_TRUE(parts->front().kernel);
+  std::vector<std::string> kernel = definedFunctions(parts->front());
+  EXPECT_EQ(kernel.size(), 2u); // the kernel and its region
+  ASSERT_FALSE(parts->back().kernel);
+  EXPECT_EQ(definedFunctions(parts->back()), std::vector<std::string>{"main"});
 }

@@ -271,7 +271,9 @@ llvm::Expected<std::vector<ObjectPart>> dlc::splitForCodegen(ModuleOp module, bo
   for (llvm::Function &f : llvm::make_early_inc_range(*whole)) {
     auto it = finalNames.find(f.getName());
     if (it == finalNames.end()) {
-      if (!f.isDeclaration())
+      // Local functions (a kernel's OpenMP regions) go where they are
+      // called: as roots they were compiled again into the rest.
+      if (!f.isDeclaration() && !f.hasLocalLinkage())
         roots.push_back(&f);
       continue;
     }
