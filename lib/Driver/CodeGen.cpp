@@ -148,6 +148,14 @@ definitionsReached(ArrayRef<const llvm::GlobalValue *> roots,
   return reached;
 }
 
+/// Whether `f` is a root of the part for the glue around the kernels: a
+/// definition that is no kernel and not local (local functions, such as a
+/// kernel's OpenMP regions, go where they are called; as roots they were
+/// compiled again into the glue's part).
+static bool isGlueRoot(const llvm::Function &f, const llvm::StringSet<> &kernels) {
+  return !f.isDeclaration() && !f.hasLocalLinkage() && !kernels.contains(f.getName());
+}
+
 /// Whether splitting would copy a global the code writes (a model's
 /// workspace) into more than one part, each copy a global of its own, or into
 /// none (one no function reaches, such as llvm.global_ctors).
@@ -161,12 +169,10 @@ static bool splitBreaksWritableGlobal(const llvm::Module &whole, const llvm::Str
   };
   SmallVector<const llvm::GlobalValue *> rest;
   for (const llvm::Function &f : whole) {
-    if (f.isDeclaration())
-      continue;
-    if (!kernels.contains(f.getName())) {
+    if (isGlueRoot(f, kernels))
       rest.push_back(&f);
+    if (!kernels.contains(f.getName()))
       continue;
-    }
     auto reached = definitionsReached({&f}, [&](const llvm::GlobalValue *gv) {
       return gv != &f && kernels.contains(gv->getName());
     });
@@ -271,9 +277,7 @@ llvm::Expected<std::vector<ObjectPart>> dlc::splitForCodegen(ModuleOp module, bo
   for (llvm::Function &f : llvm::make_early_inc_range(*whole)) {
     auto it = finalNames.find(f.getName());
     if (it == finalNames.end()) {
-      // Local functions (a kernel's OpenMP regions) go where they are
-      // called: as roots they were compiled again into the rest.
-      if (!f.isDeclaration() && !f.hasLocalLinkage())
+      if (isGlueRoot(f, kernels))
         roots.push_back(&f);
       continue;
     }
