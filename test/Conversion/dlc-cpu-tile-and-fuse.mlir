@@ -267,15 +267,16 @@ func.func @rows_whole_for_blocked_columns(%x: tensor<256x64xf32>, %w: tensor<64x
 
 // Channels-last max pooling of padded inputs: tiles are whole padded planes
 // (the 65 x 65 that the windows read) of a vector's worth of channels (8 at
-// 256 bits). The planes of SSD's stem would make that 151 x 151 x 8 floats,
-// 730 KB, more than a thread's stack keeps, so taken from the heap at every
-// tile of every run: 4 channels each (365 KB).
+// 256 bits; SSD's stem, 151 x 151 x 8 floats, 730 KB). Those of a 200 x 200
+// input would make that 201 x 201 x 8, 1.3 MB, more than a thread's stack
+// keeps for a plane (1 MiB), so taken from the heap at every tile of every
+// run: 4 channels each (646 KB).
 // CHECK-LABEL: func @pooling_planes
 // CHECK: scf.forall ({{.*}}) = (0, 0) to (1, 64) step (1, 8)
 // CHECK: linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x65x65x8xf32>, tensor<3x3xf32>)
 // CHECK: scf.forall ({{.*}}) = (0, 0) to (1, 64) step (1, 4)
-// CHECK: linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x151x151x4xf32>, tensor<3x3xf32>)
-func.func @pooling_planes(%x: tensor<1x64x64x64xf32>, %big: tensor<1x150x150x64xf32>) -> (tensor<1x32x32x64xf32>, tensor<1x75x75x64xf32>) {
+// CHECK: linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x201x201x4xf32>, tensor<3x3xf32>)
+func.func @pooling_planes(%x: tensor<1x64x64x64xf32>, %big: tensor<1x200x200x64xf32>) -> (tensor<1x32x32x64xf32>, tensor<1x100x100x64xf32>) {
   %low = arith.constant 0xFF800000 : f32
   %window = tensor.empty() : tensor<3x3xf32>
   %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
@@ -289,10 +290,10 @@ func.func @pooling_planes(%x: tensor<1x64x64x64xf32>, %big: tensor<1x150x150x64x
   %pb = tensor.pad %big low[0, 1, 1, 0] high[0, 1, 1, 0] {
   ^bb0(%i: index, %j: index, %k: index, %l: index):
     tensor.yield %low : f32
-  } : tensor<1x150x150x64xf32> to tensor<1x152x152x64xf32>
-  %eb = tensor.empty() : tensor<1x75x75x64xf32>
-  %fb = linalg.fill ins(%low : f32) outs(%eb : tensor<1x75x75x64xf32>) -> tensor<1x75x75x64xf32>
+  } : tensor<1x200x200x64xf32> to tensor<1x202x202x64xf32>
+  %eb = tensor.empty() : tensor<1x100x100x64xf32>
+  %fb = linalg.fill ins(%low : f32) outs(%eb : tensor<1x100x100x64xf32>) -> tensor<1x100x100x64xf32>
   %yb = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-      ins(%pb, %window : tensor<1x152x152x64xf32>, tensor<3x3xf32>) outs(%fb : tensor<1x75x75x64xf32>) -> tensor<1x75x75x64xf32>
-  return %y, %yb : tensor<1x32x32x64xf32>, tensor<1x75x75x64xf32>
+      ins(%pb, %window : tensor<1x202x202x64xf32>, tensor<3x3xf32>) outs(%fb : tensor<1x100x100x64xf32>) -> tensor<1x100x100x64xf32>
+  return %y, %yb : tensor<1x32x32x64xf32>, tensor<1x100x100x64xf32>
 }

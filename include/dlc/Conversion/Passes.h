@@ -26,10 +26,17 @@ class RewritePatternSet;
 
 namespace dlc {
 
-/// The largest buffer a CPU thread's tile keeps on its stack (the default
-/// of dlc-cpu-tile-buffers' max-bytes; dlc-cpu-tile-and-fuse sizes tiles
-/// by it): the OpenMP threads' stacks are 4 MiB.
+/// The largest buffer a CPU thread's product tile keeps on its stack
+/// (dlc-cpu-tile-and-fuse sizes product tiles by it): the OpenMP threads'
+/// stacks are 4 MiB.
 constexpr int64_t kCPUMaxStackTileBytes = 512 * 1024;
+/// The largest padded plane a window op's tile keeps on its stack
+/// (dlc-cpu-tile-and-fuse sizes NHWC window tiles by it; the default of
+/// dlc-cpu-tile-buffers' max-bytes, the larger of the two): a vector's worth
+/// of channels of a 114 x 114 plane with AVX-512 (832 KiB, MobileNetV2's
+/// first depthwise convolutions) fits, so that a tile reads whole cache
+/// lines of the input rather than half of each.
+constexpr int64_t kCPUMaxStackPlaneBytes = 1024 * 1024;
 
 /// On a kernel outlined from a partition function (PartitionGraph): the
 /// backend that compiles it (the partition's graph.backend), e.g. `cublas`.

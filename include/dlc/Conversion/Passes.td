@@ -259,7 +259,7 @@ def CPUTileBuffersPass : Pass<"dlc-cpu-tile-buffers", "mlir::func::FuncOp"> {
     tile. Counters (`--dlc-pass-stats`): `hoisted`, `stacked`.
   }];
   let options = [
-    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"dlc::kCPUMaxStackTileBytes",
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"dlc::kCPUMaxStackPlaneBytes",
            "Largest buffer to move (the OpenMP threads' stacks are 4 MiB)">,
   ];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
