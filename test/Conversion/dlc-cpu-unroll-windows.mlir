@@ -23,7 +23,7 @@
 // CHECK: return
 // A window over max-window is left to dlc-cpu-loop-order.
 // LARGE: linalg.generic
-// STATS: dlc-cpu-unroll-windows: epilogues-fused 1, fills-folded 2, fills-hoisted 1, unrolled 7, vectorized 13{{$}}
+// STATS: dlc-cpu-unroll-windows: epilogues-fused 1, fills-folded 2, fills-hoisted 1, reads-hoisted {{[0-9]+}}, unrolled 8, vectorized 14{{$}}
 #in = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 #w = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
@@ -181,11 +181,13 @@ func.func @elementwise(%x: memref<4x7xf32>, %y: memref<4x7xf32>, %b: memref<4xf3
 // A window op whose output a fill wrote right before (a convolution's
 // zero): the first read of each output element takes the fill's value and
 // the fill goes, so the buffer is written once and never read.
+// The zero's broadcast, like the window's weights, is read before the
+// loops (dlc-cpu-unroll-windows hoists what no iteration changes).
 // CHECK-LABEL: func @fill_then_window
+// CHECK: vector.broadcast %{{.*}} : f32 to vector<8xf32>
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK-NOT: vector.transfer_read %arg2
-// CHECK: vector.broadcast %{{.*}} : f32 to vector<8xf32>
 // CHECK-COUNT-9: vector.fma {{.*}} : vector<8xf32>
 // CHECK-NEXT: vector.transfer_write %{{.*}}, %arg2{{.*}} {in_bounds = [true]} : vector<8xf32>, memref<8x8xf32>
 // CHECK-NOT: vector.transfer_write
@@ -350,5 +352,35 @@ func.func @padded_planes(%x: memref<4x8x8xf32>, %k: memref<3x3xf32>, %y: memref<
     }
   }
   memref.dealloc %pad : memref<10x10xf32>
+  return
+}
+
+// -----
+
+// A depthwise convolution in NCHW (channels outermost): each channel's nine
+// weights are read once per channel, before its rows and columns, instead
+// of once per output vector; the input, indexed by the rows, and the
+// output, which the window writes, stay in the row loop.
+// CHECK-LABEL: func @weights_per_channel
+// CHECK: scf.for %[[C:.*]] =
+// CHECK-COUNT-9: memref.load %arg1[%[[C]],
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: memref.load %arg1
+// CHECK: vector.transfer_read %arg0
+// CHECK-NOT: memref.load %arg1
+// CHECK: vector.transfer_write %{{.*}}, %arg2
+// CHECK: return
+#in7 = affine_map<(c, h, w, kh, kw) -> (c, h + kh, w + kw)>
+#w7 = affine_map<(c, h, w, kh, kw) -> (c, kh, kw)>
+#out7 = affine_map<(c, h, w, kh, kw) -> (c, h, w)>
+func.func @weights_per_channel(%x: memref<4x18x18xf32>, %k: memref<4x3x3xf32>, %y: memref<4x16x16xf32>) {
+  linalg.generic {indexing_maps = [#in7, #w7, #out7], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %k : memref<4x18x18xf32>, memref<4x3x3xf32>) outs(%y : memref<4x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  }
   return
 }

@@ -304,8 +304,13 @@ def CPUUnrollWindowsPass : Pass<"dlc-cpu-unroll-windows", "mlir::func::FuncOp"> 
     reductions (the im2col copy of a convolution, elementwise epilogues,
     bias broadcasts) get the same loops and vectorized rows: on short rows
     (7 or 14 columns) LLVM would otherwise vectorize across rows with
-    gathers and scatters. Other ops are left to dlc-cpu-loop-order. Counters (`--dlc-pass-stats`):
-    `unrolled` (window ops), `vectorized` (ops whose rows were vectorized).
+    gathers and scatters. Reads of buffers a window op's loops do not write
+    (its weights, an epilogue's bias) move out of the loops whose
+    iterations they do not depend on: an NCHW depthwise convolution reads
+    its nine weights once per channel instead of once per output vector.
+    Other ops are left to dlc-cpu-loop-order. Counters (`--dlc-pass-stats`):
+    `unrolled` (window ops), `vectorized` (ops whose rows were vectorized),
+    `reads-hoisted`.
   }];
   let options = [
     Option<"maxWindow", "max-window", "int64_t", /*default=*/"49",

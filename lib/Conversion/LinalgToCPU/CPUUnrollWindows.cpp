@@ -12,6 +12,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace dlc {
@@ -102,6 +103,66 @@ static void forwardStores(Block &block) {
     if (!isMemoryEffectFree(&op))
       pending.clear();
   }
+}
+
+/// The buffer that `view` is a view of (through subviews, reshapes and
+/// casts).
+static Value rootBuffer(Value view) {
+  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
+    view = viewLike.getViewSource();
+  return view;
+}
+
+/// Moves the reads of buffers that `nest` (a window op's loops, lowered and
+/// vectorized) does not write, with the pure ops they need, out of every
+/// loop of the nest whose iterations they do not depend on: an NCHW
+/// depthwise convolution's nine weights (broadcast scalars along its rows)
+/// are read once per channel instead of once per output vector, which
+/// halves the loads of a 3 x 3 window (an NHWC tile's weights are vectors
+/// along its channels, the row loop, and stay). Distinct buffers do not
+/// alias, as in forwardStores. Returns the reads moved.
+static int64_t hoistInvariantReads(scf::ForOp nest) {
+  SmallVector<scf::ForOp> loops; // innermost first
+  nest->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  DenseSet<Value> written;
+  bool unknown = false;
+  nest->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      unknown |= !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &e : list) {
+      if (!isa<MemoryEffects::Write>(e.getEffect()))
+        continue;
+      if (Value v = e.getValue())
+        written.insert(rootBuffer(v));
+      else
+        unknown = true;
+    }
+  });
+  if (unknown)
+    return 0;
+  int64_t moved = 0;
+  auto readOnly = [&](Value memref) { return !written.contains(rootBuffer(memref)); };
+  for (scf::ForOp loop : loops)
+    moveLoopInvariantCode(
+        {&loop.getRegion()},
+        [&](Value v, Region *r) { return !r->isAncestor(v.getParentRegion()); },
+        [&](Operation *op, Region *) {
+          if (auto load = dyn_cast<memref::LoadOp>(op))
+            return readOnly(load.getMemref());
+          if (auto read = dyn_cast<vector::TransferReadOp>(op))
+            return readOnly(read.getBase());
+          return op->getNumRegions() == 0 && isPure(op);
+        },
+        [&](Operation *op, Region *) {
+          moved += isa<memref::LoadOp, vector::TransferReadOp>(op);
+          op->moveBefore(loop);
+        });
+  return moved;
 }
 
 /// The coefficient of dimension `pos` in the single result of `map` if that
@@ -506,7 +567,8 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
-    int64_t unrolled = 0, vectorized = 0, fillsFolded = 0, fillsHoisted = 0, epiloguesFused = 0;
+    int64_t unrolled = 0, vectorized = 0, fillsFolded = 0, fillsHoisted = 0, epiloguesFused = 0,
+            readsHoisted = 0;
     // A window op's first read of each output element takes the value a
     // fill right before it wrote (a convolution's zero): the fill's pass
     // over the buffer goes.
@@ -542,8 +604,12 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
       epilogueAfter[op] = e;
       deferred.insert(e);
     }
+    // The loops of the window op lower() lowered last, around its row
+    // loop (null if none).
+    scf::ForOp nest;
     // Loops with the window unrolled; the row loop (null if none) to vectorize.
     auto lower = [&](linalg::GenericOp op) -> FailureOr<scf::ForOp> {
+      nest = {};
       SmallVector<unsigned> order = windowOrder(op, maxWindow);
       if (order.empty())
         return scf::ForOp();
@@ -566,6 +632,8 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
       // Identical indices become identical values, then loads and stores
       // of the output element pair up.
       Operation *row = (*loops)[loops->size() - numReductions - 1];
+      if (numReductions > 0 && row != loops->front())
+        nest = dyn_cast<scf::ForOp>(loops->front());
       if (failed(applyOpPatternsGreedily(collectOps(row), frozenCleanup)))
         return failure();
       DominanceInfo dominance;
@@ -607,6 +675,8 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
         }
       }
       vectorize(*row);
+      if (nest)
+        readsHoisted += hoistInvariantReads(nest);
       for (linalg::GenericOp left : {fill, epilogue}) {
         if (!left)
           continue;
@@ -621,6 +691,7 @@ struct CPUUnrollWindowsPass : dlc::impl::CPUUnrollWindowsPassBase<CPUUnrollWindo
     dlc::recordPassStat(getArgument(), "fills-folded", fillsFolded);
     dlc::recordPassStat(getArgument(), "epilogues-fused", epiloguesFused);
     dlc::recordPassStat(getArgument(), "fills-hoisted", fillsHoisted);
+    dlc::recordPassStat(getArgument(), "reads-hoisted", readsHoisted);
   }
 };
 } // namespace
