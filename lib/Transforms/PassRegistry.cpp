@@ -130,8 +130,11 @@ static const CatalogueEntry kCatalogue[] = {
      // bench/tune_evidence.json) once products of fewer columns than two
      // vectors took one-vector register tiles; before that, with AVX-512,
      // within noise (Zen 4) or 1.093 [1.058, 1.150] slower (Intel Xeon),
-     // and 0.916 on an AVX2 EPYC (README's "Layouts"). SSD first: an SSD
-     // with a ResNet backbone is of both classes.
+     // and 0.916 on an AVX2 EPYC (README's "Layouts"). On an AVX-512 Intel
+     // Xeon (2026-12-03) the torchvision MobileNetV2 was 1.09-1.11 slower
+     // until 112 x 112 planes took whole vectors of channels, then 1.009 to
+     // 1.027, the zoo's 0.939 to 0.962 faster. SSD first: an SSD with a
+     // ResNet backbone is of both classes.
      "SSD{target=cpu-nhwc winograd=true} RN{target=cpu-nhwc winograd=true} "
      "MN{target=cpu-nhwc}"},
     {"ConvertLayout", "graph-convert-layout", 3, false, "BL", "conv2d layout_transform",
