@@ -105,14 +105,6 @@ static void forwardStores(Block &block) {
   }
 }
 
-/// The buffer that `view` is a view of (through subviews, reshapes and
-/// casts).
-static Value rootBuffer(Value view) {
-  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
-    view = viewLike.getViewSource();
-  return view;
-}
-
 /// Moves the reads of buffers that `nest` (a window op's loops, lowered and
 /// vectorized) does not write, with the pure ops they need, out of every
 /// loop of the nest whose iterations they do not depend on: an NCHW
@@ -137,8 +129,8 @@ static int64_t hoistInvariantReads(scf::ForOp nest) {
     for (const MemoryEffects::EffectInstance &e : list) {
       if (!isa<MemoryEffects::Write>(e.getEffect()))
         continue;
-      if (Value v = e.getValue())
-        written.insert(rootBuffer(v));
+      if (auto buffer = dyn_cast_or_null<MemrefValue>(e.getValue()))
+        written.insert(memref::skipViewLikeOps(buffer));
       else
         unknown = true;
     }
@@ -146,7 +138,9 @@ static int64_t hoistInvariantReads(scf::ForOp nest) {
   if (unknown)
     return 0;
   int64_t moved = 0;
-  auto readOnly = [&](Value memref) { return !written.contains(rootBuffer(memref)); };
+  auto readOnly = [&](Value buffer) {
+    return !written.contains(memref::skipViewLikeOps(cast<MemrefValue>(buffer)));
+  };
   for (scf::ForOp loop : loops)
     moveLoopInvariantCode(
         {&loop.getRegion()},
