@@ -14,7 +14,25 @@ func.func @pad_interior(%x: memref<1x2x4x4xf32>, %padded: memref<1x2x6x6xf32>) {
 
 // -----
 
-// Contiguous copies stay: they become memcpy. So do copies with dynamic shapes.
+// A band of rows of dynamic height copied into a padded band (a window
+// tile's, dlc-cpu-tile-and-fuse): LLVM would call memrefCopy for any view
+// of dynamic size, so a linalg.copy too.
+// CHECK-LABEL: func @band_rows
+// CHECK: %[[FROM:.*]] = memref.subview %arg0
+// CHECK: %[[TO:.*]] = memref.subview %arg1
+// CHECK: linalg.copy ins(%[[FROM]] : memref<1x?x8x4xf32, strided<[256, 32, 4, 1], offset: ?>>) outs(%[[TO]] : memref<1x?x8x4xf32, strided<[240, 40, 4, 1], offset: ?>>)
+// CHECK-NOT: memref.copy
+func.func @band_rows(%x: memref<1x8x8x4xf32>, %band: memref<1x6x10x4xf32>, %first: index, %rows: index, %at: index) {
+  %from = memref.subview %x[0, %first, 0, 0] [1, %rows, 8, 4] [1, 1, 1, 1] : memref<1x8x8x4xf32> to memref<1x?x8x4xf32, strided<[256, 32, 4, 1], offset: ?>>
+  %to = memref.subview %band[0, %at, 1, 0] [1, %rows, 8, 4] [1, 1, 1, 1] : memref<1x6x10x4xf32> to memref<1x?x8x4xf32, strided<[240, 40, 4, 1], offset: ?>>
+  memref.copy %from, %to : memref<1x?x8x4xf32, strided<[256, 32, 4, 1], offset: ?>> to memref<1x?x8x4xf32, strided<[240, 40, 4, 1], offset: ?>>
+  return
+}
+
+// -----
+
+// Contiguous copies stay: they become memcpy. So do copies of dynamic shape
+// without a layout.
 // CHECK-LABEL: func @negative_contiguous
 // CHECK: memref.copy %arg0, %arg1
 // CHECK: memref.copy %[[A:.*]], %[[B:.*]] : memref<1x8xf32, strided<[16, 1], offset: 8>>

@@ -8,8 +8,10 @@
 // and its padding into the clip); the untouched case; a product whose
 // columns no tile divides; one whose rows no register tile divides; one
 // whose rows stay whole for its blocked columns; two poolings of padded
-// channels-last inputs (each with its fill and its padding).
-// STATS: dlc-cpu-tile-and-fuse: fused 12, fused-pads 3, tiled 9{{$}}
+// channels-last inputs (each with its fill and its padding); a depthwise
+// convolution in bands of rows (its fill fused, its padding one band per
+// tile).
+// STATS: dlc-cpu-tile-and-fuse: fused 13, fused-pads 3, padded-bands 1, tiled 10{{$}}
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -296,4 +298,36 @@ func.func @pooling_planes(%x: tensor<1x64x64x64xf32>, %big: tensor<1x200x200x64x
   %yb = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
       ins(%pb, %window : tensor<1x202x202x64xf32>, tensor<3x3xf32>) outs(%fb : tensor<1x100x100x64xf32>) -> tensor<1x100x100x64xf32>
   return %y, %yb : tensor<1x32x32x64xf32>, tensor<1x100x100x64xf32>
+}
+
+// -----
+
+// A channels-last depthwise convolution at stride 1 whose padded plane of
+// a vector's worth of channels (66 x 66 x 8, 139 KB) is more than a band
+// keeps (128 KiB): tiles of bands of 16 rows with all 16 channels, each
+// filling an 18 x 66 band with zeros and copying in the rows that exist
+// (the first band's top row and the last one's bottom row are padding).
+// CHECK-LABEL: func @depthwise_bands
+// CHECK-NOT: tensor.pad
+// CHECK: scf.forall (%{{.*}}, %[[R:.*]], %{{.*}}) = (0, 0, 0) to (1, 64, 16) step (1, 16, 16)
+// CHECK: %[[FIRST:.*]] = affine.max #{{.*}}(%[[R]])
+// CHECK: %[[END:.*]] = affine.min #{{.*}}(%[[R]])
+// CHECK: %[[ROWS:.*]] = affine.max #{{.*}}(%[[END]], %[[FIRST]])
+// CHECK: %[[AT:.*]] = affine.apply #{{.*}}(%[[FIRST]], %[[R]])
+// CHECK: %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x18x66x16xf32>)
+// CHECK: %[[PART:.*]] = tensor.extract_slice %arg0[%{{.*}}, %[[FIRST]], 0, %{{.*}}] [1, %[[ROWS]], 64, 16]
+// CHECK: %[[BAND:.*]] = tensor.insert_slice %[[PART]] into %[[ZEROS]][0, %[[AT]], 1, 0] [1, %[[ROWS]], 64, 16]
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%[[BAND]], %{{.*}} : tensor<1x18x66x16xf32>, tensor<3x3x16xf32>) outs(%{{.*}} : tensor<1x16x64x16xf32>)
+// CHECK-NOT: tensor.pad
+func.func @depthwise_bands(%x: tensor<1x64x64x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x64x64x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x64x64x16xf32> to tensor<1x66x66x16xf32>
+  %e = tensor.empty() : tensor<1x64x64x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x64x16xf32>) -> tensor<1x64x64x16xf32>
+  %y = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x66x66x16xf32>, tensor<3x3x16xf32>) outs(%f : tensor<1x64x64x16xf32>) -> tensor<1x64x64x16xf32>
+  return %y : tensor<1x64x64x16xf32>
 }

@@ -37,6 +37,10 @@ constexpr int64_t kCPUMaxStackTileBytes = 512 * 1024;
 /// first depthwise convolutions) fits, so that a tile reads whole cache
 /// lines of the input rather than half of each.
 constexpr int64_t kCPUMaxStackPlaneBytes = 1024 * 1024;
+/// The largest padded band of rows a window op's tile fills when whole
+/// planes would be larger (NHWC planes from 56 x 56): with the band's
+/// output, within a core's L2 cache.
+constexpr int64_t kCPUWindowBandBytes = 128 * 1024;
 
 /// On a kernel outlined from a partition function (PartitionGraph): the
 /// backend that compiles it (the partition's graph.backend), e.g. `cublas`.

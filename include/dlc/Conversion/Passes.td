@@ -224,7 +224,14 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     and the padding is fused too: each tile pads its own planes, in cache and
     in parallel, instead of one serial copy of the whole tensor. Channels-last,
     a tile's planes are a vector's worth of channels, fewer where those padded
-    planes would be more than the 512 KiB a thread's stack keeps. Tiles divide
+    planes would be more than the 1 MiB a thread's stack keeps for them. At
+    stride 1, where such a plane would be more than 128 KiB (planes from 56 x
+    56), the tiles are bands of output rows instead, with all the channels or
+    as many (multiples of a vector) as keep the band's padded input within
+    128 KiB: each tile fills a buffer of its band's size with the padding
+    value and copies in the rows and columns of the input that exist (the
+    first and last bands reach the border, so the padding of a band is not
+    static). Tiles divide
     the loops; anchors with dynamic shapes, or that would be one tile, are
     left alone. With `threads` > 1 the tile loop is an `scf.forall` with at
     least `threads` tiles (a product that no multiple of the register tile
@@ -236,7 +243,8 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     NHWC convolution's 784 or 1444 positions) would make it larger, the rows
     go in tiles of any size instead of a heap buffer per tile (but for the
     rows kept whole where no column tile divides n). Counters
-    (`--dlc-pass-stats`): `tiled`, `fused` (producers fused), `fused-pads`.
+    (`--dlc-pass-stats`): `tiled`, `fused` (producers fused), `fused-pads`,
+    `padded-bands`.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"1", "Threads to use">,
@@ -244,7 +252,7 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
            "Width of the vector registers (256 for AVX2, 512 for AVX-512)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
-                           "mlir::linalg::LinalgDialect"];
+                           "mlir::linalg::LinalgDialect", "mlir::affine::AffineDialect"];
 }
 
 def CPUTileBuffersPass : Pass<"dlc-cpu-tile-buffers", "mlir::func::FuncOp"> {
@@ -378,10 +386,12 @@ def CPUCopiesToLinalgPass : Pass<"dlc-cpu-copies-to-linalg", "mlir::func::FuncOp
     concatenation operand with `memref.copy` into a strided view. LLVM lowers
     such a copy to a call to MLIR's generic `memrefCopy` runtime, which
     walks one element at a time through the strides (and is missing from
-    ahead-of-time builds). Every `memref.copy` between static shapes where
-    either side is not contiguous becomes a `linalg.copy`, i.e. a loop nest
-    whose innermost loop LLVM vectorizes. Contiguous copies stay (they
-    become `memcpy`). Counters (`--dlc-pass-stats`): `copies`.
+    ahead-of-time builds). Every `memref.copy` that LLVM would lower so
+    (either side has a layout that is not the identity and is not known to
+    be contiguous: a static shape with contiguous strides) becomes a
+    `linalg.copy`, i.e. a loop nest whose innermost loop LLVM vectorizes;
+    this includes views of dynamic size, such as a window tile's band of
+    rows. The others stay (they become `memcpy`). Counters (`--dlc-pass-stats`): `copies`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }

@@ -11,11 +11,14 @@ namespace dlc {
 
 using namespace mlir;
 
-/// Whether `type` has a static shape and is not contiguous.
-static bool isStaticStrided(Type type) {
+/// Whether a copy from or to `type` would not lower to a memcpy but to a
+/// call of the generic strided copy of MLIR's runtime: neither an identity
+/// layout nor a static, contiguous one (a band of rows of dynamic height,
+/// dlc-cpu-tile-and-fuse).
+static bool isStrided(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  return memref && memref.hasStaticShape() &&
-         !memref.areTrailingDimsContiguous(memref.getRank());
+  return memref && !memref.getLayout().isIdentity() &&
+         !(memref.hasStaticShape() && memref.areTrailingDimsContiguous(memref.getRank()));
 }
 
 namespace {
@@ -24,8 +27,8 @@ struct CPUCopiesToLinalgPass
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
     getOperation().walk([&](memref::CopyOp copy) {
-      if (isStaticStrided(copy.getSource().getType()) ||
-          isStaticStrided(copy.getTarget().getType()))
+      if (isStrided(copy.getSource().getType()) ||
+          isStrided(copy.getTarget().getType()))
         copies.push_back(copy);
     });
     IRRewriter rewriter(&getContext());

@@ -264,6 +264,25 @@ for name, (h, w, c), (kh, s, p), o in [("nhwc_const_1x1", (9, 7, 16), (1, 1, 0),
   return %1 : {t(y)}
 }}"""))
 
+# NHWC windows at stride 1 on planes large enough that their tiles are
+# bands of rows (dlc-cpu-tile-and-fuse's rowBands), each padding its own
+# band: the first and last bands reach the border, and with a prime height
+# the bands are single rows; dilations, uneven padding, and pooling's -inf.
+for name, (h, w, c), (k, d, p) in [("nhwc_bands_dw", (72, 72, 24), (3, 1, (1, 1, 1, 1))),
+                                   ("nhwc_bands_dilated", (72, 70, 16), (3, 2, (2, 1, 1, 2))),
+                                   ("nhwc_bands_prime", (71, 72, 32), (3, 1, (1, 1, 1, 1)))]:
+    oh, ow = window(h, k, 1, d, p[0], p[2]), window(w, k, 1, d, p[1], p[3])
+    x, wt, y = [1, h, w, c], [k, k, 1, c], [1, oh, ow, c]
+    cases.append((name, f"""func.func @main(%x: {t(x)}, %w: {t(wt)}, %b: {t([c])}) -> {t(y)} {{
+  %0 = graph.conv2d %x, %w, %b {{strides = array<i64: 1, 1>, dilations = array<i64: {d}, {d}>, padding = array<i64: {p[0]}, {p[1]}, {p[2]}, {p[3]}>, groups = {c} : i64, data_layout = "NHWC", kernel_layout = "HWIO"}} : ({t(x)}, {t(wt)}, {t([c])}) -> {t(y)}
+  %1 = graph.relu %0 : {t(y)}
+  return %1 : {t(y)}
+}}"""))
+cases.append(("nhwc_bands_pool", f"""func.func @main(%x: {t([1, 72, 72, 24])}) -> {t([1, 72, 72, 24])} {{
+  %0 = graph.max_pool2d %x {{layout = "NHWC", kernel_size = array<i64: 3, 3>, strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}} : ({t([1, 72, 72, 24])}) -> {t([1, 72, 72, 24])}
+  return %0 : {t([1, 72, 72, 24])}
+}}"""))
+
 # Products whose n no column tile divides (361, 300 > 256): B's columns
 # in blocks with the last one peeled off, rows whole in a thread's tile
 # (36 and 18 rows, which tiles of 6 rows divide).
@@ -281,7 +300,7 @@ for name, text in cases:
     with open(path, "w") as f:
         f.write(text + "\n")
     compare(f"generated {name}", path, "main")
-    if name.startswith(("dense_const", "blocked", "nhwc_const")):
+    if name.startswith(("dense_const", "blocked", "nhwc_const", "nhwc_bands")):
         for threads in (2, 4):
             compare(f"generated {name} threads={threads}", path, "main", threads=threads)
 
