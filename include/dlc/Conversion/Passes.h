@@ -2,18 +2,10 @@
 #ifndef DLC_CONVERSION_PASSES_H
 #define DLC_CONVERSION_PASSES_H
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
+// Light on purpose: each pass's file includes the dialects it uses and
+// the ones its generated base class loads (dependentDialects).
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringRef.h"
 
 #include "dlc/Conversion/CPUPipeline.h"
 

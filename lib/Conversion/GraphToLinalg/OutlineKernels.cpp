@@ -13,6 +13,8 @@
 #include "dlc/Transforms/PassLedger.h"
 #include "dlc/Transforms/TargetDescription.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"

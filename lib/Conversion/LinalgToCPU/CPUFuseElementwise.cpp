@@ -1,6 +1,8 @@
 //===- CPUFuseElementwise.cpp - elementwise fusion without recomputation ---===//
 #include "dlc/Conversion/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 

@@ -2,6 +2,7 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace dlc {

@@ -2,6 +2,9 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 

@@ -2,6 +2,9 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
 namespace dlc {
 #define GEN_PASS_DEF_GPUMERGEKERNELMODULESPASS
 #include "dlc/Conversion/Passes.h.inc"

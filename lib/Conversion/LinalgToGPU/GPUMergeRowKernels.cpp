@@ -4,6 +4,10 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Transforms/PassLedger.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+
 namespace dlc {
 #define GEN_PASS_DEF_GPUMERGEROWKERNELSPASS
 #include "dlc/Conversion/Passes.h.inc"
