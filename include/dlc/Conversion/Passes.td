@@ -391,7 +391,8 @@ def CPUCopiesToLinalgPass : Pass<"dlc-cpu-copies-to-linalg", "mlir::func::FuncOp
     be contiguous: a static shape with contiguous strides) becomes a
     `linalg.copy`, i.e. a loop nest whose innermost loop LLVM vectorizes;
     this includes views of dynamic size, such as a window tile's band of
-    rows. The others stay (they become `memcpy`). Counters (`--dlc-pass-stats`): `copies`.
+    rows. The others stay (they become `memcpy`). Counters
+    (`--dlc-pass-stats`): `copies`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }

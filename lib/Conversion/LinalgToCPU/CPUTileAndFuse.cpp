@@ -148,13 +148,13 @@ bool rowBands(linalg::LinalgOp op, SmallVector<int64_t> &tiles, unsigned channel
     SmallVector<int64_t> band = tiles;
     band[channel] = c;
     band[rows] = 0;
-    int64_t plane = paddedSliceBytes(op, band);
+    int64_t plane = paddedSliceBytes(op, band), bytes = 0;
+    // The most rows that divide the loop and fit.
     for (int64_t r = ranges[rows]; r > 0; r = smallerTile(ranges[rows], r, 1)) {
       band[rows] = r;
-      if (paddedSliceBytes(op, band) <= dlc::kCPUWindowBandBytes)
+      if ((bytes = paddedSliceBytes(op, band)) <= dlc::kCPUWindowBandBytes)
         break;
     }
-    int64_t bytes = paddedSliceBytes(op, band);
     if (bytes > dlc::kCPUWindowBandBytes)
       continue;
     best = band;
@@ -237,12 +237,14 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
       if (innermost && whole.any()) {
         int64_t vector = vectorBits / 32;
         int64_t lanes = t % vector == 0 ? vector : t;
-        // One tile's plane: the padded loops whole, one position of the others.
+        // One tile's plane: the padded loops whole, one position of the
+        // others, `lanes` channels.
         SmallVector<int64_t> plane(ranges.size(), 1);
         for (unsigned j : whole.set_bits())
           plane[j] = 0;
-        while (lanes > 1 && (plane[i] = lanes, paddedSliceBytes(anchor, plane)) >
-                                dlc::kCPUMaxStackPlaneBytes)
+        for (plane[i] = lanes; lanes > 1 && paddedSliceBytes(anchor, plane) >
+                                                dlc::kCPUMaxStackPlaneBytes;
+             plane[i] = lanes)
           lanes = smallerTile(t, lanes, 1);
         tiles[i] = lanes;
         elements *= tiles[i];
@@ -256,10 +258,12 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
       tiles[i] = std::max<int64_t>(t, 1);
       elements *= tiles[i];
     }
-    int64_t vector = vectorBits / 32;
-    if (channel && rows && rowBands(anchor, tiles, *channel, *rows,
-                                    ranges[*channel] % vector == 0 ? vector : 1))
-      steps[*channel] = ranges[*channel] % vector == 0 ? vector : 1;
+    if (channel && rows) {
+      int64_t vector = vectorBits / 32;
+      int64_t step = ranges[*channel] % vector == 0 ? vector : 1;
+      if (rowBands(anchor, tiles, *channel, *rows, step))
+        steps[*channel] = step;
+    }
   }
   auto count = [&] {
     int64_t n = 1;
@@ -327,6 +331,18 @@ bool wholePaddedDims(tensor::PadOp pad, tensor::ExtractSliceOp slice) {
       return false;
   }
   return true;
+}
+
+/// Whether `slice` has one use, as an input of a window op (an op with
+/// reductions that is not a matrix product): where a tile pads its own
+/// part of a padded input.
+bool isWindowInput(tensor::ExtractSliceOp slice) {
+  if (!slice->hasOneUse())
+    return false;
+  OpOperand &use = *slice->use_begin();
+  auto window = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  return window && window.getNumReductionLoops() > 0 && !matchProduct(window) &&
+         window.isDpsInput(&use);
 }
 
 /// Replaces `slice`, of static shape, of the result of `pad`, which no
@@ -479,8 +495,7 @@ struct CPUTileAndFusePass : dlc::impl::CPUTileAndFusePassBase<CPUTileAndFusePass
             // while it is in cache, in parallel, instead of one serial copy
             // of the whole tensor.
             if (auto pad = dyn_cast<tensor::PadOp>(producer.getOwner())) {
-              if (consumer.getNumReductionLoops() == 0 || matchProduct(consumer) ||
-                  !consumer.isDpsInput(&*slice->use_begin()) || !wholePaddedDims(pad, slice))
+              if (!isWindowInput(slice) || !wholePaddedDims(pad, slice))
                 return std::nullopt;
               group.insert(pad);
               ++fusedPads;
@@ -516,11 +531,8 @@ struct CPUTileAndFusePass : dlc::impl::CPUTileAndFusePassBase<CPUTileAndFusePass
       SmallVector<std::pair<tensor::PadOp, tensor::ExtractSliceOp>> bands;
       if (!result->loops.empty())
         result->loops.front()->walk([&](tensor::ExtractSliceOp slice) {
-          auto pad = slice.getSource().getDefiningOp<tensor::PadOp>();
-          auto window = slice->hasOneUse() ? dyn_cast<linalg::LinalgOp>(*slice->user_begin())
-                                           : nullptr;
-          if (pad && window && window.getNumReductionLoops() > 0 && !matchProduct(window) &&
-              window.isDpsInput(&*slice->use_begin()))
+          if (auto pad = slice.getSource().getDefiningOp<tensor::PadOp>();
+              pad && isWindowInput(slice))
             bands.emplace_back(pad, slice);
         });
       for (auto [pad, slice] : bands) {
