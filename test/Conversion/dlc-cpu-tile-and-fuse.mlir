@@ -10,8 +10,8 @@
 // whose rows stay whole for its blocked columns; two poolings of padded
 // channels-last inputs (each with its fill and its padding); a depthwise
 // convolution in bands of rows (its fill fused, its padding one band per
-// tile).
-// STATS: dlc-cpu-tile-and-fuse: fused 13, fused-pads 3, padded-bands 1, tiled 10{{$}}
+// tile); a row sum that keeps its reduced dimension (its fill fused).
+// STATS: dlc-cpu-tile-and-fuse: fused 14, fused-pads 3, padded-bands 1, tiled 11{{$}}
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -330,4 +330,40 @@ func.func @depthwise_bands(%x: tensor<1x64x64x16xf32>, %w: tensor<3x3x16xf32>) -
   %y = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%p, %w : tensor<1x66x66x16xf32>, tensor<3x3x16xf32>) outs(%f : tensor<1x64x64x16xf32>) -> tensor<1x64x64x16xf32>
   return %y : tensor<1x64x64x16xf32>
+}
+
+// -----
+
+// A row sum that keeps its reduced dimension (a layer norm's mean, 1x128x1:
+// the output indexed by 0 there) is tiled by rows, its fill fused, so the
+// threads share the rows; it is its own root: the division after it, which
+// cannot take it by a tile of its result, stays outside.
+// CHECK-LABEL: func @kept_dim_rows
+// CHECK: scf.forall ({{.*}}) = (0, 0) to (1, 128) step (1, 64)
+// CHECK: linalg.fill {{.*}} -> tensor<1x64x1xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}} : tensor<1x64x768xf32>) outs(%{{.*}} : tensor<1x64x1xf32>)
+// CHECK: scf.forall.in_parallel
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x128x1xf32>)
+// ONE-LABEL: func @kept_dim_rows
+// ONE-NOT: scf.for
+func.func @kept_dim_rows(%x: tensor<1x128x768xf32>) -> tensor<1x128x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 768.0 : f32
+  %e = tensor.empty() : tensor<1x128x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x128x1xf32>) -> tensor<1x128x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<1x128x768xf32>) outs(%f : tensor<1x128x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %acc, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<1x128x1xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x128x1xf32>) outs(%e : tensor<1x128x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.divf %in, %n : f32
+    linalg.yield %d : f32
+  } -> tensor<1x128x1xf32>
+  return %m : tensor<1x128x1xf32>
 }

@@ -231,7 +231,10 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     128 KiB: each tile fills a buffer of its band's size with the padding
     value and copies in the rows and columns of the input that exist (the
     first and last bands reach the border, so the padding of a band is not
-    static). Tiles divide
+    static). A reduction that keeps its reduced dimension (a softmax's or
+    layer norm's `1x128x1`, whose result is indexed by 0 there) is tiled by
+    its rows too, but as its own root: a consumer's tile cannot recompute
+    it. Tiles divide
     the loops; anchors with dynamic shapes, or that would be one tile, are
     left alone. With `threads` > 1 the tile loop is an `scf.forall` with at
     least `threads` tiles (a product that no multiple of the register tile
@@ -343,6 +346,34 @@ def CPULoopOrderPass : Pass<"dlc-cpu-loop-order", "mlir::func::FuncOp"> {
     turns into vector code. Plain reductions keep their order. Counters (`--dlc-pass-stats`): `interchanged`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def CPUVectorizeReductionsPass
+    : Pass<"dlc-cpu-vectorize-reductions", "mlir::func::FuncOp"> {
+  let summary = "Reduce contiguous rows of buffers in vector registers";
+  let description = [{
+    A `linalg.generic` on f32 buffers whose last loop is its only reduction
+    loop, of at least 4 iterations, with every input read along it
+    contiguously (the loop indexes only the input's last dimension) or not
+    at all, and whose body is elementwise arith and math ops ending in one
+    combination of a value into the output (`addf`, `mulf`, `maximumf`,
+    `maxnumf`, `minimumf`, `minnumf`): a softmax's max and sum, a layer
+    norm's mean and variance, a global pooling over a row. It becomes loops
+    over its other dimensions around a row loop that combines `vector-bits`
+    / 32 elements a step into a vector of partial results (a shorter power
+    of two for shorter rows), one horizontal reduction of that vector, a
+    scalar loop over the rest of the row, and the output's value combined
+    last. The additions are in another order than the scalar loop's (lanes
+    apart, then a tree): the same on every run and any thread count, since
+    a row is one thread's. Counters (`--dlc-pass-stats`): `vectorized`.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the vector registers (256 for AVX2, 512 for AVX-512)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
+                           "mlir::vector::VectorDialect", "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect"];
 }
 
 def CPUVectorizeContractionsPass

@@ -182,6 +182,9 @@ void dlc::buildCPUCodePipeline(OpPassManager &pm, Phase stopAfter, int64_t threa
   windows.vectorBits = vectorBits;
   pm.addNestedPass<func::FuncOp>(createCPUUnrollWindowsPass(windows));
   pm.addNestedPass<func::FuncOp>(createCPULoopOrderPass());
+  CPUVectorizeReductionsPassOptions reductions;
+  reductions.vectorBits = vectorBits;
+  pm.addNestedPass<func::FuncOp>(createCPUVectorizeReductionsPass(reductions));
   pm.addNestedPass<func::FuncOp>(createCPUNoAliasArgsPass());
   // The model's buffers and its kernels' temporaries in one workspace of
   // the most memory live at once, kept between runs: after the passes that

@@ -42,10 +42,13 @@ constexpr int64_t kWindowTileElements = 4096;
 constexpr int64_t kMinSplitWork = 1 << 16;
 
 /// Whether every result of `op` is indexed by loops only (no constants),
-/// which tiling a result needs.
-bool resultsTileable(linalg::LinalgOp op) {
+/// which tiling a result needs; with `keptDims`, also results that index a
+/// kept reduced dimension by 0 (a reduction's `1x128x1`), which a tile loop
+/// over the op's own iterations can take, but fusing it into a consumer's
+/// tile (computing its iterations from a tile of its result) cannot.
+bool resultsTileable(linalg::LinalgOp op, bool keptDims = false) {
   return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
-    return op.getMatchingIndexingMap(&init).isProjectedPermutation(/*allowZeroInResults=*/false);
+    return op.getMatchingIndexingMap(&init).isProjectedPermutation(keptDims);
   });
 }
 
@@ -173,7 +176,7 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
                                                 int64_t threads) {
   SmallVector<int64_t> ranges = anchor.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic) || anchor.getNumDpsInits() != 1 ||
-      !resultsTileable(anchor))
+      !resultsTileable(anchor, /*keptDims=*/true))
     return std::nullopt;
   auto iters = anchor.getIteratorTypesArray();
   SmallVector<int64_t> tiles(ranges.size(), 0), steps(ranges.size(), 1);
@@ -461,7 +464,10 @@ struct CPUTileAndFusePass : dlc::impl::CPUTileAndFusePassBase<CPUTileAndFusePass
       Value value = anchor->getResult(0);
       OpOperand *init = anchor.getDpsInitOperand(0);
       SmallVector<int64_t> flowing = valueTiles(anchor, init, rootTiles);
-      while (value.hasOneUse() && isElementwise(value.use_begin()->getOwner())) {
+      // An anchor that keeps a reduced dimension is its own root: it cannot
+      // be fused into a consumer's tile.
+      while (resultsTileable(anchor) && value.hasOneUse() &&
+             isElementwise(value.use_begin()->getOwner())) {
         OpOperand &use = *value.use_begin();
         auto consumer = cast<linalg::GenericOp>(use.getOwner());
         if (consumer->getBlock() != anchor->getBlock() || consumer.isDpsInit(&use))

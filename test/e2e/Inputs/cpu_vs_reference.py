@@ -193,6 +193,24 @@ cases.append(("layer_norm", f"""func.func @main(%x: {t([2, 3, 8])}, %g: {t([3, 8
   %0 = graph.layer_norm %x, %g, %b {{axis = 1 : i64}} : ({t([2, 3, 8])}, {t([3, 8])}, {t([3, 8])}) -> {t([2, 3, 8])}
   return %0 : {t([2, 3, 8])}
 }}"""))
+# Rows long enough for dlc-cpu-vectorize-reductions (vectors of partial
+# results, a scalar remainder: 771 = 48 x 16 + 3, 37 = 2 x 16 + 5, 6 = 4 + 2)
+# and for tile-and-fuse's row tiles of reductions that keep a dimension.
+cases.append(("rows_layer_norm", f"""func.func @main(%x: {t([1, 64, 771])}, %g: {t([771])}, %b: {t([771])}) -> {t([1, 64, 771])} {{
+  %0 = graph.layer_norm %x, %g, %b {{axis = 2 : i64}} : ({t([1, 64, 771])}, {t([771])}, {t([771])}) -> {t([1, 64, 771])}
+  return %0 : {t([1, 64, 771])}
+}}"""))
+cases.append(("rows_softmax", f"""func.func @main(%x: {t([2, 3, 40, 37])}) -> {t([2, 3, 40, 37])} {{
+  %0 = graph.softmax %x {{axis = -1 : i64}} : {t([2, 3, 40, 37])}
+  return %0 : {t([2, 3, 40, 37])}
+}}"""))
+for op, shape, keep in (("reduce_max", [96, 130], "true"), ("reduce_sum", [96, 130], "false"),
+                        ("reduce_mean", [64, 6], "true")):
+    out = [shape[0], 1] if keep == "true" else [shape[0]]
+    cases.append((f"rows_{op}", f"""func.func @main(%x: {t(shape)}) -> {t(out)} {{
+  %0 = graph.{op} %x {{axes = array<i64: 1>, keepdims = {keep}}} : ({t(shape)}) -> {t(out)}
+  return %0 : {t(out)}
+}}"""))
 cases.append(("transpose_slice_pad", f"""func.func @main(%x: {t([2, 3, 7])}) -> ({t([7, 2, 3])}, {t([2, 2, 3])}, {t([4, 5, 9])}) {{
   %0 = graph.transpose %x {{perm = array<i64: 2, 0, 1>}} : ({t([2, 3, 7])}) -> {t([7, 2, 3])}
   %1 = graph.slice %x {{starts = array<i64: 0, 2, 6>, ends = array<i64: 2, -1, 0>, steps = array<i64: 1, -2, -2>}} : ({t([2, 3, 7])}) -> {t([2, 2, 3])}
@@ -300,7 +318,7 @@ for name, text in cases:
     with open(path, "w") as f:
         f.write(text + "\n")
     compare(f"generated {name}", path, "main")
-    if name.startswith(("dense_const", "blocked", "nhwc_const", "nhwc_bands")):
+    if name.startswith(("dense_const", "blocked", "nhwc_const", "nhwc_bands", "rows_")):
         for threads in (2, 4):
             compare(f"generated {name} threads={threads}", path, "main", threads=threads)
 
