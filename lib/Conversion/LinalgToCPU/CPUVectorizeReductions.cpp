@@ -118,45 +118,35 @@ struct RowReduction {
     Block &body = *op.getBlock();
     ivs.push_back(k);
     IRMapping map = row;
-    DenseSet<Value> varying;
+    map.map(body.getArguments().back(), acc);
     auto vectorType = [&](Type t) { return VectorType::get({vl}, t); };
     for (OpOperand *input : op.getDpsInputOperands()) {
       BlockArgument arg = body.getArgument(input->getOperandNumber());
       if (map.contains(arg))
         continue;
       SmallVector<Value> at = indices(b, loc, *input, ivs);
-      if (vl) {
+      if (vl)
         map.map(arg, vector::TransferReadOp::create(b, loc, vectorType(b.getF32Type()),
                                                     input->get(), at, pad,
                                                     ArrayRef<bool>{true}));
-        varying.insert(arg);
-      } else {
+      else
         map.map(arg, memref::LoadOp::create(b, loc, input->get(), at));
-      }
     }
-    auto operand = [&](Value v) -> Value {
-      Value m = map.lookupOrDefault(v);
-      if (!vl || isa<VectorType>(m.getType()))
-        return m;
-      return vector::BroadcastOp::create(b, loc, vectorType(m.getType()), m);
-    };
-    // The body's ops, vectors where they depend on the row's values.
+    // The body's ops, vectors where an operand is one (a value of the row,
+    // or the accumulator); the others' operands broadcast.
+    auto isVector = [&](Value v) { return isa<VectorType>(map.lookupOrDefault(v).getType()); };
     for (Operation &o : body.without_terminator()) {
-      bool vary = vl && llvm::any_of(o.getOperands(), [&](Value v) {
-                    return varying.contains(v) || isa<VectorType>(map.lookupOrDefault(v).getType());
-                  });
-      if (&o == combiner.op)
-        vary = vl;
+      bool vary = llvm::any_of(o.getOperands(), isVector);
       IRMapping operands;
-      operands.map(body.getArguments().back(), acc);
-      for (Value v : o.getOperands())
-        if (!operands.contains(v))
-          operands.map(v, vary ? operand(v) : map.lookupOrDefault(v));
-      Operation *clone = b.clone(o, operands);
-      if (vary) {
-        clone->getResult(0).setType(vectorType(o.getResult(0).getType()));
-        varying.insert(o.getResult(0));
+      for (Value v : o.getOperands()) {
+        Value m = map.lookupOrDefault(v);
+        operands.map(v, vary && !isVector(v)
+                            ? vector::BroadcastOp::create(b, loc, vectorType(m.getType()), m)
+                            : m);
       }
+      Operation *clone = b.clone(o, operands);
+      if (vary)
+        clone->getResult(0).setType(vectorType(o.getResult(0).getType()));
       if (&o == combiner.op)
         return clone->getResult(0);
       map.map(o.getResult(0), clone->getResult(0));
