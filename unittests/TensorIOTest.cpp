@@ -1,7 +1,11 @@
 //===- TensorIOTest.cpp - .npy and TensorProto I/O -------------------------===//
 #include "dlc/Runtime/TensorIO.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
 
 using namespace dlc;
 
@@ -105,6 +109,44 @@ TEST(Tensor, RoundsToElementTypes) {
   EXPECT_EQ(roundToDType(DType::F16, 1.0 + 1.0 / 4096), 1.0);
   EXPECT_EQ(roundToDType(DType::BF16, 1.00390625), 1.0); // ties to even
   EXPECT_EQ(roundToDType(DType::F32, 0.1), static_cast<double>(0.1f));
+}
+
+// The fast f16/bf16 rounding gives APFloat's bits on every kind of double:
+// ties, the largest finite values and what rounds past them, subnormals
+// and what rounds to zero or to the least subnormal, infinities, NaN, -0.
+TEST(Tensor, NarrowsFloatsAsAPFloat) {
+  struct Format {
+    const llvm::fltSemantics &sem;
+    int mant, exp;
+  };
+  std::vector<double> values = {0.0, -0.0, INFINITY, -INFINITY, 1.0, 1.00390625, 1.01171875,
+                                65504.0, 65520.0, 65519.99, 3.3895313892515355e38,
+                                3.4e38, 1e300, 5.9604644775390625e-8, 2.98023223876953125e-8,
+                                2.98023223876953126e-8, 9.18354961579912e-41, 4.6e-41,
+                                std::ldexp(1.0, -134), std::ldexp(1.5, -134), 1e-320};
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> mantissa(-2.0, 2.0);
+  std::uniform_int_distribution<int> exponent(-150, 130);
+  for (int i = 0; i < 200000; ++i)
+    values.push_back(std::ldexp(mantissa(random), exponent(random)));
+  // Halfway between neighbours of either format, and just off it.
+  for (int i = 0; i < 2000; ++i) {
+    double x = std::ldexp(std::floor(std::abs(mantissa(random)) * 1024) + 0.5, exponent(random));
+    values.insert(values.end(), {x, std::nextafter(x, 0.0), std::nextafter(x, INFINITY)});
+  }
+  for (Format f : {Format{llvm::APFloat::IEEEhalf(), 10, 5}, Format{llvm::APFloat::BFloat(), 7, 8}})
+    for (double x : values) {
+      llvm::APFloat expected(x);
+      bool lost;
+      expected.convert(f.sem, llvm::APFloat::rmNearestTiesToEven, &lost);
+      uint64_t bits = narrowFloatBits(x, f.mant, f.exp);
+      ASSERT_EQ(bits, expected.bitcastToAPInt().getZExtValue()) << x << " mant " << f.mant;
+      double back = widenFloatBits(bits, f.mant, f.exp);
+      EXPECT_TRUE(back == expected.convertToDouble() ||
+                  (std::isnan(back) && expected.isNaN()))
+          << x;
+    }
+  EXPECT_TRUE(std::isnan(roundToDType(DType::BF16, NAN)));
 }
 
 TEST(Tensor, ComparesWithTolerances) {

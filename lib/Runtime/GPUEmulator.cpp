@@ -104,43 +104,6 @@ int64_t signExtend(uint64_t v, unsigned width) {
   return static_cast<int64_t>((truncBits(v, width) ^ sign) - sign);
 }
 
-/// The bits of `x` rounded to nearest even in a binary float of `mant`
-/// mantissa and `expBits` exponent bits (f16: 10 and 5, bf16: 7 and 8): as
-/// APFloat rounds, at a fraction of its cost.
-uint64_t narrowBits(double x, int mant, int expBits) {
-  int bias = (1 << (expBits - 1)) - 1, maxExp = (1 << expBits) - 1;
-  uint64_t b = llvm::bit_cast<uint64_t>(x);
-  uint64_t sign = (b >> 63) << (mant + expBits), inf = uint64_t(maxExp) << mant;
-  int exp = static_cast<int>((b >> 52) & 0x7ff);
-  uint64_t frac = b & ((uint64_t(1) << 52) - 1);
-  if (exp == 0x7ff)
-    return sign | inf | (frac ? uint64_t(1) << (mant - 1) : 0);
-  if (exp == 0)
-    return sign;
-  int e = exp - 1023 + bias;
-  int shift = 52 - mant + (e < 1 ? 1 - e : 0);
-  if (shift > 53)
-    return sign;
-  uint64_t m = (uint64_t(1) << 52) | frac;
-  uint64_t rounded = m >> shift, rest = m & ((uint64_t(1) << shift) - 1);
-  uint64_t halfway = uint64_t(1) << (shift - 1);
-  if (rest > halfway || (rest == halfway && (rounded & 1)))
-    ++rounded;
-  uint64_t h = e < 1 ? rounded : (uint64_t(e - 1) << mant) + rounded;
-  return sign | std::min(h, inf);
-}
-/// The value of the bits `h` of such a float.
-double widenBits(uint64_t h, int mant, int expBits) {
-  int bias = (1 << (expBits - 1)) - 1, maxExp = (1 << expBits) - 1;
-  int e = static_cast<int>((h >> mant) & maxExp);
-  uint64_t f = h & ((uint64_t(1) << mant) - 1);
-  double v = e == maxExp ? (f ? NAN : INFINITY)
-             : e == 0
-                 ? std::ldexp(static_cast<double>(f), 1 - bias - mant)
-                 : std::ldexp(static_cast<double>(f | (uint64_t(1) << mant)),
-                              e - bias - mant);
-  return (h >> (mant + expBits)) & 1 ? -v : v;
-}
 /// Mantissa and exponent bits of f16 and bf16.
 std::pair<int, int> halfFormat(Type t) {
   return t.isF16() ? std::pair{10, 5} : std::pair{7, 8};
@@ -153,7 +116,7 @@ double roundToType(Type t, double x) {
     return x;
   if (t.isF16() || t.isBF16()) {
     auto [mant, exp] = halfFormat(t);
-    return widenBits(narrowBits(x, mant, exp), mant, exp);
+    return dlc::widenFloatBits(dlc::narrowFloatBits(x, mant, exp), mant, exp);
   }
   return x;
 }
@@ -174,7 +137,7 @@ double floatFromBits(Type t, uint64_t bits) {
   if (t.isF64())
     return llvm::bit_cast<double>(bits);
   auto [mant, exp] = halfFormat(t);
-  return widenBits(bits & 0xffff, mant, exp);
+  return dlc::widenFloatBits(bits & 0xffff, mant, exp);
 }
 
 uint64_t bitsOfFloat(Type t, double value) {
@@ -183,7 +146,7 @@ uint64_t bitsOfFloat(Type t, double value) {
   if (t.isF64())
     return llvm::bit_cast<uint64_t>(value);
   auto [mant, exp] = halfFormat(t);
-  return narrowBits(value, mant, exp);
+  return dlc::narrowFloatBits(value, mant, exp);
 }
 
 /// All the bits of a value of type `t` (vectors packed, element 0 lowest).

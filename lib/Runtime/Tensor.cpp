@@ -2,7 +2,7 @@
 #include "dlc/Runtime/Tensor.h"
 #include "dlc/Support/Random.h"
 
-#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
@@ -57,9 +57,44 @@ int64_t dlc::dtypeBytes(DType type) {
   return 0;
 }
 
-static const llvm::fltSemantics &halfSemantics(DType type) {
-  return type == DType::F16 ? llvm::APFloat::IEEEhalf()
-                            : llvm::APFloat::BFloat();
+/// The mantissa and exponent bits of f16 or bf16.
+static std::pair<int, int> halfFormat(DType type) {
+  return type == DType::F16 ? std::pair{10, 5} : std::pair{7, 8};
+}
+
+uint64_t dlc::narrowFloatBits(double value, int mant, int expBits) {
+  int bias = (1 << (expBits - 1)) - 1, maxExp = (1 << expBits) - 1;
+  uint64_t b = llvm::bit_cast<uint64_t>(value);
+  uint64_t sign = (b >> 63) << (mant + expBits), inf = uint64_t(maxExp) << mant;
+  int exp = static_cast<int>((b >> 52) & 0x7ff);
+  uint64_t frac = b & ((uint64_t(1) << 52) - 1);
+  if (exp == 0x7ff)
+    return sign | inf | (frac ? uint64_t(1) << (mant - 1) : 0);
+  if (exp == 0) // a double subnormal is below half the least subnormal
+    return sign;
+  int e = exp - 1023 + bias;
+  int shift = 52 - mant + (e < 1 ? 1 - e : 0);
+  if (shift > 53)
+    return sign;
+  uint64_t m = (uint64_t(1) << 52) | frac;
+  uint64_t rounded = m >> shift, rest = m & ((uint64_t(1) << shift) - 1);
+  uint64_t halfway = uint64_t(1) << (shift - 1);
+  if (rest > halfway || (rest == halfway && (rounded & 1)))
+    ++rounded;
+  // A carry out of the mantissa moves into the exponent, up to infinity.
+  uint64_t h = e < 1 ? rounded : (uint64_t(e - 1) << mant) + rounded;
+  return sign | std::min(h, inf);
+}
+
+double dlc::widenFloatBits(uint64_t bits, int mant, int expBits) {
+  int bias = (1 << (expBits - 1)) - 1, maxExp = (1 << expBits) - 1;
+  int e = static_cast<int>((bits >> mant) & maxExp);
+  uint64_t f = bits & ((uint64_t(1) << mant) - 1);
+  double v = e == maxExp ? (f ? NAN : INFINITY)
+             : e == 0    ? std::ldexp(static_cast<double>(f), 1 - bias - mant)
+                         : std::ldexp(static_cast<double>(f | (uint64_t(1) << mant)),
+                                      e - bias - mant);
+  return (bits >> (mant + expBits)) & 1 ? -v : v;
 }
 
 int64_t dlc::toInt64(double value) {
@@ -99,10 +134,8 @@ double dlc::roundToDType(DType type, double value) {
   case DType::F64: return value;
   case DType::F16:
   case DType::BF16: {
-    llvm::APFloat f(value);
-    bool lost;
-    f.convert(halfSemantics(type), llvm::APFloat::rmNearestTiesToEven, &lost);
-    return f.convertToDouble();
+    auto [mant, exp] = halfFormat(type);
+    return widenFloatBits(narrowFloatBits(value, mant, exp), mant, exp);
   }
   case DType::I8: return wrapInteger(value, 8);
   case DType::I32: return wrapInteger(value, 32);
@@ -128,8 +161,8 @@ double dlc::decodeElement(DType type, const char *bytes) {
   case DType::BF16: {
     uint16_t bits;
     std::memcpy(&bits, bytes, 2);
-    return llvm::APFloat(halfSemantics(type), llvm::APInt(16, bits))
-        .convertToDouble();
+    auto [mant, exp] = halfFormat(type);
+    return widenFloatBits(bits, mant, exp);
   }
   case DType::I8: return static_cast<int8_t>(bytes[0]);
   case DType::I32: {
@@ -158,10 +191,8 @@ void dlc::encodeElement(DType type, double value, char *bytes) {
   case DType::F64: std::memcpy(bytes, &value, 8); return;
   case DType::F16:
   case DType::BF16: {
-    llvm::APFloat f(value);
-    bool lost;
-    f.convert(halfSemantics(type), llvm::APFloat::rmNearestTiesToEven, &lost);
-    uint16_t bits = static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
+    auto [mant, exp] = halfFormat(type);
+    auto bits = static_cast<uint16_t>(narrowFloatBits(value, mant, exp));
     std::memcpy(bytes, &bits, 2);
     return;
   }

@@ -33,6 +33,12 @@ applyAndRecordPatterns(mlir::Operation *op, llvm::StringRef pass,
 /// alone, never a reason to run out of memory at compile time.
 constexpr int64_t kMaxConstantElements = int64_t(1) << 28;
 
+/// The result of `op`, an op of constants that FoldConstant computes on
+/// their bytes rather than through the interpreter's doubles (data
+/// movement, f32 arithmetic, casts between f32, f16 and bf16), as a
+/// constant's elements; null for any other op (FoldConstant.cpp).
+mlir::ElementsAttr foldOnBytes(mlir::Operation *op);
+
 /// The value of `v` if it is defined by a graph.constant of at most
 /// kMaxConstantElements elements.
 std::optional<Tensor> constantValue(mlir::Value v);

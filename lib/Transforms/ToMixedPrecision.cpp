@@ -125,10 +125,15 @@ struct ToMixedPrecisionPass : dlc::impl::ToMixedPrecisionPassBase<ToMixedPrecisi
     b.setInsertionPointAfterValue(v);
     auto castOp = CastOp::create(b, v.getLoc(), withElement(v.getType(), element), v);
     Value result = castOp.getResult();
-    if (std::optional<Tensor> value = constantValue(v)) {
-      FailureOr<std::vector<Tensor>> folded = evaluateOp(castOp, {*value});
-      if (succeeded(folded)) {
-        result = createConstant(b, v.getLoc(), folded->front(), "mixed");
+    if (v.getDefiningOp<ConstantOp>()) {
+      Value folded;
+      if (ElementsAttr bytes = foldOnBytes(castOp))
+        folded = ConstantOp::create(b, v.getLoc(), bytes);
+      else if (std::optional<Tensor> value = constantValue(v))
+        if (FailureOr<std::vector<Tensor>> t = evaluateOp(castOp, {*value}); succeeded(t))
+          folded = createConstant(b, v.getLoc(), t->front(), "mixed");
+      if (folded) {
+        result = folded;
         castOp.erase();
         ++constants;
         constantsSeen.insert(v.getDefiningOp());

@@ -39,6 +39,14 @@ int64_t toInt64(double value);
 /// nearest even, integers truncate toward zero and wrap, i1 is `value != 0`.
 double roundToDType(DType type, double value);
 
+/// The bits of `value` rounded to nearest even (as APFloat rounds) in a
+/// binary float of `mant` mantissa and `expBits` exponent bits (f16: 10 and
+/// 5, bf16: 7 and 8), with no APFloat on the way: every weight of a model
+/// converted to f16 or bf16 goes through here.
+uint64_t narrowFloatBits(double value, int mant, int expBits);
+/// The value of the bits `bits` of such a float.
+double widenFloatBits(uint64_t bits, int mant, int expBits);
+
 /// Little-endian element encoding shared by files and constant payloads.
 double decodeElement(DType type, const char *bytes);
 void encodeElement(DType type, double value, char *bytes);
