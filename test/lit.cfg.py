@@ -32,6 +32,17 @@ tools = ["dlc-opt", "dlc-run", "dlc-import", "dlc-zoo", "dlc-onnx-conformance", 
          "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# AVX512-BF16 dot products: the CPU compiler makes bf16 products of them
+# where the host has the instructions; tests that run such code say
+# REQUIRES: avx512bf16.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = next((line.split() for line in cpuinfo if line.startswith("flags")), [])
+except OSError:
+    flags = []
+if "avx512f" in flags and "avx512_bf16" in flags:
+    config.available_features.add("avx512bf16")
+
 # The CUDA toolkit (ptxas, libdevice) for the GPU compile tests; GPU tests
 # that need one say REQUIRES: cuda-toolkit.
 cuda_root = next((p for p in [os.environ.get("CUDA_ROOT"), os.environ.get("CUDA_HOME"),

@@ -2,13 +2,19 @@
 // RUN: dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=256' --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // RUN: dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=512' | FileCheck %s --check-prefix=AVX512
 // RUN: not dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=128' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=512 bf16-dots=true' | FileCheck %s --check-prefix=PAIRS
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=512 bf16-dots=true' --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=PAIRS-STATS
+// RUN: not dlc-opt %s -split-input-file --dlc-cpu-pack-weights='vector-bits=256 bf16-dots=true' 2>&1 | FileCheck %s --check-prefix=BAD-PAIRS
 
 // BAD: dlc-cpu-pack-weights: vector-bits must be 256 or 512, got 128
+// BAD-PAIRS: dlc-cpu-pack-weights: bf16-dots needs vector-bits=512 (AVX512-BF16), got 256
 
 // Over the cases below: five kernel arguments packed and one transposed,
 // seven weights written, all into new payloads (only the CPU compiler
 // names payloads the pass may overwrite: dlc-run-cpu.test).
-// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 5, transposed 1, weights 7
+// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 5, pairs 0, transposed 1, weights 7
+// With bf16 dot products, two bf16 weights become panels of pairs too.
+// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 5, pairs 2, transposed 1, weights 9
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -315,4 +321,181 @@ func.func private @hwio_kernel(%a: tensor<4x2xf32>, %b: tensor<1x1x2x16xf32>) ->
     linalg.yield %s : f32
   } -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
+}
+
+// -----
+
+// With bf16 dot products (PAIRS), a bf16 B [4, 32] that the kernel widens
+// to f32 for a product whose A is widened from bf16 too, B[k][n] = 32 k + n,
+// becomes panels of pairs [1][2][32][2]: element [0][i][j][h] is
+// B[2 i + h][j], so the payload starts 0, 32, 1, 33 (bf16 0x0000, 0x4200,
+// 0x3F80, 0x4204; after the resource's alignment, 0x40000000). The product
+// takes the bf16 values themselves and widens them in its body; the
+// widening of B is gone. Without bf16 dot products B is left alone.
+// PAIRS-DAG: #[[PAIRMAP:.*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 32, d2 floordiv 2, d1 mod 32, d2 mod 2)>
+// PAIRS-LABEL: func @pairs
+// PAIRS: %[[W:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<1x2x32x2xbf16>
+// PAIRS: call @pairs_kernel(%arg0, %[[W]]) : (tensor<4x4xbf16>, tensor<1x2x32x2xbf16>)
+// PAIRS: func.func private @pairs_kernel(%arg0: tensor<4x4xbf16>, %arg1: tensor<1x2x32x2xbf16>)
+// PAIRS-NOT: ins(%arg1 :
+// PAIRS: linalg.generic {{.*}}#[[PAIRMAP]]{{.*}} ins(%arg0, %arg1 : tensor<4x4xbf16>, tensor<1x2x32x2xbf16>)
+// PAIRS-NEXT: ^bb0(%[[P:.*]]: bf16, %[[Q:.*]]: bf16, %[[ACC:.*]]: f32):
+// PAIRS-NEXT: %[[PF:.*]] = arith.extf %[[P]] : bf16 to f32
+// PAIRS-NEXT: %[[QF:.*]] = arith.extf %[[Q]] : bf16 to f32
+// PAIRS-NEXT: arith.mulf %[[PF]], %[[QF]]
+// PAIRS: packed_weight{{.*}}: "0x4000000000000042803F04420040084240400C42
+// CHECK-LABEL: func @pairs
+// CHECK: arith.constant dense<{{.*}}> : tensor<4x32xbf16>
+// CHECK: func.func private @pairs_kernel(%arg0: tensor<4x4xbf16>, %arg1: tensor<4x32xbf16>)
+#id = affine_map<(i, j) -> (i, j)>
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#BT = affine_map<(m, n, k) -> (n, k)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @pairs(%x: tensor<4x4xbf16>) -> tensor<4x32xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0], [64.0, 65.0, 66.0, 67.0, 68.0, 69.0, 70.0, 71.0, 72.0, 73.0, 74.0, 75.0, 76.0, 77.0, 78.0, 79.0, 80.0, 81.0, 82.0, 83.0, 84.0, 85.0, 86.0, 87.0, 88.0, 89.0, 90.0, 91.0, 92.0, 93.0, 94.0, 95.0], [96.0, 97.0, 98.0, 99.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0, 112.0, 113.0, 114.0, 115.0, 116.0, 117.0, 118.0, 119.0, 120.0, 121.0, 122.0, 123.0, 124.0, 125.0, 126.0, 127.0]]> : tensor<4x32xbf16>
+  %y = call @pairs_kernel(%x, %w) : (tensor<4x4xbf16>, tensor<4x32xbf16>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func private @pairs_kernel(%a: tensor<4x4xbf16>, %b: tensor<4x32xbf16>) -> tensor<4x32xf32> {
+  %ea = tensor.empty() : tensor<4x4xf32>
+  %wa = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x4xbf16>) outs(%ea : tensor<4x4xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x4xf32>
+  %eb = tensor.empty() : tensor<4x32xf32>
+  %wb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x32xbf16>) outs(%eb : tensor<4x32xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%wa, %wb : tensor<4x4xf32>, tensor<4x32xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// A bf16 B held [n, k] (a dense layer's weight, [32, 4]): the same panels
+// of pairs, read through the same map.
+// PAIRS-LABEL: func @pairs_nk
+// PAIRS: call @pairs_nk_kernel(%arg0, %{{.*}}) : (tensor<4x4xbf16>, tensor<1x2x32x2xbf16>)
+// PAIRS: linalg.generic {{.*}}#[[PAIRMAP]]{{.*}} ins(%arg0, %arg1 : tensor<4x4xbf16>, tensor<1x2x32x2xbf16>)
+// PAIRS: packed_weight{{.*}}: "0x4000000000000042803F04420040084240400C42
+#id = affine_map<(i, j) -> (i, j)>
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#BT = affine_map<(m, n, k) -> (n, k)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @pairs_nk(%x: tensor<4x4xbf16>) -> tensor<4x32xf32> {
+  %w = arith.constant dense<[[0.0, 32.0, 64.0, 96.0], [1.0, 33.0, 65.0, 97.0], [2.0, 34.0, 66.0, 98.0], [3.0, 35.0, 67.0, 99.0], [4.0, 36.0, 68.0, 100.0], [5.0, 37.0, 69.0, 101.0], [6.0, 38.0, 70.0, 102.0], [7.0, 39.0, 71.0, 103.0], [8.0, 40.0, 72.0, 104.0], [9.0, 41.0, 73.0, 105.0], [10.0, 42.0, 74.0, 106.0], [11.0, 43.0, 75.0, 107.0], [12.0, 44.0, 76.0, 108.0], [13.0, 45.0, 77.0, 109.0], [14.0, 46.0, 78.0, 110.0], [15.0, 47.0, 79.0, 111.0], [16.0, 48.0, 80.0, 112.0], [17.0, 49.0, 81.0, 113.0], [18.0, 50.0, 82.0, 114.0], [19.0, 51.0, 83.0, 115.0], [20.0, 52.0, 84.0, 116.0], [21.0, 53.0, 85.0, 117.0], [22.0, 54.0, 86.0, 118.0], [23.0, 55.0, 87.0, 119.0], [24.0, 56.0, 88.0, 120.0], [25.0, 57.0, 89.0, 121.0], [26.0, 58.0, 90.0, 122.0], [27.0, 59.0, 91.0, 123.0], [28.0, 60.0, 92.0, 124.0], [29.0, 61.0, 93.0, 125.0], [30.0, 62.0, 94.0, 126.0], [31.0, 63.0, 95.0, 127.0]]> : tensor<32x4xbf16>
+  %y = call @pairs_nk_kernel(%x, %w) : (tensor<4x4xbf16>, tensor<32x4xbf16>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func private @pairs_nk_kernel(%a: tensor<4x4xbf16>, %b: tensor<32x4xbf16>) -> tensor<4x32xf32> {
+  %ea = tensor.empty() : tensor<4x4xf32>
+  %wa = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x4xbf16>) outs(%ea : tensor<4x4xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x4xf32>
+  %eb = tensor.empty() : tensor<32x4xf32>
+  %wb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<32x4xbf16>) outs(%eb : tensor<32x4xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<32x4xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #BT, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%wa, %wb : tensor<4x4xf32>, tensor<32x4xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// No pairs for an odd reduction (k = 3), nor for an A that is f32: B is
+// left as it is (bf16, widened in the kernel).
+// PAIRS-LABEL: func @negative_pairs_odd_k
+// PAIRS: func.func private @negative_pairs_odd_k_kernel(%arg0: tensor<4x3xbf16>, %arg1: tensor<3x32xbf16>)
+// PAIRS: arith.extf
+#id = affine_map<(i, j) -> (i, j)>
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#BT = affine_map<(m, n, k) -> (n, k)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_pairs_odd_k(%x: tensor<4x3xbf16>) -> tensor<4x32xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0], [64.0, 65.0, 66.0, 67.0, 68.0, 69.0, 70.0, 71.0, 72.0, 73.0, 74.0, 75.0, 76.0, 77.0, 78.0, 79.0, 80.0, 81.0, 82.0, 83.0, 84.0, 85.0, 86.0, 87.0, 88.0, 89.0, 90.0, 91.0, 92.0, 93.0, 94.0, 95.0]]> : tensor<3x32xbf16>
+  %y = call @negative_pairs_odd_k_kernel(%x, %w) : (tensor<4x3xbf16>, tensor<3x32xbf16>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func private @negative_pairs_odd_k_kernel(%a: tensor<4x3xbf16>, %b: tensor<3x32xbf16>) -> tensor<4x32xf32> {
+  %ea = tensor.empty() : tensor<4x3xf32>
+  %wa = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x3xbf16>) outs(%ea : tensor<4x3xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x3xf32>
+  %eb = tensor.empty() : tensor<3x32xf32>
+  %wb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<3x32xbf16>) outs(%eb : tensor<3x32xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<3x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%wa, %wb : tensor<4x3xf32>, tensor<3x32xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// PAIRS-LABEL: func @negative_pairs_f32_a
+// PAIRS: func.func private @negative_pairs_f32_a_kernel(%arg0: tensor<4x4xf32>, %arg1: tensor<4x32xbf16>)
+#id = affine_map<(i, j) -> (i, j)>
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#BT = affine_map<(m, n, k) -> (n, k)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_pairs_f32_a(%x: tensor<4x4xf32>) -> tensor<4x32xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0], [64.0, 65.0, 66.0, 67.0, 68.0, 69.0, 70.0, 71.0, 72.0, 73.0, 74.0, 75.0, 76.0, 77.0, 78.0, 79.0, 80.0, 81.0, 82.0, 83.0, 84.0, 85.0, 86.0, 87.0, 88.0, 89.0, 90.0, 91.0, 92.0, 93.0, 94.0, 95.0], [96.0, 97.0, 98.0, 99.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0, 112.0, 113.0, 114.0, 115.0, 116.0, 117.0, 118.0, 119.0, 120.0, 121.0, 122.0, 123.0, 124.0, 125.0, 126.0, 127.0]]> : tensor<4x32xbf16>
+  %y = call @negative_pairs_f32_a_kernel(%x, %w) : (tensor<4x4xf32>, tensor<4x32xbf16>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func private @negative_pairs_f32_a_kernel(%a: tensor<4x4xf32>, %b: tensor<4x32xbf16>) -> tensor<4x32xf32> {
+  %eb = tensor.empty() : tensor<4x32xf32>
+  %wb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x32xbf16>) outs(%eb : tensor<4x32xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %wb : tensor<4x4xf32>, tensor<4x32xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
 }

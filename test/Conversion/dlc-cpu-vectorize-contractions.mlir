@@ -1,6 +1,7 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=256}))" | FileCheck %s
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=512}))" | FileCheck %s --check-prefix=AVX512
 // RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=256}))" --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: dlc-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(dlc-cpu-vectorize-contractions{vector-bits=512}))" --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS512
 
 // A matrix product in register tiles of 6 rows x 16 columns (AVX2): the
 // accumulator is read before the reduction loop, carried through it, and
@@ -226,6 +227,76 @@ func.func @narrow_columns(%a: memref<32x16xf32>, %b: memref<16x24xf32>, %c: memr
       ins(%a, %b : memref<32x16xf32>, memref<16x24xf32>) outs(%c : memref<32x24xf32>) {
   ^bb0(%x: f32, %y: f32, %z: f32):
     %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A product of bf16 values accumulated in f32 whose B is packed into panels
+// of pairs (dlc-cpu-pack-weights with bf16-dots), with AVX512-BF16: B's
+// pairs viewed as rows of 2 x 32 lanes, then per panel register tiles of
+// 8 rows x 2 vectors of 16 accumulators carried through the whole
+// reduction (k / 2 = 4 steps), each step loading B's panel row as two
+// vectors of 32 bf16 and broadcasting each row's pair of A as one 32-bit
+// value into 2 dot products; the last 2 rows as a tile of their own. With
+// 256-bit vectors the product is left alone.
+// One cache tile so computed (STATS512).
+// STATS512: dlc-cpu-vectorize-contractions: blocked 1, dots 1,
+// AVX512-LABEL: func @pair_product
+// AVX512: %[[PAIRS:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] {{.*}} into memref<2x4x64xbf16
+// AVX512: scf.for %[[PANEL:.*]] = %{{.*}} to %c2
+// AVX512: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %c8
+// AVX512: scf.for %[[STEP:.*]] = {{.*}} to %c4{{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// AVX512: vector.load %[[PAIRS]][%[[PANEL]], %[[STEP]], %{{.*}}] {{.*}} vector<32xbf16>
+// AVX512: vector.load %[[PAIRS]][%[[PANEL]], %[[STEP]], %{{.*}}] {{.*}} vector<32xbf16>
+// AVX512: %[[PAIR:.*]] = vector.load %{{.*}}[%[[ROW]], %{{.*}}] {{.*}} vector<2xbf16>
+// AVX512: %[[WORD:.*]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
+// AVX512: vector.broadcast %{{.*}} : i32 to vector<16xi32>
+// AVX512-COUNT-16: x86vector.avx512.dot {{.*}} : vector<32xbf16> -> vector<16xf32>
+// AVX512: scf.yield
+// AVX512-COUNT-16: vector.store {{.*}} vector<16xf32>
+// AVX512: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// AVX512-COUNT-4: x86vector.avx512.dot
+// AVX512-NOT: linalg.generic
+// CHECK-LABEL: func @pair_product
+// CHECK: linalg.generic
+// CHECK-NOT: x86vector
+#a = affine_map<(m, n, k) -> (m, k)>
+#pairs = affine_map<(m, n, k) -> (n floordiv 32, k floordiv 2, n mod 32, k mod 2)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @pair_product(%a: memref<10x8xbf16>, %b: memref<2x4x32x2xbf16>, %c: memref<10x64xf32>) {
+  linalg.generic {indexing_maps = [#a, #pairs, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<10x8xbf16>, memref<2x4x32x2xbf16>) outs(%c : memref<10x64xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %z: f32):
+    %xf = arith.extf %x : bf16 to f32
+    %yf = arith.extf %y : bf16 to f32
+    %m = arith.mulf %xf, %yf : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A pair product whose A is read down its columns (A [k, m]): a pair of A
+// is not two consecutive values, so it stays a generic.
+// AVX512-LABEL: func @negative_pair_product_a_columns
+// AVX512: linalg.generic
+// AVX512-NOT: x86vector
+#a = affine_map<(m, n, k) -> (k, m)>
+#pairs = affine_map<(m, n, k) -> (n floordiv 32, k floordiv 2, n mod 32, k mod 2)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_pair_product_a_columns(%a: memref<8x10xbf16>, %b: memref<2x4x32x2xbf16>, %c: memref<10x64xf32>) {
+  linalg.generic {indexing_maps = [#a, #pairs, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x10xbf16>, memref<2x4x32x2xbf16>) outs(%c : memref<10x64xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %z: f32):
+    %xf = arith.extf %x : bf16 to f32
+    %yf = arith.extf %y : bf16 to f32
+    %m = arith.mulf %xf, %yf : f32
     %s = arith.addf %z, %m : f32
     linalg.yield %s : f32
   }

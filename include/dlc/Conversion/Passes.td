@@ -133,11 +133,26 @@ def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
     pages). Counters (`--dlc-pass-stats`): `packed` and `transposed`
     (kernel arguments), `weights` (constants written), `in-place` and
     `in-place-bytes` (of them, rewritten within their payloads).
+
+    With `bf16-dots` (the CPU compiler sets it where the host has
+    AVX512-BF16), a bf16 kernel argument read only through its widening to
+    f32 (GraphToLinalg computes mixed-precision products in f32) as the B of
+    products whose A is widened from bf16 too, with n a multiple of nr and
+    k even, is stored instead as panels of pairs `[n / nr][k / 2][nr][2]`:
+    each pair of a row holds the two values of B, k and k + 1, that one
+    lane of a bf16 dot product multiplies by a pair of A. The products
+    then take the bf16 values themselves, B through `(n floordiv nr,
+    k floordiv 2, n mod nr, k mod 2)`, and widen them in their bodies;
+    `dlc-cpu-vectorize-contractions` computes them with `vdpbf16ps`. The
+    counter `pairs` counts such arguments.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
            "Width of the target's vector registers (256: AVX2, 512: AVX-512; "
            "anything else is an error)">,
+    Option<"bf16Dots", "bf16-dots", "bool", /*default=*/"false",
+           "The target has AVX512-BF16 dot products: pack bf16 weights of "
+           "mixed-precision products as pairs (needs vector-bits=512)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
@@ -400,6 +415,18 @@ def CPUVectorizeContractionsPass
     (`--dlc-pass-stats`): `scheduled`, `blocked` (products whose columns
     went in blocks with a partial last one), `peeled`, `vectorized`,
     `packed` (register tiles reading B's panels).
+
+    A product of bf16 values accumulated in f32 whose B is packed into
+    panels of pairs (dlc-cpu-pack-weights with `bf16-dots`) is tiled for
+    the cache along m and n only, then computed by register tiles of
+    AVX512-BF16 dot products: 8 rows x 2 vectors of 16 f32 accumulators
+    (fewer rows for the last, partial row tile), each step of the reduction
+    taking a pair of k: two vectors of 32 bf16 from B's panel row, and per
+    row a pair of A's values broadcast to every lane, into
+    `x86vector.avx512.dot` (`vdpbf16ps`: 32 multiply-adds per instruction,
+    twice an f32 FMA's). Its counter is `dots` (cache tiles so computed);
+    the instruction rounds as the f32 accumulation does, except that it
+    flushes denormal inputs and results to zero.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
@@ -407,7 +434,8 @@ def CPUVectorizeContractionsPass
            "anything else is an error)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
-                           "mlir::affine::AffineDialect", "mlir::memref::MemRefDialect"];
+                           "mlir::affine::AffineDialect", "mlir::memref::MemRefDialect",
+                           "mlir::x86vector::X86VectorDialect"];
 }
 
 def CPUCopiesToLinalgPass : Pass<"dlc-cpu-copies-to-linalg", "mlir::func::FuncOp"> {

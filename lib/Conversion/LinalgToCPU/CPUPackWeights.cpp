@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/MapVector.h"
@@ -52,8 +53,9 @@ namespace {
 enum class Held { KN, NK };
 
 /// What a constant B becomes: panels, from either layout, or (an [n, k] B
-/// whose n is no multiple of the panel width) [k, n].
-enum class Form { PanelsFromKN, PanelsFromNK, TransposedNK };
+/// whose n is no multiple of the panel width) [k, n]; a bf16 B of products
+/// on hardware with bf16 dot products, panels of pairs from either layout.
+enum class Form { PanelsFromKN, PanelsFromNK, TransposedNK, PairsFromKN, PairsFromNK };
 
 /// `in`, f32 `held` [k, n] or [n, k], written to `out` as panels
 /// [n / nr][k][nr].
@@ -72,6 +74,21 @@ void writePanels(const char *in, char *out, Held held, int64_t k, int64_t n, int
         std::memcpy(out + ((p * k + i) * nr + j) * 4, row + i * 4, 4);
     }
   }
+}
+
+/// `in`, bf16 `held` [k, n] or [n, k] (k even), written to `out` as panels
+/// of pairs [n / nr][k / 2][nr][2]: element (i, j) of a panel's pair row
+/// holds B[2 i + (0 or 1)][j], the two values one dot-product lane takes.
+void writePairs(const char *in, char *out, Held held, int64_t k, int64_t n, int64_t nr) {
+  constexpr int64_t kBytes = 2;
+  for (int64_t p = 0; p < n / nr; ++p)
+    for (int64_t j = 0; j < nr; ++j)
+      for (int64_t i = 0; i < k; ++i) {
+        int64_t col = p * nr + j;
+        int64_t from = held == Held::KN ? i * n + col : col * k + i;
+        int64_t to = ((p * (k / 2) + i / 2) * nr + j) * 2 + i % 2;
+        std::memcpy(out + to * kBytes, in + from * kBytes, kBytes);
+      }
 }
 
 /// `in`, f32 [n, k], written to `out` as [k, n].
@@ -174,6 +191,73 @@ std::optional<Reading> productsReading(Value matrix) {
   return Reading{*held, std::move(products)};
 }
 
+/// The bf16 value `v` widens if it is the result of a generic that only
+/// does that (elementwise, identity maps: GraphToLinalg's widening of a
+/// mixed-precision product's operands).
+Value widenedFrom(Value v) {
+  auto op = v.getDefiningOp<linalg::GenericOp>();
+  if (!op || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }))
+    return {};
+  Block &body = *op.getBlock();
+  auto ext = dyn_cast<arith::ExtFOp>(body.front());
+  if (!ext || body.getOperations().size() != 2 || ext.getIn() != body.getArgument(0) ||
+      body.getTerminator()->getOperand(0) != ext.getResult() ||
+      !ext.getIn().getType().isBF16() || !ext.getType().isF32())
+    return {};
+  return op.getDpsInputs()[0];
+}
+
+/// The products reading the widening of `arg`, a bf16 [k, n] or [n, k]
+/// kernel argument, as their B, if each can take B as panels of bf16 pairs
+/// of width `width` instead: n a multiple of it, k even, A itself widened
+/// from bf16.
+std::optional<Reading> pairReading(BlockArgument arg, int64_t vectorBits) {
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (!type || !type.getElementType().isBF16() || !arg.hasOneUse())
+    return std::nullopt;
+  auto widen = dyn_cast<linalg::GenericOp>(*arg.getUsers().begin());
+  if (!widen || widen->getNumResults() != 1 || widenedFrom(widen->getResult(0)) != arg)
+    return std::nullopt;
+  std::optional<Reading> reading = productsReading(widen->getResult(0));
+  if (!reading)
+    return std::nullopt;
+  int64_t n = type.getShape()[reading->held == Held::KN ? 1 : 0];
+  int64_t k = type.getShape()[reading->held == Held::KN ? 0 : 1];
+  if (k % 2 != 0 || n % registerTile(vectorBits, n).nr != 0 ||
+      !llvm::all_of(reading->products,
+                    [](Product p) { return widenedFrom(p.first.getDpsInputs()[0]); }))
+    return std::nullopt;
+  return reading;
+}
+
+/// Replaces `op`, a product reading B through its widening, by the product
+/// of the bf16 values themselves, B read as panels of pairs: the operands
+/// widened in the body, where the dot-product kernel takes them as they
+/// are.
+void readPairs(OpBuilder &b, linalg::GenericOp op, ProductDims d, Value pairs, int64_t width) {
+  Value a = widenedFrom(op.getDpsInputs()[0]);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[1] = pairPanelMap(op.getNumLoops(), d, width, op.getContext());
+  b.setInsertionPoint(op);
+  auto pairOp = linalg::GenericOp::create(
+      b, op.getLoc(), op.getResultTypes(), ValueRange{a, pairs}, op.getDpsInits(), maps,
+      op.getIteratorTypesArray(), [&](OpBuilder &nb, Location loc, ValueRange args) {
+        Block &body = *op.getBlock();
+        IRMapping map;
+        for (unsigned i = 0; i < 2; ++i)
+          map.map(body.getArgument(i), arith::ExtFOp::create(nb, loc, nb.getF32Type(), args[i]));
+        map.map(body.getArgument(2), args[2]);
+        for (Operation &inner : body.without_terminator())
+          nb.clone(inner, map);
+        linalg::YieldOp::create(nb, loc, map.lookup(body.getTerminator()->getOperand(0)));
+      });
+  pairOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  op->replaceAllUsesWith(pairOp);
+  op->erase();
+}
+
 /// The f32 payload of the constant passed as `v`, if it is one.
 std::optional<ArrayRef<char>> constantPayload(Value v) {
   auto c = v.getDefiningOp<arith::ConstantOp>();
@@ -188,6 +272,11 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     ModuleOp module = getOperation();
     if (vectorBits != 256 && vectorBits != 512) {
       module.emitError() << getArgument() << ": vector-bits must be 256 or 512, got "
+                         << static_cast<int64_t>(vectorBits);
+      return signalPassFailure();
+    }
+    if (bf16Dots && vectorBits != 512) {
+      module.emitError() << getArgument() << ": bf16-dots needs vector-bits=512 (AVX512-BF16), got "
                          << static_cast<int64_t>(vectorBits);
       return signalPassFailure();
     }
@@ -218,11 +307,23 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       if (!onlyCalls || calls.empty())
         continue;
       for (BlockArgument arg : kernel.getArguments()) {
+        auto constants = [&] {
+          return llvm::all_of(calls, [&](func::CallOp call) {
+            return constantPayload(call.getOperand(arg.getArgNumber())).has_value();
+          });
+        };
+        if (bf16Dots)
+          if (std::optional<Reading> pairs = pairReading(arg, vectorBits); pairs && constants()) {
+            ArrayRef<int64_t> shape = cast<RankedTensorType>(arg.getType()).getShape();
+            int64_t n = pairs->held == Held::KN ? shape[1] : shape[0];
+            candidates.push_back({kernel, arg.getArgNumber(), arg,
+                                  pairs->held == Held::KN ? Form::PairsFromKN : Form::PairsFromNK,
+                                  registerTile(vectorBits, n).nr, std::move(pairs->products), calls});
+            continue;
+          }
         Value matrix = matrixOf(arg);
         std::optional<Reading> reading = productsReading(matrix);
-        if (!reading || !llvm::all_of(calls, [&](func::CallOp call) {
-              return constantPayload(call.getOperand(arg.getArgNumber())).has_value();
-            }))
+        if (!reading || !constants())
           continue;
         ArrayRef<int64_t> shape =
             cast<RankedTensorType>(matrix.getType()).getShape();
@@ -302,6 +403,12 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       case Form::TransposedNK:
         writeTransposed(in, out, rows, cols);
         break;
+      case Form::PairsFromKN:
+        writePairs(in, out, Held::KN, rows, cols, width);
+        break;
+      case Form::PairsFromNK:
+        writePairs(in, out, Held::NK, cols, rows, width);
+        break;
       }
       if (own[i])
         scratch.give(std::move(copy));
@@ -326,19 +433,25 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
         newType = RankedTensorType::get({cols, rows}, type.getElementType());
         name = "transposed_weight";
         break;
+      case Form::PairsFromKN:
+        newType = RankedTensorType::get({cols / width, rows / 2, width, 2}, type.getElementType());
+        break;
+      case Form::PairsFromNK:
+        newType = RankedTensorType::get({rows / width, cols / 2, width, 2}, type.getElementType());
+        break;
       }
       b.setInsertionPoint(weight.getDefiningOp());
       DenseResourceElementsAttr attr;
       if (own[i]) {
         attr = DenseResourceElementsAttr::get(newType, own[i].getRawHandle());
         ++inPlace;
-        inPlaceBytes += type.getNumElements() * 4;
+        inPlaceBytes += type.getNumElements() * type.getElementTypeBitWidth() / 8;
       } else {
         attr = DenseResourceElementsAttr::get(newType, name, std::move(*blob));
       }
       written[key] = arith::ConstantOp::create(b, weight.getLoc(), attr);
     }
-    int64_t packed = 0, transposed = 0;
+    int64_t packed = 0, transposed = 0, pairs = 0;
     for (Candidate &c : candidates) {
       SmallVector<Value> packedWeights;
       for (func::CallOp call : c.calls)
@@ -356,6 +469,14 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
           FunctionType::get(&getContext(), inputs, c.kernel.getResultTypes()));
       for (auto [call, weight] : llvm::zip_equal(c.calls, packedWeights))
         call->setOperand(c.index, weight);
+      if (c.form == Form::PairsFromKN || c.form == Form::PairsFromNK) {
+        Operation *widen = *arg.getUsers().begin();
+        for (auto [op, d] : c.products)
+          readPairs(b, op, d, arg, c.width);
+        widen->erase();
+        ++pairs;
+        continue;
+      }
       bool panels = c.form != Form::TransposedNK;
       for (auto [op, d] : c.products) {
         SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -376,6 +497,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
         weight.getDefiningOp()->erase();
     dlc::recordPassStat(getArgument(), "packed", packed);
     dlc::recordPassStat(getArgument(), "transposed", transposed);
+    dlc::recordPassStat(getArgument(), "pairs", pairs);
     dlc::recordPassStat(getArgument(), "weights", entries.size());
     dlc::recordPassStat(getArgument(), "in-place", inPlace);
     dlc::recordPassStat(getArgument(), "in-place-bytes", inPlaceBytes);

@@ -90,6 +90,12 @@ static int64_t hostVectorBits() {
   return features.lookup("avx512f") ? 512 : 256;
 }
 
+/// Whether the host has AVX512-BF16 dot products (`vdpbf16ps`).
+static bool hostBF16Dots() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512f") && features.lookup("avx512bf16");
+}
+
 void dlc::buildGraphToKernelsPipeline(OpPassManager &pm) {
   // The graph ops' folders and canonicalizations (x + 0, reshape chains,
   // ...) whatever the pipeline was; constants stay where they are (scalars
@@ -146,6 +152,7 @@ void dlc::buildCPUKernelsPipeline(OpPassManager &pm, PayloadPredicate overwritab
   // read across their rows (at run time).
   CPUPackWeightsPassOptions pack;
   pack.vectorBits = hostVectorBits();
+  pack.bf16Dots = hostBF16Dots();
   pm.addPass(createCPUPackWeightsPass(pack, std::move(overwritable)));
   pm.addNestedPass<func::FuncOp>(createCPUTransposeProductOperandsPass());
   pm.addPass(createCanonicalizerPass());
@@ -210,7 +217,9 @@ void dlc::buildCPUCodePipeline(OpPassManager &pm, Phase stopAfter, int64_t threa
   toLLVM.addPass(createLowerAffinePass());
   toLLVM.addPass(memref::createExpandStridedMetadataPass());
   toLLVM.addPass(createLowerAffinePass());
-  toLLVM.addPass(createConvertVectorToLLVMPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.x86Vector = true; // the bf16 dot products' intrinsics
+  toLLVM.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertMathToFuncs()); // integer powers
   // LLVM intrinsics first (math.fma as a libm call keeps loops scalar), the
   // functions LLVM has none for (erf, ...) as libm calls.

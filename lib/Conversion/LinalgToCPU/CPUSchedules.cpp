@@ -27,6 +27,34 @@ AffineMap dlc::cpu::panelMap(unsigned numLoops, ProductDims d, int64_t width, ML
   return AffineMap::get(numLoops, 0, {n.floorDiv(width), k, n % width}, ctx);
 }
 
+std::optional<int64_t> dlc::cpu::pairPanelWidth(AffineMap bMap) {
+  if (bMap.getNumResults() < 4)
+    return std::nullopt;
+  ArrayRef<AffineExpr> r = bMap.getResults().take_back(4);
+  // `e` as (dim kind c): the dim and the constant c > 0.
+  auto split = [](AffineExpr e, AffineExprKind kind) -> std::optional<std::pair<AffineExpr, int64_t>> {
+    auto b = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!b || b.getKind() != kind || !isa<AffineDimExpr>(b.getLHS()))
+      return std::nullopt;
+    auto c = dyn_cast<AffineConstantExpr>(b.getRHS());
+    if (!c || c.getValue() <= 0)
+      return std::nullopt;
+    return std::make_pair(b.getLHS(), c.getValue());
+  };
+  auto panel = split(r[0], AffineExprKind::FloorDiv), pair = split(r[1], AffineExprKind::FloorDiv),
+       lane = split(r[2], AffineExprKind::Mod), half = split(r[3], AffineExprKind::Mod);
+  if (!panel || !pair || !lane || !half || panel != lane || pair != half || pair->second != 2 ||
+      pair->first == panel->first)
+    return std::nullopt;
+  return panel->second;
+}
+
+AffineMap dlc::cpu::pairPanelMap(unsigned numLoops, ProductDims d, int64_t width,
+                                 MLIRContext *ctx) {
+  AffineExpr n = getAffineDimExpr(d.n, ctx), k = getAffineDimExpr(d.k, ctx);
+  return AffineMap::get(numLoops, 0, {n.floorDiv(width), k.floorDiv(2), n % width, k % 2}, ctx);
+}
+
 /// A contraction whose B is packed: linalg's ContractionOpInterface takes
 /// projected permutations only, so the maps are checked by productDims and
 /// the body here.
@@ -50,8 +78,48 @@ bool dlc::cpu::isF32Contraction(linalg::LinalgOp op) {
   });
 }
 
+/// Whether `v`, of a static-shaped tensor or a buffer contiguous along its
+/// last dimension, has element type `element`.
+static bool operandOf(Value v, Type element) {
+  auto type = dyn_cast<ShapedType>(v.getType());
+  auto memref = dyn_cast<MemRefType>(v.getType());
+  return type && type.getElementType() == element && type.getRank() >= 2 &&
+         (!memref || memref.areTrailingDimsContiguous(1));
+}
+
+bool dlc::cpu::isPairProduct(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
+      !pairPanelWidth(op.getIndexingMapsArray()[1]) ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return false;
+  Builder b(op.getContext());
+  if (!operandOf(op.getDpsInputs()[0], b.getBF16Type()) ||
+      !operandOf(op.getDpsInputs()[1], b.getBF16Type()) ||
+      !operandOf(op.getDpsInits()[0], b.getF32Type()))
+    return false;
+  // yield(addf(out, mulf(extf(a), extf(b)))), in either operand order.
+  Block &body = *op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield ? yield.getOperand(0).getDefiningOp<arith::AddFOp>() : nullptr;
+  if (!add || body.getOperations().size() != 5)
+    return false;
+  Value out = body.getArgument(2);
+  Value product = add.getLhs() == out ? add.getRhs() : add.getRhs() == out ? add.getLhs() : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul)
+    return false;
+  auto widened = [&](Value v) {
+    auto ext = v.getDefiningOp<arith::ExtFOp>();
+    return ext ? dyn_cast<BlockArgument>(ext.getIn()) : BlockArgument();
+  };
+  BlockArgument x = widened(mul.getLhs()), y = widened(mul.getRhs());
+  return x && y && x.getOwner() == &body && y.getOwner() == &body &&
+         llvm::is_contained({0u, 1u}, x.getArgNumber()) &&
+         llvm::is_contained({0u, 1u}, y.getArgNumber()) && x != y;
+}
+
 std::optional<dlc::cpu::ProductDims> dlc::cpu::matchProduct(linalg::LinalgOp op) {
-  if (!isF32Contraction(op))
+  if (!isF32Contraction(op) && !isPairProduct(op))
     return std::nullopt;
   return productDims(op.getIndexingMapsArray(), op.getIteratorTypesArray());
 }
@@ -67,10 +135,17 @@ dlc::cpu::productDims(ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> it
   };
   std::optional<unsigned> am = last(0, 1), ak = last(0, 0), bk = last(1, 1), bn = last(1, 0),
                           cm = last(2, 1), cn = last(2, 0);
+  auto lhsDim = [](AffineExpr e) {
+    return cast<AffineDimExpr>(cast<AffineBinaryOpExpr>(e).getLHS()).getPosition();
+  };
   if (panelWidth(maps[1])) {
     ArrayRef<AffineExpr> r = maps[1].getResults().take_back(3);
     bk = cast<AffineDimExpr>(r[1]).getPosition();
-    bn = cast<AffineDimExpr>(cast<AffineBinaryOpExpr>(r[0]).getLHS()).getPosition();
+    bn = lhsDim(r[0]);
+  } else if (pairPanelWidth(maps[1])) {
+    ArrayRef<AffineExpr> r = maps[1].getResults().take_back(4);
+    bk = lhsDim(r[1]);
+    bn = lhsDim(r[0]);
   }
   if (!am || !ak || !bk || !bn || !cm || !cn || *am != *cm || *bn != *cn || *ak != *bk ||
       iterators[*ak] != utils::IteratorType::reduction || maps[1].isFunctionOfDim(*am) ||
@@ -81,7 +156,7 @@ dlc::cpu::productDims(ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> it
 
 dlc::cpu::RegisterTile dlc::cpu::productTile(linalg::LinalgOp op, ProductDims d,
                                              int64_t vectorBits) {
-  if (std::optional<int64_t> width = panelWidth(op.getIndexingMapsArray()[1]))
+  if (std::optional<int64_t> width = packedWidth(op.getIndexingMapsArray()[1]))
     return registerTile(vectorBits, *width);
   return registerTile(vectorBits, op.getStaticLoopRanges()[d.n]);
 }

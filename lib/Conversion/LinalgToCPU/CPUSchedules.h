@@ -28,13 +28,35 @@ std::optional<int64_t> panelWidth(mlir::AffineMap bMap);
 mlir::AffineMap panelMap(unsigned numLoops, ProductDims d, int64_t width,
                          mlir::MLIRContext *ctx);
 
+/// The panel width `w` if `bMap` reads B packed into panels of bf16 pairs
+/// (dlc-cpu-pack-weights with bf16 dot products): its results end with
+/// (n floordiv w, k floordiv 2, n mod w, k mod 2) for two loop dims n and k.
+std::optional<int64_t> pairPanelWidth(mlir::AffineMap bMap);
+/// The map through which a product reads B packed into panels of bf16
+/// pairs: (n floordiv width, k floordiv 2, n mod width, k mod 2).
+mlir::AffineMap pairPanelMap(unsigned numLoops, ProductDims d, int64_t width,
+                             mlir::MLIRContext *ctx);
+/// The width of B's panels, of either form, if `bMap` reads packed panels.
+inline std::optional<int64_t> packedWidth(mlir::AffineMap bMap) {
+  if (std::optional<int64_t> w = panelWidth(bMap))
+    return w;
+  return pairPanelWidth(bMap);
+}
+
 /// Whether `op` is an f32 contraction of two inputs over one reduction loop
 /// with static loop ranges, on tensors or on buffers with contiguous rows.
 bool isF32Contraction(mlir::linalg::LinalgOp op);
 
-/// The loop roles if `op` is an f32 matrix product with static loop ranges
-/// (on tensors, or on buffers whose rows are contiguous along n) whose other
-/// parallel loops index C only; nothing otherwise.
+/// Whether `op` is a product of bf16 values accumulated in f32 whose B is
+/// packed into panels of pairs (pairPanelWidth): inputs widened in the
+/// body, multiplied and added to the f32 output, static loop ranges, on
+/// tensors or on buffers with contiguous rows.
+bool isPairProduct(mlir::linalg::LinalgOp op);
+
+/// The loop roles if `op` is an f32 matrix product, or a pair product
+/// (isPairProduct), with static loop ranges (on tensors, or on buffers
+/// whose rows are contiguous along n) whose other parallel loops index C
+/// only; nothing otherwise.
 std::optional<ProductDims> matchProduct(mlir::linalg::LinalgOp op);
 
 /// The loop roles if the indexing maps (A, B, C) and iterators are those of
@@ -77,6 +99,13 @@ int64_t anyRowTile(int64_t m, RegisterTile reg);
 int64_t cacheBlockN(int64_t n, RegisterTile reg);
 /// Whether cacheBlockN leaves a partial last block: no column tile divides n.
 inline bool blockedColumns(int64_t n, RegisterTile reg) { return n % cacheBlockN(n, reg) != 0; }
+
+/// Lowers the cache tile `tile` of a pair product (isPairProduct) on
+/// buffers with static shapes to register tiles of AVX512-BF16 dot
+/// products (CPUPairProducts.cpp) and erases it; fails, changing nothing,
+/// where its shapes do not allow that.
+mlir::LogicalResult lowerPairProduct(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp tile,
+                                     ProductDims d, RegisterTile reg);
 
 /// The largest multiple of `step` that divides `range` and is at most
 /// `limit`, but not below limit / 4; the whole range if there is none.

@@ -303,7 +303,7 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
     steps.assign(ranges.size(), 1);
     // Panels of a packed B are whole in every tile.
     if (product)
-      if (std::optional<int64_t> width = panelWidth(anchor.getIndexingMapsArray()[1]))
+      if (std::optional<int64_t> width = packedWidth(anchor.getIndexingMapsArray()[1]))
         steps[product->n] = *width;
     split();
   }

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -190,7 +191,9 @@ struct CPUVectorizeContractionsPass
     }
     SmallVector<std::pair<linalg::GenericOp, ProductDims>> products;
     func.walk([&](linalg::GenericOp op) {
-      if (!op.hasPureBufferSemantics())
+      // Products of bf16 pairs need AVX512-BF16 (dlc-cpu-pack-weights
+      // makes them only for such hosts); elsewhere they stay loops.
+      if (!op.hasPureBufferSemantics() || (vectorBits != 512 && isPairProduct(op)))
         return;
       if (std::optional<ProductDims> d = matchProduct(op))
         products.push_back({op, *d});
@@ -198,7 +201,7 @@ struct CPUVectorizeContractionsPass
     IRRewriter rewriter(ctx);
     StringAttr cacheMarker = StringAttr::get(ctx, "dlc.cache_tile");
     StringAttr marker = StringAttr::get(ctx, "dlc.register_tile");
-    int64_t scheduled = 0, blocked = 0, peeled = 0, panelRows = 0;
+    int64_t scheduled = 0, blocked = 0, peeled = 0, panelRows = 0, dots = 0;
     // Cache tiles. Those of m and k divide their loops; n is cut into
     // blocks whose last, partial one is peeled off, so that every tile has
     // a static shape once the peeled bounds are folded. Such blocks go
@@ -208,9 +211,12 @@ struct CPUVectorizeContractionsPass
       RegisterTile regTile = productTile(op, d, vectorBits);
       if (ranges[d.n] < regTile.nr)
         continue;
+      // A dot-product tile keeps its accumulators in registers over the
+      // whole reduction: its cache tiles cut m and n only.
       SmallVector<OpFoldResult> cache =
           tileSizes(rewriter, op, d, cacheTileM(ranges[d.m], regTile),
-                    cacheBlockN(ranges[d.n], regTile), cacheTileK(ranges[d.k]));
+                    cacheBlockN(ranges[d.n], regTile),
+                    isPairProduct(op) ? 0 : cacheTileK(ranges[d.k]));
       bool blockedCols = blockedColumns(ranges[d.n], regTile);
       SmallVector<int64_t> order;
       if (blockedCols) {
@@ -241,6 +247,10 @@ struct CPUVectorizeContractionsPass
       std::optional<ProductDims> d = matchProduct(cacheOp);
       if (!d)
         continue;
+      if (isPairProduct(cacheOp)) {
+        dots += succeeded(lowerPairProduct(rewriter, cacheOp, *d, regTile));
+        continue;
+      }
       SmallVector<OpFoldResult> reg = tileSizes(rewriter, cacheOp, *d, regTile.mr, regTile.nr, 1);
       FailureOr<scf::SCFTilingResult> inner = tile(rewriter, cacheOp, reg);
       if (failed(inner))
@@ -259,6 +269,7 @@ struct CPUVectorizeContractionsPass
     dlc::recordPassStat(getArgument(), "blocked", blocked);
     dlc::recordPassStat(getArgument(), "peeled", peeled);
     dlc::recordPassStat(getArgument(), "packed", panelRows);
+    dlc::recordPassStat(getArgument(), "dots", dots);
     if (scheduled == 0)
       return;
     // Static tile shapes: fold the peeled loops' bounds into the subviews.
