@@ -111,12 +111,30 @@ bool Session::exhausted() const {
   return options.budgetSeconds > 0 && msSince(searchStarted) >= options.budgetSeconds * 1000;
 }
 
+/// The type `sequence`'s ToMixedPrecision computes in (its default is f16);
+/// empty when it has none.
+static std::string mixedType(llvm::ArrayRef<std::string> sequence) {
+  for (llvm::StringRef item : sequence) {
+    auto [name, options] = item.split('{');
+    if (name != "ToMixedPrecision")
+      continue;
+    size_t at = options.find("type=");
+    return at == llvm::StringRef::npos ? "f16"
+                                       : options.substr(at + 5).take_until([](char c) {
+                                           return c == ' ' || c == '}';
+                                         }).str();
+  }
+  return "";
+}
+
 std::vector<std::string> Session::complete(llvm::ArrayRef<std::string> sequence) const {
   std::vector<std::string> full(sequence.begin(), sequence.end());
   auto name = [](llvm::StringRef item) { return item.split('{').first; };
   for (const std::string &last : lastPasses)
     if (full.empty() || name(full.back()) != name(last))
       full.push_back(last);
+  if (!options.mixed.empty() && mixedType(full).empty())
+    full = withMixedPrecision(std::move(full), options.mixed);
   return full;
 }
 
@@ -294,12 +312,13 @@ const Measured *Session::evaluatePrefix(llvm::ArrayRef<std::string> sequence, Mo
   if (exhausted())
     return nullptr;
   std::vector<std::string> full(sequence.begin(), sequence.end());
-  full.insert(full.end(), lastPasses.begin(), lastPasses.end());
+  std::vector<std::string> last = complete({}); // the last passes, in the run's precision
+  full.insert(full.end(), last.begin(), last.end());
   TemporaryPayloads payloads(input.getContext()); // the weights the last passes wrote
   OwningOpRef<ModuleOp> graph = prefix.clone();
   double ms = 0;
-  if (!lastPasses.empty())
-    if (llvm::Error e = runPasses(*graph, "list:" + llvm::join(lastPasses, ","), ms))
+  if (!last.empty())
+    if (llvm::Error e = runPasses(*graph, "list:" + llvm::join(last, ","), ms))
       return recordFailure(full, strategy, llvm::toString(std::move(e)));
   return consider(full, *graph, passesMs + ms, strategy);
 }
@@ -432,6 +451,12 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
          << sci(pruned.sequences / full.sequences) << " of the catalogue's)"
          << (lastPasses.empty() ? "" : "; " + llvm::join(lastPasses, " ") + " ends every sequence")
          << "\n";
+  if (!options.mixed.empty())
+    report << "  precision: every sequence computes in " << options.mixed
+           << " where it is safe (ToMixedPrecision and FoldConstant before FuseOps), against O3 "
+              "in f32 within atol "
+           << llvm::format("%g", options.atol) << " + rtol " << llvm::format("%g", options.rtol)
+           << "\n";
   if (llvm::Error e = probeDormant(report))
     return e;
   SpaceSize probed = spaceSize(passes.size(), options.maxLength);
@@ -527,8 +552,9 @@ void Session::seed() {
   } else {
     std::set<std::vector<std::string>> tried;
     for (const TuningRecord &r : llvm::reverse(*earlier))
+      // Only the bests computed in this run's precision.
       if (r.kind == "best" && r.structure == structure && r.status == "ok" &&
-          tried.insert(r.sequence).second)
+          mixedType(r.sequence) == options.mixed && tried.insert(r.sequence).second)
         evaluate(r.sequence, "seed-db");
   }
   if (llvm::Expected<std::vector<std::string>> seq = pipelinePasses(autoSpec)) {

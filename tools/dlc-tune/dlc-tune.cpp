@@ -9,6 +9,7 @@
 #include "dlc/Driver/CPUCompiler.h"
 #include "dlc/Runtime/Interpreter.h"
 #include "dlc/Runtime/Model.h"
+#include "dlc/Transforms/Pipelines.h"
 #include "dlc/Tuning/Tuner.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -58,6 +59,9 @@ static cl::opt<double> absTol("atol", cl::init(1e-3),
                               cl::desc("absolute tolerance of outputs against O3's"));
 static cl::opt<double> relTol("rtol", cl::init(1e-3),
                               cl::desc("relative tolerance of outputs against O3's"));
+static cl::opt<std::string>
+    mixed("mixed", cl::desc("f16 or bf16: every candidate computes in this type where it is safe "
+                            "(the pipeline's mixed=), against O3 in f32 within --atol/--rtol"));
 static cl::opt<bool> noSeeds("no-seeds",
                              cl::desc("do not try auto's sequence and the database's earlier "
                                       "bests first"));
@@ -138,6 +142,9 @@ int main(int argc, char **argv) {
   options.confirmRounds = confirmRounds;
   options.atol = absTol;
   options.rtol = relTol;
+  if (!mixed.empty() && !isMixedPrecisionType(mixed))
+    return fail("--mixed=" + mixed + ": expected f16 or bf16");
+  options.mixed = mixed;
   options.seeds = !noSeeds;
   options.classesPath = classesPath;
   options.dbPath = dbPath;

@@ -61,6 +61,11 @@ struct TuneOptions {
   int64_t confirm = 3;        ///< leading candidates measured again
   int64_t confirmRounds = 15;
   double atol = 1e-3, rtol = 1e-3; ///< outputs against O3's
+  /// f16 or bf16: every candidate computes the graph in this type where it
+  /// is safe (ToMixedPrecision and FoldConstant before FuseOps, as the
+  /// pipeline's `mixed=`); O3 in f32 stays the baseline, so atol and rtol
+  /// bound the precision the user gives up. Empty: f32.
+  std::string mixed;
   bool seeds = true; ///< also try auto's sequence and the database's earlier bests
   std::string classesPath; ///< architecture class rules ("": the default)
   std::string dbPath;
