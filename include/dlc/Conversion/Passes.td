@@ -75,15 +75,17 @@ def CPUFuseElementwisePass
 
 def CPUApproximateMathPass
     : Pass<"dlc-cpu-approximate-math", "mlir::func::FuncOp"> {
-  let summary = "Replace f32 exp, erf and tanh by inline polynomial approximations";
+  let summary = "Replace exp, erf and tanh by inline polynomial approximations";
   let description = [{
     Without a vector math library, `math.exp`, `math.erf` and `math.tanh`
     lower to one libm call per element, which keeps LLVM from vectorizing
-    the loops of softmax, sigmoid and GELU. This pass rewrites them (f32
-    only) with MLIR's polynomial approximations: plain arithmetic that
+    the loops of softmax, sigmoid and GELU. This pass rewrites them with
+    MLIR's polynomial approximations in f32: plain arithmetic that
     vectorizes, accurate to a few ulp (checked against the reference
-    interpreter by the CPU tests). Other element types and functions are
-    left alone. Counters (`--dlc-pass-stats`): `approximated`.
+    interpreter by the CPU tests). f16 and bf16 ones are computed in f32
+    and rounded back, as LLVM computes them through libm otherwise (GELU
+    in a mixed-precision graph with FastMath). Other functions are left
+    alone. Counters (`--dlc-pass-stats`): `approximated`.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
                            "mlir::vector::VectorDialect"];

@@ -38,6 +38,8 @@ struct CPUApproximateMathPass
     };
     int64_t before = countCalls();
     RewritePatternSet patterns(&getContext());
+    // f16 and bf16 ones computed in f32 (as LLVM would, through libm).
+    populateMathF32ExpansionPatterns(patterns, approximated);
     populateMathPolynomialApproximationPatterns(patterns, approximated);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
