@@ -355,11 +355,15 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
         weights.try_emplace(keyOf(c, call));
     auto entries = weights.takeVector();
     // A payload the compile wrote (the caller says which ones), held by
-    // this constant alone and written in one form, is rewritten within
-    // itself.
-    llvm::DenseMap<Value, int64_t> forms;
+    // this constant alone, written in one form and read only where the
+    // packed form replaces it (not also by a kernel that keeps it as it
+    // is), is rewritten within itself.
+    llvm::DenseMap<Value, int64_t> forms, replaced;
     for (auto &entry : entries)
       ++forms[std::get<0>(entry.first)];
+    for (Candidate &c : candidates)
+      for (func::CallOp call : c.calls)
+        ++replaced[call.getOperand(c.index)];
     llvm::DenseMap<DialectResourceBlobManager::BlobEntry *, int64_t> holders;
     module.walk([&](arith::ConstantOp c) {
       if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue()))
@@ -369,7 +373,9 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       auto resource =
           dyn_cast<DenseResourceElementsAttr>(weight.getDefiningOp<arith::ConstantOp>().getValue());
       if (!overwritable || !resource || forms[weight] != 1 ||
-          holders[resource.getRawHandle().getResource()] != 1)
+          holders[resource.getRawHandle().getResource()] != 1 ||
+          static_cast<int64_t>(std::distance(weight.use_begin(), weight.use_end())) !=
+              replaced[weight])
         return {};
       AsmResourceBlob *blob = resource.getRawHandle().getBlob();
       return blob && blob->isMutable() && overwritable(resource) ? resource : nullptr;

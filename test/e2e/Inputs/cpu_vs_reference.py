@@ -313,6 +313,22 @@ cases.append(("blocked_matmul", f"""func.func @main(%a: {t([36, 40])}, %b: {t([4
   return %0 : {t([36, 300])}
 }}"""))
 
+# A weight the graph passes computed (folded: a payload the CPU compiler may
+# pack within itself) read by a dense layer, which packs it, and by an add,
+# which reads it as it is: the payload must keep its bytes for the add.
+shared = os.path.join(work, "shared_folded_weight.mlir")
+with open(shared, "w") as f:
+    f.write(f"""func.func @main(%x: {t([4, 64])}, %y: {t([64, 64])}) -> ({t([4, 64])}, {t([64, 64])}) {{
+  %w = graph.constant {weight(64, 64)} : {t([64, 64])}
+  %two = graph.constant dense<2.0> : {t([])}
+  %w2 = graph.mul %w, %two : ({t([64, 64])}, {t([])}) -> {t([64, 64])}
+  %0 = graph.dense %x, %w2 : ({t([4, 64])}, {t([64, 64])}) -> {t([4, 64])}
+  %1 = graph.add %y, %w2 : ({t([64, 64])}, {t([64, 64])}) -> {t([64, 64])}
+  return %0, %1 : {t([4, 64])}, {t([64, 64])}
+}}
+""")
+compare("generated shared_folded_weight O3", shared, "main", pipeline="O3")
+
 for name, text in cases:
     path = os.path.join(work, f"{name}.mlir")
     with open(path, "w") as f:
