@@ -260,9 +260,10 @@ ElementsAttr dlc::foldOnBytes(Operation *op) {
 namespace {
 
 struct FoldConstantOp : RewritePattern {
-  FoldConstantOp(MLIRContext *ctx, int64_t sizeLimit, int64_t *skippedLarge, bool foldQnn)
+  FoldConstantOp(MLIRContext *ctx, int64_t sizeLimit, int64_t *skippedLarge, bool foldQnn,
+                 int64_t *onBytes)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
-        sizeLimit(sizeLimit), skippedLarge(skippedLarge), foldQnn(foldQnn) {}
+        sizeLimit(sizeLimit), skippedLarge(skippedLarge), foldQnn(foldQnn), onBytes(onBytes) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
@@ -292,6 +293,8 @@ struct FoldConstantOp : RewritePattern {
           op, "large result while its constant operands live on");
     }
     if (ElementsAttr attr = foldOnBytes(op)) {
+      if (onBytes)
+        ++*onBytes;
       rewriter.replaceOpWithNewOp<ConstantOp>(op, attr);
       return success();
     }
@@ -322,19 +325,21 @@ struct FoldConstantOp : RewritePattern {
   int64_t sizeLimit;
   int64_t *skippedLarge;
   bool foldQnn;
+  int64_t *onBytes;
 };
 
 struct FoldConstantPass : dlc::impl::FoldConstantPassBase<FoldConstantPass> {
   using FoldConstantPassBase::FoldConstantPassBase;
   void runOnOperation() override {
-    int64_t skipped = 0;
+    int64_t skipped = 0, onBytes = 0;
     RewritePatternSet patterns(&getContext());
-    populateFoldConstantPatterns(patterns, sizeLimit, &skipped, foldQnn);
+    populateFoldConstantPatterns(patterns, sizeLimit, &skipped, foldQnn, &onBytes);
     FailureOr<int64_t> n = applyCountedPatterns(getOperation(), std::move(patterns));
     if (failed(n))
       return signalPassFailure();
     recordPassStat(getArgument(), "folded", *n);
     recordPassStat(getArgument(), "skipped-large", skipped);
+    recordPassStat(getArgument(), "on-bytes", onBytes);
     // Constants nobody uses any more (the folded ops' operands).
     getOperation().walk([](ConstantOp c) {
       if (c->use_empty())
@@ -347,6 +352,7 @@ struct FoldConstantPass : dlc::impl::FoldConstantPassBase<FoldConstantPass> {
 
 void dlc::populateFoldConstantPatterns(RewritePatternSet &patterns,
                                        int64_t sizeLimit,
-                                       int64_t *skippedLarge, bool foldQnn) {
-  patterns.add<FoldConstantOp>(patterns.getContext(), sizeLimit, skippedLarge, foldQnn);
+                                       int64_t *skippedLarge, bool foldQnn, int64_t *onBytes) {
+  patterns.add<FoldConstantOp>(patterns.getContext(), sizeLimit, skippedLarge, foldQnn,
+                               onBytes);
 }

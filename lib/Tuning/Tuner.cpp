@@ -118,11 +118,12 @@ static std::string mixedType(llvm::ArrayRef<std::string> sequence) {
     auto [name, options] = item.split('{');
     if (name != "ToMixedPrecision")
       continue;
-    size_t at = options.find("type=");
-    return at == llvm::StringRef::npos ? "f16"
-                                       : options.substr(at + 5).take_until([](char c) {
-                                           return c == ' ' || c == '}';
-                                         }).str();
+    llvm::SmallVector<llvm::StringRef> settings;
+    options.take_until([](char c) { return c == '}'; }).split(settings, ' ', -1, false);
+    for (llvm::StringRef setting : settings)
+      if (auto [key, value] = setting.split('='); key == "type")
+        return value.str();
+    return "f16";
   }
   return "";
 }

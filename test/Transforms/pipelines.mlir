@@ -57,7 +57,7 @@
 // STATS: graph-canonicalize-cast: duplicated 0
 // STATS: graph-canonicalize-ops: rewrites 0
 // STATS: graph-eliminate-common-subexpr: eliminated 0
-// STATS: graph-fold-constant: folded {{[1-9][0-9]*}}, skipped-large 0
+// STATS: graph-fold-constant: folded {{[1-9][0-9]*}}, on-bytes {{[0-9]+}}, skipped-large 0
 // STATS: graph-forward-fold-scale-axis: folded 0
 // STATS: graph-fuse-ops: fused-ops 3, groups 1
 // STATS: graph-remove-unused-functions: removed 0

@@ -84,8 +84,8 @@ def CPUApproximateMathPass
     vectorizes, accurate to a few ulp (checked against the reference
     interpreter by the CPU tests). f16 and bf16 ones are computed in f32
     and rounded back, as LLVM computes them through libm otherwise (GELU
-    in a mixed-precision graph with FastMath). Other functions are left
-    alone. Counters (`--dlc-pass-stats`): `approximated`.
+    in a mixed-precision graph with FastMath). f64 and other functions are
+    left alone. Counters (`--dlc-pass-stats`): `approximated`.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
                            "mlir::vector::VectorDialect"];
@@ -426,9 +426,12 @@ def CPUVectorizeContractionsPass
     taking a pair of k: two vectors of 32 bf16 from B's panel row, and per
     row a pair of A's values broadcast to every lane, into
     `x86vector.avx512.dot` (`vdpbf16ps`: 32 multiply-adds per instruction,
-    twice an f32 FMA's). Its counter is `dots` (cache tiles so computed);
-    the instruction rounds as the f32 accumulation does, except that it
-    flushes denormal inputs and results to zero.
+    twice an f32 FMA's). Its counter is `dots` (cache tiles so computed).
+    The products of bf16 pairs are exact in f32 and the sums are rounded
+    in f32, as on the widening path, but in the instruction's order (a
+    lane adds its pair's two products to the accumulator in one step), so
+    results agree within f32 rounding; the instruction also flushes
+    subnormal inputs and results to zero.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

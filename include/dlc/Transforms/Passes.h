@@ -21,11 +21,13 @@ namespace dlc {
 
 // Patterns of the passes, for pipelines and other passes to reuse.
 void populateSimplifyInferencePatterns(mlir::RewritePatternSet &patterns);
-/// `skippedLarge`, when given, counts folds refused for size.
+/// `skippedLarge`, when given, counts folds refused for size; `onBytes`
+/// the folds computed on the constants' bytes (foldOnBytes) rather than by
+/// the interpreter.
 void populateFoldConstantPatterns(mlir::RewritePatternSet &patterns,
                                   int64_t sizeLimit = 1 << 16,
                                   int64_t *skippedLarge = nullptr,
-                                  bool foldQnn = false);
+                                  bool foldQnn = false, int64_t *onBytes = nullptr);
 void populateBackwardFoldScaleAxisPatterns(mlir::RewritePatternSet &patterns);
 void populateForwardFoldScaleAxisPatterns(mlir::RewritePatternSet &patterns);
 void populateFoldExplicitPaddingPatterns(mlir::RewritePatternSet &patterns);

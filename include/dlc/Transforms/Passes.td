@@ -50,7 +50,7 @@ def FoldConstantPass : Pass<"graph-fold-constant", "mlir::func::FuncOp"> {
       `fold_qnn=false`): quantized weights stay quantized for
       FakeQuantizationToInteger.
 
-    Counters (`--dlc-pass-stats`): `folded`, ops folded into constants; `skipped-large`, ops not folded because the result is large and operands live on.
+    Counters (`--dlc-pass-stats`): `folded`, ops folded into constants; `on-bytes`, of them, those computed on the constants' bytes (data movement, f32 arithmetic, casts between f32, f16 and bf16) rather than by the interpreter; `skipped-large`, ops not folded because the result is large and operands live on.
   }];
   let options = [
     Option<"sizeLimit", "size-limit", "int64_t", /*default=*/"1 << 16",

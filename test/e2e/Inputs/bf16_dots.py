@@ -3,7 +3,8 @@
 Dense layers of bf16 values with constant bf16 weights, compiled for a CPU
 with AVX512-BF16: the weights become panels of pairs (dlc-cpu-pack-weights)
 and the products `vdpbf16ps` register tiles (dlc-cpu-vectorize-contractions)
-where n is a multiple of the panel width (32) and k is even; the others
+where n is a multiple of the panel width (32, or 16 for n = 16) and k is
+even; the others
 (odd k, n = 48) stay on the widening path. Each case says which, and the
 compiled code is checked for the instruction (`x86vector.avx512.dot`)
 before its outputs are compared with the reference interpreter.
@@ -67,6 +68,7 @@ def check(label, path, dots, pipeline, threads, atol, rtol, outputs=1):
 cases = [("rows_partial", [10, 64], 96, 64, True),       # 8 + 2 rows, 3 panels
          ("batched", [2, 5, 128], 64, 128, True),
          ("row_wide", [1, 768], 256, 768, True),         # one row, n split across threads
+         ("n16", [20, 32], 16, 32, True),               # panels of 16: 16 + 4 rows x 1 vector
          ("odd_k", [4, 33], 64, 33, False),
          ("n48", [6, 32], 48, 32, False)]
 for name, x, n, k, dots in cases:
