@@ -181,7 +181,9 @@ double dlc::decodeElement(DType type, const char *bytes) {
 }
 
 void dlc::encodeElement(DType type, double value, char *bytes) {
-  value = roundToDType(type, value);
+  // Floats round as they are stored; integers wrap first.
+  if (!isFloat(type))
+    value = roundToDType(type, value);
   switch (type) {
   case DType::F32: {
     float f = static_cast<float>(value);

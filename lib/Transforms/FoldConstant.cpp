@@ -173,24 +173,14 @@ static std::optional<AsmResourceBlob> floatCast(Operation *op) {
   auto castOp = dyn_cast<CastOp>(op);
   if (!castOp)
     return std::nullopt;
-  auto inType = cast<ShapedType>(castOp.getInput().getType());
-  auto outType = cast<ShapedType>(castOp.getType());
-  auto format = [](Type t) -> std::optional<std::pair<int, int>> {
-    if (t.isF32())
-      return std::pair{23, 8};
-    if (t.isBF16())
-      return std::pair{7, 8};
-    if (t.isF16())
-      return std::pair{10, 5};
-    return std::nullopt;
-  };
-  std::optional<std::pair<int, int>> from = format(inType.getElementType()),
-                                     to = format(outType.getElementType());
+  auto isCastFloat = [](DType t) { return t == DType::F32 || t == DType::F16 || t == DType::BF16; };
+  std::optional<DType> from = dtypeOf(castOp.getInput().getType().getElementType()),
+                       to = dtypeOf(castOp.getType().getElementType());
   std::optional<ArrayRef<char>> bytes = payloadBytes(castOp.getInput().getDefiningOp<ConstantOp>());
-  if (!from || !to || !bytes)
+  if (!from || !to || !isCastFloat(*from) || !isCastFloat(*to) || !bytes)
     return std::nullopt;
-  int64_t n = outType.getNumElements();
-  int inWidth = from->first == 23 ? 4 : 2, outWidth = to->first == 23 ? 4 : 2;
+  int64_t n = castOp.getType().getNumElements(), inWidth = dtypeBytes(*from),
+          outWidth = dtypeBytes(*to);
   AsmResourceBlob blob = allocateBlob(n * outWidth);
   const char *in = bytes->data();
   char *out = blob.getMutableData().data();
@@ -198,34 +188,19 @@ static std::optional<AsmResourceBlob> floatCast(Operation *op) {
   // f32 to bf16, the common case, on the bits: the same exponent range,
   // so rounding the mantissa to nearest even is an integer addition (a NaN
   // becomes the quiet NaN narrowFloatBits gives).
-  bool f32ToBF16 = inWidth == 4 && *to == std::pair{7, 8};
+  bool f32ToBF16 = *from == DType::F32 && *to == DType::BF16;
   parallelFor(op->getContext(), 0, (n + kChunk - 1) / kChunk, [&](size_t chunk) {
-    for (int64_t i = chunk * kChunk, e = std::min<int64_t>(n, i + kChunk); f32ToBF16 && i < e; ++i) {
+    for (int64_t i = chunk * kChunk, e = std::min<int64_t>(n, i + kChunk); i < e; ++i) {
+      if (!f32ToBF16) {
+        encodeElement(*to, decodeElement(*from, in + i * inWidth), out + i * outWidth);
+        continue;
+      }
       uint32_t f;
       std::memcpy(&f, in + i * 4, 4);
       auto h = static_cast<uint16_t>((f & 0x7fffffff) > 0x7f800000
                                          ? ((f >> 16) & 0x8000) | 0x7fc0
                                          : (f + 0x7fff + ((f >> 16) & 1)) >> 16);
       std::memcpy(out + i * 2, &h, 2);
-    }
-    for (int64_t i = chunk * kChunk, e = std::min<int64_t>(n, i + kChunk); !f32ToBF16 && i < e; ++i) {
-      double x;
-      if (inWidth == 4) {
-        float f;
-        std::memcpy(&f, in + i * 4, 4);
-        x = f;
-      } else {
-        uint16_t h;
-        std::memcpy(&h, in + i * 2, 2);
-        x = widenFloatBits(h, from->first, from->second);
-      }
-      if (outWidth == 4) {
-        auto f = static_cast<float>(x);
-        std::memcpy(out + i * 4, &f, 4);
-      } else {
-        auto h = static_cast<uint16_t>(narrowFloatBits(x, to->first, to->second));
-        std::memcpy(out + i * 2, &h, 2);
-      }
     }
   });
   return blob;

@@ -128,7 +128,7 @@ LogicalResult dlc::cpu::lowerPairProduct(RewriterBase &rewriter, linalg::Generic
   std::optional<int64_t> width = pairPanelWidth(tile.getIndexingMapsArray()[1]);
   auto bType = dyn_cast<MemRefType>(tile.getDpsInputs()[1].getType());
   if (!width || *width % kLanes != 0 || !tile.hasPureBufferSemantics() || !isPairProduct(tile) ||
-      !bType || bType.getRank() != 4 || tile.getIndexingMapsArray()[1].getNumResults() != 4)
+      !bType || bType.getRank() != 4)
     return failure();
   SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
   for (auto [i, range] : llvm::enumerate(ranges))

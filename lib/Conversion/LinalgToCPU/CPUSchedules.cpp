@@ -55,29 +55,6 @@ AffineMap dlc::cpu::pairPanelMap(unsigned numLoops, ProductDims d, int64_t width
   return AffineMap::get(numLoops, 0, {n.floorDiv(width), k.floorDiv(2), n % width, k % 2}, ctx);
 }
 
-/// A contraction whose B is packed: linalg's ContractionOpInterface takes
-/// projected permutations only, so the maps are checked by productDims and
-/// the body here.
-static bool isPackedContraction(linalg::LinalgOp op) {
-  return dlc::cpu::panelWidth(op.getIndexingMapsArray()[1]) &&
-         linalg::detail::isContractionBody(*op.getBlock(), [](Operation *mul, Operation *add) {
-           return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
-         });
-}
-
-bool dlc::cpu::isF32Contraction(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
-      !(linalg::isaContractionOpInterface(op) || isPackedContraction(op)) ||
-      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
-    return false;
-  return llvm::all_of(op->getOperands(), [](Value v) {
-    auto type = dyn_cast<ShapedType>(v.getType());
-    auto memref = dyn_cast<MemRefType>(v.getType());
-    return type && type.getElementType().isF32() && type.getRank() >= 2 &&
-           (!memref || memref.areTrailingDimsContiguous(1));
-  });
-}
-
 /// Whether `v`, of a static-shaped tensor or a buffer contiguous along its
 /// last dimension, has element type `element`.
 static bool operandOf(Value v, Type element) {
@@ -85,6 +62,28 @@ static bool operandOf(Value v, Type element) {
   auto memref = dyn_cast<MemRefType>(v.getType());
   return type && type.getElementType() == element && type.getRank() >= 2 &&
          (!memref || memref.areTrailingDimsContiguous(1));
+}
+
+/// The elementwise and reduction ops of an f32 multiply-accumulate body.
+static bool isMulAdd(Operation *mul, Operation *add) {
+  return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
+}
+
+/// A contraction whose B is packed: linalg's ContractionOpInterface takes
+/// projected permutations only, so the maps are checked by productDims and
+/// the body here.
+static bool isPackedContraction(linalg::LinalgOp op) {
+  return dlc::cpu::panelWidth(op.getIndexingMapsArray()[1]) &&
+         linalg::detail::isContractionBody(*op.getBlock(), isMulAdd);
+}
+
+bool dlc::cpu::isF32Contraction(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
+      !(linalg::isaContractionOpInterface(op) || isPackedContraction(op)) ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return false;
+  Type f32 = Float32Type::get(op.getContext());
+  return llvm::all_of(op->getOperands(), [&](Value v) { return operandOf(v, f32); });
 }
 
 bool dlc::cpu::isPairProduct(linalg::LinalgOp op) {
@@ -97,25 +96,12 @@ bool dlc::cpu::isPairProduct(linalg::LinalgOp op) {
       !operandOf(op.getDpsInputs()[1], b.getBF16Type()) ||
       !operandOf(op.getDpsInits()[0], b.getF32Type()))
     return false;
-  // yield(addf(out, mulf(extf(a), extf(b)))), in either operand order.
+  // yield(addf(out, mulf(extf(a), extf(b)))), in either operand order:
+  // linalg's contraction body whose only unary ops are the two widenings.
   Block &body = *op.getBlock();
-  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-  auto add = yield ? yield.getOperand(0).getDefiningOp<arith::AddFOp>() : nullptr;
-  if (!add || body.getOperations().size() != 5)
-    return false;
-  Value out = body.getArgument(2);
-  Value product = add.getLhs() == out ? add.getRhs() : add.getRhs() == out ? add.getLhs() : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
-    return false;
-  auto widened = [&](Value v) {
-    auto ext = v.getDefiningOp<arith::ExtFOp>();
-    return ext ? dyn_cast<BlockArgument>(ext.getIn()) : BlockArgument();
-  };
-  BlockArgument x = widened(mul.getLhs()), y = widened(mul.getRhs());
-  return x && y && x.getOwner() == &body && y.getOwner() == &body &&
-         llvm::is_contained({0u, 1u}, x.getArgNumber()) &&
-         llvm::is_contained({0u, 1u}, y.getArgNumber()) && x != y;
+  return body.getOperations().size() == 5 &&
+         llvm::count_if(body, [](Operation &o) { return isa<arith::ExtFOp>(o); }) == 2 &&
+         linalg::detail::isContractionBody(body, isMulAdd);
 }
 
 std::optional<dlc::cpu::ProductDims> dlc::cpu::matchProduct(linalg::LinalgOp op) {
