@@ -330,19 +330,20 @@ static llvm::Expected<std::string> pipelineElements(llvm::StringRef text,
     parts = std::vector<std::string>{"graph-auto-pipeline" +
                                      (options.empty() ? "" : "{" + llvm::join(options, " ") + "}")};
   } else if (base.consume_front("tuned:")) {
-    if (!spec->disabled.empty() || !spec->required.empty() || !spec->classes.empty() ||
-        !spec->mixed.empty())
-      return llvm::createStringError("disable=, require=, classes= and mixed= do not apply to "
-                                     "tuned: it replays the sequence dlc-tune recorded");
+    if (!spec->disabled.empty() || !spec->required.empty() || !spec->classes.empty())
+      return llvm::createStringError("disable=, require= and classes= do not apply to tuned: it "
+                                     "replays the sequence dlc-tune recorded");
     if (base.empty() || base.find_first_of(" ,;{}\"") != llvm::StringRef::npos)
       return llvm::createStringError("tuned:" + base.str() + ": expected the path of a tuning "
                                      "database, without spaces, commas, braces or quotes");
     parts = std::vector<std::string>{"graph-tuned-pipeline{db=" + base.str() +
-                                     (spec->explain ? " explain=true" : "") + "}"};
+                                     (spec->explain ? " explain=true" : "") +
+                                     (spec->mixed.empty() ? "" : " mixed=" + spec->mixed) + "}"};
   } else if (!spec->disabled.empty() || !spec->required.empty() || spec->explain ||
              !spec->classes.empty() || !spec->mixed.empty()) {
-    return llvm::createStringError("disable=, require= and mixed= apply to O0..O4 and auto, "
-                                   "explain to auto and tuned:, classes= to auto, not to '" +
+    return llvm::createStringError("disable= and require= apply to O0..O4 and auto, mixed= to "
+                                   "O0..O4, auto and tuned:, explain to auto and tuned:, "
+                                   "classes= to auto, not to '" +
                                    base.str() + "'");
   } else if (base.consume_front("list:")) {
     parts = listElements(base);

@@ -7,8 +7,11 @@
 #include "dlc/Transforms/TuningDatabase.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
+
+#include <set>
 
 namespace dlc {
 #define GEN_PASS_DEF_TUNEDPIPELINEPASS
@@ -30,13 +33,27 @@ struct TunedPipelinePass : dlc::impl::TunedPipelinePassBase<TunedPipelinePass> {
     };
     if (db.empty())
       return fail("db= (the tuning database dlc-tune wrote) is required");
+    if (!mixed.empty() && !isMixedPrecisionType(mixed))
+      return fail("mixed=" + mixed + ": expected f16 or bf16");
+    std::string precision = mixed.empty() ? std::string("f32") : mixed.getValue();
     llvm::Expected<std::vector<TuningRecord>> records = readTuningDatabase(db);
     if (!records)
       return fail(llvm::toString(records.takeError()));
     std::string structure = moduleFingerprint(module, /*withWeights=*/false);
     std::string host = currentProvenance().hostCpu;
-    const TuningRecord *record = findTunedRecord(*records, structure, host);
+    const TuningRecord *record = findTunedRecord(*records, structure, host, precision);
     if (!record) {
+      // The model tuned in another precision: say how to replay that.
+      std::set<std::string> others;
+      for (const TuningRecord &r : *records)
+        if (r.kind == "best" && r.structure == structure && r.status == "ok")
+          others.insert(r.precision());
+      if (!others.empty())
+        return fail(db + " has no tuned sequence for this model in " + precision +
+                    ", only in " + llvm::join(others, " and ") + ": replay one with tuned:" + db +
+                    (*others.begin() == "f32" ? "" : ";mixed=" + *others.begin()) +
+                    ", or run dlc-tune" + (mixed.empty() ? "" : " --mixed=" + mixed) +
+                    " on it");
       llvm::StringSet<> models;
       for (const TuningRecord &r : *records)
         models.insert(r.structure);

@@ -16,6 +16,21 @@ std::string TuningRecord::spec() const {
   return sequence.empty() ? "none" : "list:" + llvm::join(sequence, ",");
 }
 
+std::string TuningRecord::sequencePrecision(llvm::ArrayRef<std::string> sequence) {
+  for (llvm::StringRef item : sequence) {
+    auto [name, options] = item.split('{');
+    if (name != "ToMixedPrecision")
+      continue;
+    llvm::SmallVector<llvm::StringRef> settings;
+    options.take_until([](char c) { return c == '}'; }).split(settings, ' ', -1, false);
+    for (llvm::StringRef setting : settings)
+      if (auto [key, value] = setting.split('='); key == "type")
+        return value.str();
+    return "f16";
+  }
+  return "f32";
+}
+
 static llvm::json::Value toJSON(const TuningRecord &r) {
   llvm::json::Object o{
       {"v", kVersion},
@@ -184,11 +199,13 @@ llvm::Expected<std::vector<TuningRecord>> dlc::readTuningDatabase(llvm::StringRe
 }
 
 const TuningRecord *dlc::findTunedRecord(llvm::ArrayRef<TuningRecord> records,
-                                         llvm::StringRef structure, llvm::StringRef hostCpu) {
+                                         llvm::StringRef structure, llvm::StringRef hostCpu,
+                                         llvm::StringRef precision) {
   // The latest of the best tier: confirmed here, here, confirmed, any.
   const TuningRecord *tiers[4] = {};
   for (const TuningRecord &r : records) {
-    if (r.kind != "best" || r.structure != structure || r.status != "ok")
+    if (r.kind != "best" || r.structure != structure || r.status != "ok" ||
+        r.precision() != precision)
       continue;
     bool here = r.hostCpu == hostCpu;
     tiers[here && r.confirmed ? 0 : here ? 1 : r.confirmed ? 2 : 3] = &r;

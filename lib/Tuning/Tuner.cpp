@@ -111,30 +111,13 @@ bool Session::exhausted() const {
   return options.budgetSeconds > 0 && msSince(searchStarted) >= options.budgetSeconds * 1000;
 }
 
-/// The type `sequence`'s ToMixedPrecision computes in (its default is f16);
-/// empty when it has none.
-static std::string mixedType(llvm::ArrayRef<std::string> sequence) {
-  for (llvm::StringRef item : sequence) {
-    auto [name, options] = item.split('{');
-    if (name != "ToMixedPrecision")
-      continue;
-    llvm::SmallVector<llvm::StringRef> settings;
-    options.take_until([](char c) { return c == '}'; }).split(settings, ' ', -1, false);
-    for (llvm::StringRef setting : settings)
-      if (auto [key, value] = setting.split('='); key == "type")
-        return value.str();
-    return "f16";
-  }
-  return "";
-}
-
 std::vector<std::string> Session::complete(llvm::ArrayRef<std::string> sequence) const {
   std::vector<std::string> full(sequence.begin(), sequence.end());
   auto name = [](llvm::StringRef item) { return item.split('{').first; };
   for (const std::string &last : lastPasses)
     if (full.empty() || name(full.back()) != name(last))
       full.push_back(last);
-  if (!options.mixed.empty() && mixedType(full).empty())
+  if (!options.mixed.empty() && TuningRecord::sequencePrecision(full) == "f32")
     full = withMixedPrecision(std::move(full), options.mixed);
   return full;
 }
@@ -552,10 +535,11 @@ void Session::seed() {
              << ": its earlier bests are not tried first\n";
   } else {
     std::set<std::vector<std::string>> tried;
+    std::string precision = options.mixed.empty() ? "f32" : options.mixed;
     for (const TuningRecord &r : llvm::reverse(*earlier))
       // Only the bests computed in this run's precision.
       if (r.kind == "best" && r.structure == structure && r.status == "ok" &&
-          mixedType(r.sequence) == options.mixed && tried.insert(r.sequence).second)
+          r.precision() == precision && tried.insert(r.sequence).second)
         evaluate(r.sequence, "seed-db");
   }
   if (llvm::Expected<std::vector<std::string>> seq = pipelinePasses(autoSpec)) {
@@ -686,8 +670,12 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
                                               : " (not faster than O3 beyond noise)",
                           b.compileRatio);
   report << "  " << b.spec() << "\n";
-  report << "  records appended to " << options.dbPath << "; replay with --pipeline=tuned:"
-         << options.dbPath << "\n";
+  std::string precision = b.precision();
+  report << "  records appended to " << options.dbPath << "; replay with "
+         << (precision == "f32" ? "--pipeline=tuned:" + options.dbPath
+                                : "'--pipeline=tuned:" + options.dbPath + ";mixed=" + precision +
+                                      "'")
+         << "\n";
   return summary;
 }
 

@@ -38,6 +38,24 @@ RUN: %python %S/Inputs/make_tuning_db.py resnet.ledger moved.jsonl host=here,con
 RUN: dlc-opt resnet.mlirbc --dlc-pipeline=tuned:moved.jsonl -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOVED
 MOVED: warning: graph-tuned-pipeline: the sequence from moved.jsonl now ends at another graph than when it was tuned (with dlc test): its figures may no longer hold; run dlc-tune again
 
+# A record computes in the precision its sequence names: tuned:DB replays
+# the latest f32 one, tuned:DB;mixed=bf16 the bf16 one (dlc-tune --mixed=bf16).
+RUN: %python %S/Inputs/make_tuning_db.py resnet.ledger mixed.jsonl host=here,confirmed=1,sequence=FuseOps host=here,confirmed=1,sequence=ToMixedPrecision{type=bf16}+FoldConstant+FuseOps
+RUN: dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:mixed.jsonl;explain' -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
+F32: tuned: list:FuseOps
+RUN: dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:mixed.jsonl;mixed=bf16;explain' 2>&1 | FileCheck %s --check-prefix=BF16
+BF16: tuned: list:ToMixedPrecision{type=bf16},FoldConstant,FuseOps
+BF16: graph.conv2d {{.*}}bf16
+RUN: %python %S/Inputs/make_tuning_db.py resnet.ledger bf16.jsonl host=here,confirmed=1,sequence=ToMixedPrecision{type=bf16}+FuseOps
+RUN: not dlc-opt resnet.mlirbc --dlc-pipeline=tuned:bf16.jsonl -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONLY-BF16
+ONLY-BF16: error: graph-tuned-pipeline: bf16.jsonl has no tuned sequence for this model in f32, only in bf16: replay one with tuned:bf16.jsonl;mixed=bf16, or run dlc-tune on it
+RUN: not dlc-run resnet.mlirbc --target=cpu '--pipeline=tuned:mixed.jsonl;mixed=f16' 2>&1 | FileCheck %s --check-prefix=NO-F16
+NO-F16: error: graph-tuned-pipeline: mixed.jsonl has no tuned sequence for this model in f16, only in bf16 and f32: replay one with tuned:mixed.jsonl;mixed=bf16, or run dlc-tune --mixed=f16 on it
+RUN: not dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:mixed.jsonl;mixed=f8' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED-TYPE
+MIXED-TYPE: mixed=f8: expected mixed=f16 or mixed=bf16
+RUN: not dlc-opt resnet.mlirbc --pass-pipeline='builtin.module(graph-tuned-pipeline{db=mixed.jsonl mixed=f8})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED-PASS
+MIXED-PASS: error: graph-tuned-pipeline: mixed=f8: expected f16 or bf16
+
 # Errors.
 RUN: not dlc-opt resnet.mlirbc --dlc-pipeline=tuned:nothing.jsonl -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-DB
 NO-DB: error: graph-tuned-pipeline: nothing.jsonl: cannot read the tuning database
@@ -57,7 +75,7 @@ RUN: %python %S/Inputs/make_tuning_db.py resnet.ledger stale.jsonl host=here,con
 RUN: not dlc-opt resnet.mlirbc --dlc-pipeline=tuned:stale.jsonl -o /dev/null 2>&1 | FileCheck %s --check-prefix=STALE-PASS
 STALE-PASS: error: graph-tuned-pipeline: stale.jsonl: the recorded sequence does not run in this dlc: unknown pass 'NoSuchPass'
 RUN: not dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:db.jsonl;disable=FuseOps' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TUNED-FIELDS
-TUNED-FIELDS: disable=, require=, classes= and mixed= do not apply to tuned: it replays the sequence dlc-tune recorded
+TUNED-FIELDS: disable=, require= and classes= do not apply to tuned: it replays the sequence dlc-tune recorded
 RUN: not dlc-opt resnet.mlirbc --dlc-pipeline=tuned: -o /dev/null 2>&1 | FileCheck %s --check-prefix=TUNED-PATH
 TUNED-PATH: tuned:: expected the path of a tuning database, without spaces, commas, braces or quotes
 RUN: not dlc-opt resnet.mlirbc --pass-pipeline='builtin.module(graph-tuned-pipeline)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-DB-OPTION

@@ -97,7 +97,7 @@
 // SPEC: dlc-opt: error: unknown pipeline 'O9': expected O0, O1, O2, O3, O4, default (O3), auto, tuned:DB.jsonl, none or list:PassA,PassB,...
 // UNKNOWN-DISABLE: dlc-opt: error: unknown pass 'FuseAll' (expected a TVM name; known: SimplifyInference,
 // NOT-IN-LEVELS: dlc-opt: error: pass 'FoldExplicitPadding' is not part of the O0..O4 sequence, so disabling or requiring it has no effect; run it with list:...
-// LIST-GATED: dlc-opt: error: disable=, require= and mixed= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FoldConstant'
+// LIST-GATED: dlc-opt: error: disable= and require= apply to O0..O4 and auto, mixed= to O0..O4, auto and tuned:, explain to auto and tuned:, classes= to auto, not to 'list:FoldConstant'
 // OPTION: dlc-opt: error: cannot build pipeline 'list:FuseOps{depth=4}': {{.*}}depth
 // FIELD: dlc-opt: error: unknown pipeline field 'skip' (expected disable=A,B, require=A,B, explain, classes=FILE, mixed=f16|bf16, external=TARGET or layout=TARGET)
 
@@ -116,7 +116,7 @@
 // MIXED-AUTO: graph.conv2d {{.*}} -> tensor<1x2x2x2xbf16>
 // MIXED-TYPE: dlc-opt: error: mixed=f8: expected mixed=f16 or mixed=bf16
 // MIXED-PASS: error: graph-auto-pipeline: mixed=f8: expected f16 or bf16
-// MIXED-LIST: dlc-opt: error: disable=, require= and mixed= apply to O0..O4 and auto, explain to auto and tuned:, classes= to auto, not to 'list:FuseOps'
+// MIXED-LIST: dlc-opt: error: disable= and require= apply to O0..O4 and auto, mixed= to O0..O4, auto and tuned:, explain to auto and tuned:, classes= to auto, not to 'list:FuseOps'
 // layout=cpu-nhwc: O3's AlterOpLayout gives the convolution NHWC and HWIO
 // (the weights transformed at compile time), with the mixed precision.
 // LAYOUT-LABEL: func @main

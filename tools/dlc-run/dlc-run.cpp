@@ -130,7 +130,8 @@ static cl::opt<std::string>
                  cl::desc("graph passes before lowering (cpu, cuda): O0..O4, default "
                           "(O3), auto (chosen from the model's architecture; "
                           "'auto;explain' says why), tuned:DB, none or list:A,B,...; "
-                          "';mixed=f16' (or bf16) computes the graph in f16 where safe; "
+                          "';mixed=f16' (or bf16) computes the graph in f16 where safe "
+                          "(with tuned:DB, replays the f16 tuning); "
                           "';layout=cpu-nhwc' gives O3's convolutions NHWC"));
 static cl::list<std::string>
     disablePasses("dlc-disable", cl::CommaSeparated,

@@ -779,9 +779,14 @@ def TunedPipelinePass : Pass<"graph-tuned-pipeline", "mlir::ModuleOp"> {
     `--dlc-pipeline=tuned:DB.jsonl` (and `dlc-run --pipeline=tuned:...`):
     the tuning database `db` (TuningDatabase.h) is searched for the model's
     structure fingerprint (weights excluded), and the sequence of its latest
-    `best` record, preferring records made on this host's CPU, runs. A
-    model the database has no record of, and a database that cannot be
-    read, fail the pass with a diagnostic naming the file (and the line).
+    `best` record, preferring records made on this host's CPU, runs. Only
+    records computed in the precision asked for are replayed: f32 by
+    default, f16 or bf16 with `mixed` (`tuned:DB;mixed=bf16`, the records
+    of `dlc-tune --mixed=bf16`), so a mixed-precision tuning is never
+    replayed where f32 was asked for. A model the database has no record of
+    in that precision, and a database that cannot be read, fail the pass
+    with a diagnostic naming the file (and the line, or the precisions the
+    file does hold for the model).
     When the replayed sequence ends at another graph structure than it did
     when tuned (another dlc version), a warning says so. With `explain`,
     the record replayed and its figures are printed to stderr.
@@ -792,6 +797,8 @@ def TunedPipelinePass : Pass<"graph-tuned-pipeline", "mlir::ModuleOp"> {
     Option<"db", "db", "std::string", /*default=*/"\"\"", "The tuning database (JSON lines)">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Print the record replayed and its figures">,
+    Option<"mixed", "mixed", "std::string", /*default=*/"\"\"",
+           "Replay a tuning that computes in f16 or bf16 (dlc-tune --mixed); f32 when empty">,
   ];
   let dependentDialects = ["dlc::graph::GraphDialect"];
 }

@@ -61,6 +61,10 @@ struct TuningRecord {
 
   /// `list:A,B,...` (`none` when empty).
   std::string spec() const;
+  /// The type the sequence computes in where it is safe: its
+  /// ToMixedPrecision item's (f16 when that names none), else f32.
+  std::string precision() const { return sequencePrecision(sequence); }
+  static std::string sequencePrecision(llvm::ArrayRef<std::string> sequence);
 };
 
 /// Appends `record` as one line (one write: concurrent tuners may share a
@@ -72,11 +76,13 @@ llvm::Error appendTuningRecord(llvm::StringRef path, const TuningRecord &record)
 /// write cut short) is skipped.
 llvm::Expected<std::vector<TuningRecord>> readTuningDatabase(llvm::StringRef path);
 
-/// The record `tuned:` replays for the model `structure`: the latest
-/// `best` one, preferring, in this order, confirmed ones made on `hostCpu`,
-/// others made there, confirmed ones made anywhere; null when none.
+/// The record `tuned:` replays for the model `structure` in `precision`
+/// (TuningRecord::precision): the latest `best` one, preferring, in this
+/// order, confirmed ones made on `hostCpu`, others made there, confirmed
+/// ones made anywhere; null when none.
 const TuningRecord *findTunedRecord(llvm::ArrayRef<TuningRecord> records,
-                                    llvm::StringRef structure, llvm::StringRef hostCpu);
+                                    llvm::StringRef structure, llvm::StringRef hostCpu,
+                                    llvm::StringRef precision);
 
 } // namespace dlc
 
