@@ -170,3 +170,29 @@ func.func @low_precision_product(%x: tensor<2x8xf16>, %w: tensor<4x8xf16>) -> te
   %0 = graph.dense %x, %w : (tensor<2x8xf16>, tensor<4x8xf16>) -> tensor<2x4xf16>
   return %0 : tensor<2x4xf16>
 }
+
+// -----
+
+// An NHWC convolution of bf16 lowers in bf16 itself: the padding and the
+// im2col move bf16 values, the two matrices the product reads are widened
+// as they are (the form dlc-cpu-pack-weights pairs for bf16 dot products),
+// the bias too, and the f32 result rounds once.
+// CHECK-LABEL: func @low_precision_nhwc_conv
+// CHECK: tensor.pad %arg0
+// CHECK: tensor<1x5x5x2xbf16> to tensor<1x7x7x2xbf16>
+// CHECK: linalg.generic {{.*}} outs({{.*}} : tensor<1x3x3x3x3x2xbf16>)
+// CHECK: %[[COLS:.*]] = tensor.collapse_shape {{.*}} into tensor<9x18xbf16>
+// CHECK: %[[W:.*]] = tensor.collapse_shape {{.*}} into tensor<18x4xbf16>
+// CHECK: %[[WC:.*]] = linalg.generic {{.*}} ins(%[[COLS]] : tensor<9x18xbf16>) outs({{.*}} : tensor<9x18xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.extf
+// CHECK: %[[WW:.*]] = linalg.generic {{.*}} ins(%[[W]] : tensor<18x4xbf16>) outs({{.*}} : tensor<18x4xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.extf
+// CHECK: linalg.generic {{.*}} ins({{.*}} : tensor<4xbf16>) outs({{.*}} : tensor<9x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[WC]], %[[WW]] : tensor<9x18xf32>, tensor<18x4xf32>)
+// CHECK: arith.truncf {{.*}} : f32 to bf16
+func.func @low_precision_nhwc_conv(%x: tensor<1x5x5x2xbf16>, %w: tensor<3x3x2x4xbf16>, %b: tensor<4xbf16>) -> tensor<1x3x3x4xbf16> {
+  %0 = graph.conv2d %x, %w, %b {data_layout = "NHWC", kernel_layout = "HWIO", strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x5x5x2xbf16>, tensor<3x3x2x4xbf16>, tensor<4xbf16>) -> tensor<1x3x3x4xbf16>
+  return %0 : tensor<1x3x3x4xbf16>
+}

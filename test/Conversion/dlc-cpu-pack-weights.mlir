@@ -13,8 +13,8 @@
 // seven weights written, all into new payloads (only the CPU compiler
 // names payloads the pass may overwrite: dlc-run-cpu.test).
 // STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 5, pairs 0, transposed 1, weights 7
-// With bf16 dot products, two bf16 weights become panels of pairs too.
-// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 5, pairs 2, transposed 1, weights 9
+// With bf16 dot products, three bf16 weights become panels of pairs too.
+// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 5, pairs 3, transposed 1, weights 10
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -417,6 +417,51 @@ func.func private @pairs_nk_kernel(%a: tensor<4x4xbf16>, %b: tensor<32x4xbf16>) 
   %e = tensor.empty() : tensor<4x32xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
   %r = linalg.generic {indexing_maps = [#A, #BT, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%wa, %wb : tensor<4x4xf32>, tensor<32x4xf32>) outs(%c : tensor<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// An NHWC convolution's HWIO weight in bf16 ([1, 1, 4, 32], B[k][n] = 32 k
+// + n as in @pairs), read through its collapse into [4, 32] and widened:
+// the same panels of pairs; the collapse and the widening are gone.
+// PAIRS-LABEL: func @pairs_hwio
+// PAIRS: call @pairs_hwio_kernel(%arg0, %{{.*}}) : (tensor<4x4xbf16>, tensor<1x2x32x2xbf16>)
+// PAIRS-NOT: tensor.collapse_shape
+// PAIRS: linalg.generic {{.*}}#[[PAIRMAP]]{{.*}} ins(%arg0, %arg1 : tensor<4x4xbf16>, tensor<1x2x32x2xbf16>)
+// PAIRS: packed_weight{{.*}}: "0x4000000000000042803F04420040084240400C42
+#id = affine_map<(i, j) -> (i, j)>
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @pairs_hwio(%x: tensor<4x4xbf16>) -> tensor<4x32xf32> {
+  %w = arith.constant dense<[[[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0], [64.0, 65.0, 66.0, 67.0, 68.0, 69.0, 70.0, 71.0, 72.0, 73.0, 74.0, 75.0, 76.0, 77.0, 78.0, 79.0, 80.0, 81.0, 82.0, 83.0, 84.0, 85.0, 86.0, 87.0, 88.0, 89.0, 90.0, 91.0, 92.0, 93.0, 94.0, 95.0], [96.0, 97.0, 98.0, 99.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0, 112.0, 113.0, 114.0, 115.0, 116.0, 117.0, 118.0, 119.0, 120.0, 121.0, 122.0, 123.0, 124.0, 125.0, 126.0, 127.0]]]]> : tensor<1x1x4x32xbf16>
+  %y = call @pairs_hwio_kernel(%x, %w) : (tensor<4x4xbf16>, tensor<1x1x4x32xbf16>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func private @pairs_hwio_kernel(%a: tensor<4x4xbf16>, %b: tensor<1x1x4x32xbf16>) -> tensor<4x32xf32> {
+  %ea = tensor.empty() : tensor<4x4xf32>
+  %wa = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x4xbf16>) outs(%ea : tensor<4x4xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x4xf32>
+  %b2 = tensor.collapse_shape %b [[0, 1, 2], [3]] : tensor<1x1x4x32xbf16> into tensor<4x32xbf16>
+  %eb = tensor.empty() : tensor<4x32xf32>
+  %wb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b2 : tensor<4x32xbf16>) outs(%eb : tensor<4x32xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%wa, %wb : tensor<4x4xf32>, tensor<4x32xf32>) outs(%c : tensor<4x32xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %u = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %u : f32

@@ -755,7 +755,10 @@ def AutoPipelinePass : Pass<"graph-auto-pipeline", "mlir::ModuleOp"> {
     the pass with a diagnostic naming it. dlc's own measurements of passes
     and their options (AlterOpLayout's Winograd convolutions on ResNets,
     CombineParallelConv2D on pairs for SSD) were made on the CPU: with
-    `target=cuda` (`dlc-run --target=cuda`) they do not apply.
+    `target=cuda` (`dlc-run --target=cuda`) they do not apply. With
+    `mixed=bf16` on a CPU with AVX512-BF16 (the host: dlc compiles for it),
+    AlterOpLayout runs without `winograd=true`: Winograd's products stay
+    f32, im2col products of bf16 are dot products.
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",

@@ -103,14 +103,16 @@ struct WidenLowPrecision : GraphPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
                                 ConversionPatternRewriter &r) const override {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    if (op->getNumResults() != 1 || !(type.getElementType().isF16() || type.getElementType().isBF16()))
+    if (op->getNumResults() != 1 || !isNarrowFloat(type.getElementType()))
       return r.notifyMatchFailure(op, "not an f16/bf16 result");
+    if (auto conv = dyn_cast<Conv2DOp>(op.getOperation()); conv && lowersNarrowItself(conv))
+      return r.notifyMatchFailure(op, "lowered in its own type");
     Location loc = op.getLoc();
     Type f32 = r.getF32Type();
     SmallVector<Value> wide;
     for (Value v : a.getOperands()) {
       auto t = cast<RankedTensorType>(v.getType());
-      wide.push_back(t.getElementType().isF16() || t.getElementType().isBF16()
+      wide.push_back(isNarrowFloat(t.getElementType())
                          ? Value(CastOp::create(r, loc, t.clone(f32), v))
                          : v);
     }

@@ -47,12 +47,27 @@ Value contraction(OpBuilder &b, Location loc, RankedTensorType type, Value lhs,
   return generic.getResult(0);
 }
 
-/// The output initialized with a per-channel bias along `axis`, or zeros.
+/// The output initialized with a per-channel bias along `axis` (converted
+/// to the output's type), or zeros.
 Value biasInit(OpBuilder &b, Location loc, RankedTensorType type, Value bias, int64_t axis) {
   if (!bias)
     return filled(b, loc, type, 0.0);
   return channelwise(b, loc, type, axis, {}, bias,
-                     [](OpBuilder &, Location, ValueRange v) { return v[0]; });
+                     [&](OpBuilder &nb, Location nl, ValueRange v) {
+                       return convertScalar(nb, nl, v[0], type.getElementType());
+                     });
+}
+
+/// `v` converted element for element to `to`: a generic that only widens
+/// (or rounds), which is how later passes recognize a product's widened
+/// operands.
+Value converted(OpBuilder &b, Location loc, Value v, Type to) {
+  RankedTensorType type = typeOf(v);
+  if (type.getElementType() == to)
+    return v;
+  return elementwise(b, loc, type.clone(to), v, [&](OpBuilder &nb, Location nl, ValueRange args) {
+    return convertScalar(nb, nl, args[0], to);
+  });
 }
 
 struct DenseLowering : GraphPattern<DenseOp> {
@@ -210,12 +225,16 @@ Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w, Valu
 /// times the weights, which HWIO already lays out as the matrix [KH*KW*C, O],
 /// giving the output [N*OH*OW, O], NHWC itself. Here B is the weight, which
 /// dlc-cpu-pack-weights packs when it is a constant, and every row of the
-/// im2col matrix and of the output is contiguous.
+/// im2col matrix and of the output is contiguous. In f16/bf16 the im2col
+/// and the reshapes move the narrow values; the two matrices are widened
+/// to f32 as they are (dense layers' form: dlc-cpu-pack-weights pairs them
+/// for bf16 dot products), accumulated in f32 and the result rounded once.
 Value im2colConvNHWC(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w,
                      Value bias) {
   MLIRContext *ctx = b.getContext();
   RankedTensorType type = op.getType(), xt = typeOf(x);
-  Type et = type.getElementType();
+  Type out = type.getElementType(), et = xt.getElementType();
+  Type acc = isNarrowFloat(out) ? b.getF32Type() : out;
   ArrayRef<int64_t> ws = typeOf(w).getShape(), s = op.getStrides(),
                     d = op.getDilations();
   int64_t n = type.getDimSize(0), oh = type.getDimSize(1),
@@ -238,16 +257,21 @@ Value im2colConvNHWC(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w,
                                     ctx);
     col = reshapeTo(b, loc, windowCopy(b, loc, x, cols6, read), colType);
   }
-  Value w2 = reshapeTo(b, loc, w, RankedTensorType::get({kkc, o}, et));
-  auto outType = RankedTensorType::get({m, o}, et);
+  Value w2 = reshapeTo(b, loc, w, RankedTensorType::get({kkc, o}, typeOf(w).getElementType()));
+  auto outType = RankedTensorType::get({m, o}, acc);
+  // (One statement each: the ops are created in this order.)
+  Value lhs = converted(b, loc, col, acc);
+  Value rhs = converted(b, loc, w2, acc);
+  Value init = biasInit(b, loc, outType, bias, 1);
   // loops: m, o | k
   Value y =
-      contraction(b, loc, outType, col, w2, biasInit(b, loc, outType, bias, 1),
+      contraction(b, loc, outType, lhs, rhs, init,
                   AffineMap::get(3, 0, {dim(0), dim(2)}, ctx),
                   AffineMap::get(3, 0, {dim(2), dim(1)}, ctx),
                   AffineMap::get(3, 0, {dim(0), dim(1)}, ctx), 1);
-  return reshapeTo(b, loc, y, type);
+  return converted(b, loc, reshapeTo(b, loc, y, type.clone(acc)), out);
 }
+
 
 struct Conv2DLowering : GraphPattern<Conv2DOp> {
   using GraphPattern::GraphPattern;
@@ -438,6 +462,11 @@ struct Conv2DWinogradLowering : GraphPattern<Conv2DWinogradOp> {
 };
 
 } // namespace
+
+bool dlc::lowering::lowersNarrowItself(Conv2DOp op) {
+  return isNarrowFloat(op.getType().getElementType()) && op.getGroups() == 1 &&
+         op.getDataLayout() == "NHWC" && op.getKernelLayout() == "HWIO";
+}
 
 void dlc::populateLinearLoweringPatterns(RewritePatternSet &p) {
   p.add<BiasAddLowering, DenseLowering, BatchMatmulLowering, MatmulLowering,

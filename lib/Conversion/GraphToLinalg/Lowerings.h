@@ -52,6 +52,16 @@ inline RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getTyp
 
 inline bool isFloatType(Type t) { return isa<FloatType>(t); }
 
+/// Whether `t` is a float type whose products and reductions accumulate
+/// in f32 (f16, bf16).
+inline bool isNarrowFloat(Type t) { return t.isF16() || t.isBF16(); }
+
+/// Whether conv2d `op` of f16/bf16 lowers in its own type (Linear.cpp), not
+/// through the generic widening to f32: an NHWC/HWIO convolution of one
+/// group, whose im2col moves the narrow values and whose product widens
+/// the two matrices it reads (what bf16 dot products take as they are).
+bool lowersNarrowItself(graph::Conv2DOp op);
+
 /// A scalar constant of element type `t`.
 Value scalar(OpBuilder &b, Location loc, Type t, double v);
 

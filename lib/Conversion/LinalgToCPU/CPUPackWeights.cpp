@@ -209,16 +209,17 @@ Value widenedFrom(Value v) {
   return op.getDpsInputs()[0];
 }
 
-/// The products reading the widening of `arg`, a bf16 [k, n] or [n, k]
-/// kernel argument, as their B, if each can take B as panels of bf16 pairs
-/// of width `width` instead: n a multiple of it, k even, A itself widened
-/// from bf16.
-std::optional<Reading> pairReading(BlockArgument arg, int64_t vectorBits) {
-  auto type = dyn_cast<RankedTensorType>(arg.getType());
-  if (!type || !type.getElementType().isBF16() || !arg.hasOneUse())
+/// The products reading the widening of `matrix`, a bf16 [k, n] or [n, k]
+/// kernel argument or its collapse (matrixOf: an NHWC convolution's HWIO
+/// weight), as their B, if each can take B as panels of bf16 pairs of
+/// width `width` instead: n a multiple of it, k even, A itself widened from
+/// bf16.
+std::optional<Reading> pairReading(Value matrix, int64_t vectorBits) {
+  auto type = dyn_cast<RankedTensorType>(matrix.getType());
+  if (!type || type.getRank() != 2 || !type.getElementType().isBF16() || !matrix.hasOneUse())
     return std::nullopt;
-  auto widen = dyn_cast<linalg::GenericOp>(*arg.getUsers().begin());
-  if (!widen || widen->getNumResults() != 1 || widenedFrom(widen->getResult(0)) != arg)
+  auto widen = dyn_cast<linalg::GenericOp>(*matrix.getUsers().begin());
+  if (!widen || widen->getNumResults() != 1 || widenedFrom(widen->getResult(0)) != matrix)
     return std::nullopt;
   std::optional<Reading> reading = productsReading(widen->getResult(0));
   if (!reading)
@@ -312,16 +313,17 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
             return constantPayload(call.getOperand(arg.getArgNumber())).has_value();
           });
         };
+        Value matrix = matrixOf(arg);
         if (bf16Dots)
-          if (std::optional<Reading> pairs = pairReading(arg, vectorBits); pairs && constants()) {
-            ArrayRef<int64_t> shape = cast<RankedTensorType>(arg.getType()).getShape();
+          if (std::optional<Reading> pairs = pairReading(matrix, vectorBits);
+              pairs && constants()) {
+            ArrayRef<int64_t> shape = cast<RankedTensorType>(matrix.getType()).getShape();
             int64_t n = pairs->held == Held::KN ? shape[1] : shape[0];
-            candidates.push_back({kernel, arg.getArgNumber(), arg,
+            candidates.push_back({kernel, arg.getArgNumber(), matrix,
                                   pairs->held == Held::KN ? Form::PairsFromKN : Form::PairsFromNK,
                                   registerTile(vectorBits, n).nr, std::move(pairs->products), calls});
             continue;
           }
-        Value matrix = matrixOf(arg);
         std::optional<Reading> reading = productsReading(matrix);
         if (!reading || !constants())
           continue;

@@ -51,7 +51,7 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/TargetParser/Host.h"
+#include "dlc/Support/HostCPU.h"
 
 #include <cstdlib>
 
@@ -82,18 +82,6 @@ void dlc::registerCPUCompilerDialects(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
-}
-
-/// The width of the host's vector registers in bits.
-static int64_t hostVectorBits() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  return features.lookup("avx512f") ? 512 : 256;
-}
-
-/// Whether the host has AVX512-BF16 dot products (`vdpbf16ps`).
-static bool hostBF16Dots() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  return features.lookup("avx512f") && features.lookup("avx512bf16");
 }
 
 void dlc::buildGraphToKernelsPipeline(OpPassManager &pm) {
@@ -152,7 +140,7 @@ void dlc::buildCPUKernelsPipeline(OpPassManager &pm, PayloadPredicate overwritab
   // read across their rows (at run time).
   CPUPackWeightsPassOptions pack;
   pack.vectorBits = hostVectorBits();
-  pack.bf16Dots = hostBF16Dots();
+  pack.bf16Dots = hostHasBF16Dots();
   pm.addPass(createCPUPackWeightsPass(pack, std::move(overwritable)));
   pm.addNestedPass<func::FuncOp>(createCPUTransposeProductOperandsPass());
   pm.addPass(createCanonicalizerPass());

@@ -1,7 +1,8 @@
 """bf16 products on AVX512-BF16 dot products against the reference.
 
-Dense layers of bf16 values with constant bf16 weights, compiled for a CPU
-with AVX512-BF16: the weights become panels of pairs (dlc-cpu-pack-weights)
+Dense layers and NHWC convolutions of bf16 values with constant bf16
+weights, compiled for a CPU with AVX512-BF16: the weights become panels of
+pairs (dlc-cpu-pack-weights; a convolution's A is its im2col rows in bf16)
 and the products `vdpbf16ps` register tiles (dlc-cpu-vectorize-contractions)
 where n is a multiple of the panel width (32, or 16 for n = 16) and k is
 even; the others
@@ -83,6 +84,39 @@ for name, x, n, k, dots in cases:
 """)
     for threads in (1, 2):
         check(name, path, dots, "O3", threads, "1e-4", "8e-3")
+
+
+def nested(shape):
+    if len(shape) == 1:
+        return "[" + ", ".join(f"{rng.uniform(-1, 1):.3f}" for _ in range(shape[0])) + "]"
+    return "[" + ", ".join(nested(shape[1:]) for _ in range(shape[0])) + "]"
+
+
+# NHWC convolutions of bf16 (HWIO weights [kh, kw, c, o]): the im2col rows
+# [oh * ow, kh * kw * c] are A, the weight read as [kh * kw * c, o] is B.
+# (name, [h, w, c], [kh, kw, o], stride, padding, bias, dot products expected)
+convs = [("conv3x3", [6, 6, 16], [3, 3, 32], 1, 1, False, True),
+         ("conv3x3_s2_bias", [9, 9, 8], [3, 3, 64], 2, 1, True, True),   # k = 72, 25 rows
+         ("conv1x1_bias", [5, 5, 32], [1, 1, 64], 1, 0, True, True),     # the rows are the pixels
+         ("conv_c3", [8, 8, 3], [3, 3, 32], 1, 1, False, False)]        # k = 27: odd
+for name, (h, w, c), (kh, kw, o), stride, pad, bias, dots in convs:
+    oh, ow = (h + 2 * pad - kh) // stride + 1, (w + 2 * pad - kw) // stride + 1
+    x, y, wt = [1, h, w, c], [1, oh, ow, o], [kh, kw, c, o]
+    args = f"%x: {t(x)}" + (f", %b: {t([o])}" if bias else "")
+    operands = "%x, %w" + (", %b" if bias else "")
+    types = f"{t(x)}, {t(wt)}" + (f", {t([o])}" if bias else "")
+    path = os.path.join(work, f"{name}.mlir")
+    with open(path, "w") as f:
+        f.write(f"""func.func @main({args}) -> {t(y)} {{
+  %w = graph.constant dense<{nested(wt)}> : {t(wt)}
+  %0 = graph.conv2d {operands} {{data_layout = "NHWC", kernel_layout = "HWIO", strides = array<i64: {stride}, {stride}>, padding = array<i64: {pad}, {pad}, {pad}, {pad}>}} : ({types}) -> {t(y)}
+  return %0 : {t(y)}
+}}
+""")
+    for threads in (1, 2):
+        # k products rounded in f32 (k <= 288 terms): within 1e-4 + 8e-3 |ref|
+        # as above, plus f32 sums of up to 288 terms of O(1) (<< 1e-3).
+        check(name, path, dots, "O3;layout=cpu-nhwc", threads, "1e-3", "8e-3")
 
 src = os.path.join(work, "bert_tiny.mlirbc")
 mixed = os.path.join(work, "bert_tiny.bf16.mlirbc")
