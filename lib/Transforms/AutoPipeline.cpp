@@ -76,8 +76,8 @@ static std::string dormantReason(llvm::StringRef classNames) {
   return "dormant on " + classNames.str() + " models (dlc's measurements, docs/PassEffects.md)";
 }
 
-/// `spec` ("Pass{a=1 b=2}") without its option `option` ("b=2"), if it
-/// has it.
+/// Removes the option `option` ("b=2") from `spec` ("Pass{a=1 b=2}");
+/// returns whether `spec` had it.
 static bool dropOption(std::string &spec, llvm::StringRef option) {
   llvm::StringRef text = spec;
   auto [name, rest] = text.split('{');
@@ -90,12 +90,26 @@ static bool dropOption(std::string &spec, llvm::StringRef option) {
   return true;
 }
 
+/// Why `spec`, a measured choice of the class, changes for a graph
+/// computed in `mixed` on this host (and `spec` changed), or nothing.
+/// Winograd's products stay f32 under ToMixedPrecision (its transforms lose
+/// too much in bf16), while NHWC im2col products of bf16 are dot products
+/// on a CPU with AVX512-BF16: ResNet-50 in `auto;mixed=bf16` ran in 0.79 of
+/// its time with Winograd (0.583 against 0.737 of O3's, README, "Mixed
+/// precision").
+static std::string forPrecision(std::string &spec, llvm::StringRef mixed) {
+  if (mixed != "bf16" || !hostHasBF16Dots() || !dropOption(spec, "winograd=true"))
+    return "";
+  return "not winograd=true: mixed=bf16 on a CPU with AVX512-BF16, where im2col products of "
+         "bf16 are dot products and Winograd's stay f32";
+}
+
 static std::string noGainReason(llvm::StringRef classNames) {
   return "no speed-up measured on " + classNames.str() +
          " models for its compile time (bench/auto_vs_o3.py)";
 }
 
-PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags) {
+PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags, llvm::StringRef mixed) {
   PassSpace space;
   std::string classNames = llvm::join(tags, ", ");
   for (const CatalogueEntry &e : passCatalogue()) {
@@ -114,9 +128,11 @@ PassSpace dlc::classPassSpace(llvm::ArrayRef<std::string> tags) {
     // objective of the search: latency, compile time or a mix of the two.
     if (why.empty() && v.noGain)
       why = noGainReason(classNames);
-    if (why.empty())
-      space.passes.push_back(e.specFor(tags));
-    else
+    if (why.empty()) {
+      std::string spec = e.specFor(tags);
+      forPrecision(spec, mixed);
+      space.passes.push_back(spec);
+    } else
       space.excluded.push_back({e.tvmName.str(), why});
   }
   // In the optimization order.
@@ -193,14 +209,9 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
       std::string spec = name == "FuseOps" ? "FuseOps{fuse-opt-level=3}"
                          : measured        ? e.specFor(tags)
                                            : e.tvmName.str();
-      // Winograd's products stay f32 under ToMixedPrecision (its transforms
-      // lose too much in bf16), while im2col products of bf16 take the
-      // CPU's bf16 dot products where it has them: ResNet-50 in bf16 ran
-      // in 0.92 of auto's time without Winograd (README, "Mixed precision").
-      if (d.chosen && measured && mixed == "bf16" && hostHasBF16Dots() &&
-          dropOption(spec, "winograd=true"))
-        d.reason += "; not winograd=true: mixed=bf16 on a CPU with AVX512-BF16, where "
-                    "im2col products of bf16 are dot products and Winograd's stay f32";
+      if (d.chosen && measured)
+        if (std::string why = forPrecision(spec, mixed); !why.empty())
+          d.reason += "; " + why;
       if (d.chosen && !chosen.empty() && chosen.back() == spec) {
         // The passes rewrite to a fixed point: a second run in a row finds
         // nothing left to do.

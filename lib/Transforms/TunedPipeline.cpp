@@ -43,17 +43,20 @@ struct TunedPipelinePass : dlc::impl::TunedPipelinePassBase<TunedPipelinePass> {
     std::string host = currentProvenance().hostCpu;
     const TuningRecord *record = findTunedRecord(*records, structure, host, precision);
     if (!record) {
-      // The model tuned in another precision: say how to replay that.
+      // The model tuned in another precision: say how to replay that (f32
+      // where it can, giving up no precision).
       std::set<std::string> others;
       for (const TuningRecord &r : *records)
         if (r.kind == "best" && r.structure == structure && r.status == "ok")
-          others.insert(r.precision());
-      if (!others.empty())
-        return fail(db + " has no tuned sequence for this model in " + precision +
-                    ", only in " + llvm::join(others, " and ") + ": replay one with tuned:" + db +
-                    (*others.begin() == "f32" ? "" : ";mixed=" + *others.begin()) +
-                    ", or run dlc-tune" + (mixed.empty() ? "" : " --mixed=" + mixed) +
-                    " on it");
+          others.insert(r.precision);
+      if (!others.empty()) {
+        std::string replay = others.count("f32")
+                                 ? "tuned:" + db
+                                 : "'tuned:" + db + ";mixed=" + *others.begin() + "'";
+        return fail(db + " has no tuned sequence for this model in " + precision + ", only in " +
+                    llvm::join(others, " and ") + ": replay one with " + replay +
+                    ", or run dlc-tune" + (mixed.empty() ? "" : " --mixed=" + mixed) + " on it");
+      }
       llvm::StringSet<> models;
       for (const TuningRecord &r : *records)
         models.insert(r.structure);

@@ -43,6 +43,7 @@ static llvm::json::Value toJSON(const TuningRecord &r) {
       {"strategy", r.strategy},
       {"index", r.index},
       {"sequence", llvm::json::Array(r.sequence)},
+      {"precision", r.precision},
       {"ir_after", r.irAfter},
       {"status", r.status},
       {"compile_ms", llvm::json::Object{{"graph_passes", r.graphPassesMs},
@@ -126,6 +127,9 @@ static llvm::Expected<TuningRecord> fromJSON(const llvm::json::Value &value) {
     return llvm::createStringError("expected \"sequence\": an array of pass names");
   if (!strings(o->getArray("classes"), r.classes))
     return llvm::createStringError("expected \"classes\": an array of strings");
+  r.precision = str(o, "precision");
+  if (r.precision.empty())
+    r.precision = TuningRecord::sequencePrecision(r.sequence);
   r.runId = str(o, "run");
   r.strategy = str(o, "strategy");
   r.index = o->getInteger("index").value_or(0);
@@ -205,7 +209,7 @@ const TuningRecord *dlc::findTunedRecord(llvm::ArrayRef<TuningRecord> records,
   const TuningRecord *tiers[4] = {};
   for (const TuningRecord &r : records) {
     if (r.kind != "best" || r.structure != structure || r.status != "ok" ||
-        r.precision() != precision)
+        r.precision != precision)
       continue;
     bool here = r.hostCpu == hostCpu;
     tiers[here && r.confirmed ? 0 : here ? 1 : r.confirmed ? 2 : 3] = &r;

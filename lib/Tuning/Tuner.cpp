@@ -154,6 +154,7 @@ TuningRecord Session::newRecord(llvm::StringRef kind, llvm::StringRef strategy,
   r.classes = tags;
   r.strategy = strategy.str();
   r.sequence.assign(sequence.begin(), sequence.end());
+  r.precision = options.mixed.empty() ? "f32" : options.mixed;
   r.objective = options.objective.str();
   r.threads = options.threads;
   Provenance p = currentProvenance();
@@ -420,8 +421,8 @@ llvm::Error Session::start(llvm::raw_ostream &report) {
     return rules.takeError();
   Classification classes = classify(computeFeatures(input), *rules);
   tags = classes.tags();
-  autoSpec = chooseAutoPipeline(input, *rules).spec;
-  PassSpace space = classPassSpace(tags);
+  autoSpec = chooseAutoPipeline(input, *rules, {}, {}, options.mixed).spec;
+  PassSpace space = classPassSpace(tags, options.mixed);
   for (const std::string &p : space.passes)
     (lookupPass(p)->last ? lastPasses : passes).push_back(p);
   SpaceSize full = spaceSize(passCatalogue().size(), options.maxLength);
@@ -539,7 +540,7 @@ void Session::seed() {
     for (const TuningRecord &r : llvm::reverse(*earlier))
       // Only the bests computed in this run's precision.
       if (r.kind == "best" && r.structure == structure && r.status == "ok" &&
-          r.precision() == precision && tried.insert(r.sequence).second)
+          r.precision == precision && tried.insert(r.sequence).second)
         evaluate(r.sequence, "seed-db");
   }
   if (llvm::Expected<std::vector<std::string>> seq = pipelinePasses(autoSpec)) {
@@ -670,11 +671,10 @@ llvm::Expected<TuneSummary> Session::finish(llvm::raw_ostream &report) {
                                               : " (not faster than O3 beyond noise)",
                           b.compileRatio);
   report << "  " << b.spec() << "\n";
-  std::string precision = b.precision();
   report << "  records appended to " << options.dbPath << "; replay with "
-         << (precision == "f32" ? "--pipeline=tuned:" + options.dbPath
-                                : "'--pipeline=tuned:" + options.dbPath + ";mixed=" + precision +
-                                      "'")
+         << (options.mixed.empty()
+                 ? "--pipeline=tuned:" + options.dbPath
+                 : "'--pipeline=tuned:" + options.dbPath + ";mixed=" + options.mixed + "'")
          << "\n";
   return summary;
 }

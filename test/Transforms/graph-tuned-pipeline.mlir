@@ -46,11 +46,25 @@ F32: tuned: list:FuseOps
 RUN: dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:mixed.jsonl;mixed=bf16;explain' 2>&1 | FileCheck %s --check-prefix=BF16
 BF16: tuned: list:ToMixedPrecision{type=bf16},FoldConstant,FuseOps
 BF16: graph.conv2d {{.*}}bf16
+# The other order: the f32 record is the latest, bf16 is still replayed
+# when asked for.
+RUN: %python %S/Inputs/make_tuning_db.py resnet.ledger reversed.jsonl host=here,confirmed=1,sequence=ToMixedPrecision{type=bf16}+FoldConstant+FuseOps host=here,confirmed=1,sequence=FuseOps
+RUN: dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:reversed.jsonl;mixed=bf16;explain' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BF16-SEQ
+BF16-SEQ: tuned: list:ToMixedPrecision{type=bf16},FoldConstant,FuseOps
+RUN: dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:reversed.jsonl;explain' -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
+# A bf16 run in which nothing beat O3 records O3's f32 sequence as its
+# best: the record says the run's precision (bf16), so it does not replace
+# the f32 tuning.
+RUN: %python %S/Inputs/make_tuning_db.py resnet.ledger o3best.jsonl host=here,confirmed=1,sequence=FuseOps,precision=f32 host=here,confirmed=1,sequence=SimplifyInference+FuseOps,precision=bf16
+RUN: dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:o3best.jsonl;explain' -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
+RUN: dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:o3best.jsonl;mixed=bf16;explain' -o /dev/null 2>&1 | FileCheck %s --check-prefix=O3-BEST
+O3-BEST: tuned: list:SimplifyInference,FuseOps
 RUN: %python %S/Inputs/make_tuning_db.py resnet.ledger bf16.jsonl host=here,confirmed=1,sequence=ToMixedPrecision{type=bf16}+FuseOps
 RUN: not dlc-opt resnet.mlirbc --dlc-pipeline=tuned:bf16.jsonl -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONLY-BF16
-ONLY-BF16: error: graph-tuned-pipeline: bf16.jsonl has no tuned sequence for this model in f32, only in bf16: replay one with tuned:bf16.jsonl;mixed=bf16, or run dlc-tune on it
+ONLY-BF16: error: graph-tuned-pipeline: bf16.jsonl has no tuned sequence for this model in f32, only in bf16: replay one with 'tuned:bf16.jsonl;mixed=bf16', or run dlc-tune on it
+# f32 is what the message suggests where the file has it: no precision given up.
 RUN: not dlc-run resnet.mlirbc --target=cpu '--pipeline=tuned:mixed.jsonl;mixed=f16' 2>&1 | FileCheck %s --check-prefix=NO-F16
-NO-F16: error: graph-tuned-pipeline: mixed.jsonl has no tuned sequence for this model in f16, only in bf16 and f32: replay one with tuned:mixed.jsonl;mixed=bf16, or run dlc-tune --mixed=f16 on it
+NO-F16: error: graph-tuned-pipeline: mixed.jsonl has no tuned sequence for this model in f16, only in bf16 and f32: replay one with tuned:mixed.jsonl, or run dlc-tune --mixed=f16 on it
 RUN: not dlc-opt resnet.mlirbc '--dlc-pipeline=tuned:mixed.jsonl;mixed=f8' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED-TYPE
 MIXED-TYPE: mixed=f8: expected mixed=f16 or mixed=bf16
 RUN: not dlc-opt resnet.mlirbc --pass-pipeline='builtin.module(graph-tuned-pipeline{db=mixed.jsonl mixed=f8})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED-PASS

@@ -138,7 +138,9 @@ def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
 
     With `bf16-dots` (the CPU compiler sets it where the host has
     AVX512-BF16), a bf16 kernel argument read only through its widening to
-    f32 (GraphToLinalg computes mixed-precision products in f32) as the B of
+    f32 (GraphToLinalg computes mixed-precision products in f32), itself or
+    its collapse into a matrix (an NHWC convolution's HWIO weight as
+    [KH*KW*C, O], which GraphToLinalg widens after the collapse), as the B of
     products whose A is widened from bf16 too, with n a multiple of nr and
     k even, is stored instead as panels of pairs `[n / nr][k / 2][nr][2]`:
     each pair of a row holds the two values of B, k and k + 1, that one

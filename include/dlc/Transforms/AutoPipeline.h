@@ -53,12 +53,13 @@ AutoPipeline chooseAutoPipeline(mlir::ModuleOp module, const ClassRules &rules,
 /// dlc measured dormant, or without a speed-up for their compile time, on
 /// every one of the classes (without a class, O3's), each once, in the
 /// optimization order. `dlc-tune` searches their orders; auto runs them less
-/// the ones a model's ops rule out.
+/// the ones a model's ops rule out. With `mixed` (f16, bf16), the options
+/// auto takes for a graph computed in it on this host.
 struct PassSpace {
   std::vector<std::string> passes; ///< TVM names
   std::vector<std::pair<std::string, std::string>> excluded; ///< pass, why
 };
-PassSpace classPassSpace(llvm::ArrayRef<std::string> tags);
+PassSpace classPassSpace(llvm::ArrayRef<std::string> tags, llvm::StringRef mixed = "");
 
 /// `--dlc-explain`: the classes, then every pass with its reason.
 void printAutoPipeline(const AutoPipeline &p, llvm::raw_ostream &os);

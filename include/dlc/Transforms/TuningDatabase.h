@@ -59,11 +59,15 @@ struct TuningRecord {
   int64_t threads = 1;     ///< CPU threads the code ran on
   std::string hostCpu, dlcVersion, llvmVersion, date;
 
+  /// The precision the run tuned for: f32, or `dlc-tune --mixed`'s type.
+  /// Its best may be O3's f32 sequence (nothing in that type beat it).
+  /// Records without the field: their sequence's (sequencePrecision).
+  std::string precision = "f32";
+
   /// `list:A,B,...` (`none` when empty).
   std::string spec() const;
-  /// The type the sequence computes in where it is safe: its
+  /// The type `sequence` computes in where it is safe: its
   /// ToMixedPrecision item's (f16 when that names none), else f32.
-  std::string precision() const { return sequencePrecision(sequence); }
   static std::string sequencePrecision(llvm::ArrayRef<std::string> sequence);
 };
 
@@ -76,8 +80,8 @@ llvm::Error appendTuningRecord(llvm::StringRef path, const TuningRecord &record)
 /// write cut short) is skipped.
 llvm::Expected<std::vector<TuningRecord>> readTuningDatabase(llvm::StringRef path);
 
-/// The record `tuned:` replays for the model `structure` in `precision`
-/// (TuningRecord::precision): the latest `best` one, preferring, in this
+/// The record `tuned:` replays for the model `structure` tuned for
+/// `precision` (TuningRecord::precision): the latest `best` one, preferring, in this
 /// order, confirmed ones made on `hostCpu`, others made there, confirmed
 /// ones made anywhere; null when none.
 const TuningRecord *findTunedRecord(llvm::ArrayRef<TuningRecord> records,

@@ -272,7 +272,6 @@ Value im2colConvNHWC(OpBuilder &b, Location loc, Conv2DOp op, Value x, Value w,
   return converted(b, loc, reshapeTo(b, loc, y, type.clone(acc)), out);
 }
 
-
 struct Conv2DLowering : GraphPattern<Conv2DOp> {
   using GraphPattern::GraphPattern;
   LogicalResult matchAndRewrite(Conv2DOp op, Adaptor a, ConversionPatternRewriter &r) const override {

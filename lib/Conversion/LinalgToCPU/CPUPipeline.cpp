@@ -2,6 +2,7 @@
 #include "dlc/Conversion/CPUPipeline.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphDialect.h"
+#include "dlc/Support/HostCPU.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -51,7 +52,6 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "dlc/Support/HostCPU.h"
 
 #include <cstdlib>
 

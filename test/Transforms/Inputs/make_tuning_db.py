@@ -3,8 +3,10 @@ is LEDGER (its structure fingerprint: the first pass's "before"):
 
     make_tuning_db.py LEDGER OUT RECORD...
 
-Each RECORD is `host=here|other,confirmed=0|1,sequence=A+B+C[,ir_after=X]`;
-records are written in the order given (the later, the newer)."""
+Each RECORD is `host=here|other,confirmed=0|1,sequence=A+B+C[,ir_after=X]
+[,precision=T]` (the precision the run tuned for; without it the record has
+no such field, as records of dlc before it had); records are written in the
+order given (the later, the newer)."""
 import json
 import sys
 
@@ -30,4 +32,6 @@ with open(out, "w") as f:
             "provenance": {"host_cpu": here if fields["host"] == "here" else "Other CPU",
                            "dlc_version": "test", "llvm_version": "22", "date": f"day {i}"},
         }
+        if "precision" in fields:
+            record["precision"] = fields["precision"]
         f.write(json.dumps(record) + "\n")

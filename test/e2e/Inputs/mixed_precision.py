@@ -59,11 +59,12 @@ for name, opts in MODELS.items():
             run(f"{bin_dir}/dlc-opt", src, f"--dlc-pipeline={spec}", "-o", mixed)
             ref = outputs(mixed, "reference", f"{name}.{dtype}.ref")
             # The CPU's convolutions in NCHW (O3 for the CPU), and for
-            # resnet18 with f32 accumulation in NHWC too, where f16/bf16
-            # convolutions lower in their own type (im2col in bf16; bf16
-            # dot products on hosts with AVX512-BF16).
+            # resnet18 without f32 accumulation (whose convolutions are
+            # f16/bf16; with it ToMixedPrecision leaves them f32) in NHWC
+            # too, where they lower in their own type (im2col in f16/bf16;
+            # bf16 dot products on hosts with AVX512-BF16).
             layouts = [("", [])]
-            if name == "resnet18" and acc:
+            if name == "resnet18" and not acc:
                 layouts.append((" layout=cpu-nhwc", ["--pipeline=O3;layout=cpu-nhwc"]))
             all_ok = True
             for layout, flags in layouts:
