@@ -428,7 +428,9 @@ def CPUVectorizeContractionsPass
     taking a pair of k: two vectors of 32 bf16 from B's panel row, and per
     row a pair of A's values broadcast to every lane, into
     `x86vector.avx512.dot` (`vdpbf16ps`: 32 multiply-adds per instruction,
-    twice an f32 FMA's). Its counter is `dots` (cache tiles so computed).
+    twice an f32 FMA's). Its counter is `dots` (cache tiles so computed);
+    a paired product whose tiles cannot be computed so stays correct scalar
+    loops, with a warning, counted as `pair-loops`.
     The products of bf16 pairs are exact in f32 and the sums are rounded
     in f32, as on the widening path, but in the instruction's order (a
     lane adds its pair's two products to the accumulator in one step), so

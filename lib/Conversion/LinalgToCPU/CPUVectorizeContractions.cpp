@@ -270,6 +270,19 @@ struct CPUVectorizeContractionsPass
     dlc::recordPassStat(getArgument(), "peeled", peeled);
     dlc::recordPassStat(getArgument(), "packed", panelRows);
     dlc::recordPassStat(getArgument(), "dots", dots);
+    // A paired product left as loops (a shape the dot-product tiles do not
+    // take) is correct but scalar: say so rather than run slowly unseen.
+    int64_t pairLoops = 0;
+    func.walk([&](linalg::GenericOp op) {
+      if (!op.hasPureBufferSemantics() || !isPairProduct(op))
+        return;
+      ++pairLoops;
+      op.emitWarning() << getArgument()
+                       << ": a bf16 product whose weight is packed in pairs was left as "
+                          "scalar loops (its tile shape takes no dot products): slow but "
+                          "correct";
+    });
+    dlc::recordPassStat(getArgument(), "pair-loops", pairLoops);
     if (scheduled == 0)
       return;
     // Static tile shapes: fold the peeled loops' bounds into the subviews.
