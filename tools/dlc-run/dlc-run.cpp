@@ -132,7 +132,8 @@ static cl::opt<std::string>
                           "'auto;explain' says why), tuned:DB, none or list:A,B,...; "
                           "';mixed=f16' (or bf16) computes the graph in f16 where safe "
                           "(with tuned:DB, replays the f16 tuning); "
-                          "';layout=cpu-nhwc' gives O3's convolutions NHWC"));
+                          "';layout=cpu-nhwc' gives O3's convolutions NHWC (the default with "
+                          "mixed=bf16 on a CPU with AVX512-BF16)"));
 static cl::list<std::string>
     disablePasses("dlc-disable", cl::CommaSeparated,
                   cl::desc("passes an O-level pipeline skips (TVM disabled_pass)"));

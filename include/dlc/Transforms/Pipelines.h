@@ -72,7 +72,8 @@ struct PipelineSpec {
   std::string external;
   /// O0..O4: the target description (`cpu-nhwc`, a file) whose layouts
   /// AlterOpLayout gives the convolutions (its `target`), instead of
-  /// `cpu`'s (NCHW).
+  /// `cpu`'s (NCHW). Unset with `mixed=bf16` for a CPU with AVX512-BF16:
+  /// `cpu-nhwc` (NHWC convolutions of bf16 are dot products there).
   std::string layout;
   /// The textual form, `base[;disable=A,B][;require=C][;explain][;classes=F]
   /// [;mixed=T][;external=T][;layout=T]`.
@@ -85,8 +86,8 @@ llvm::Expected<PipelineSpec> parsePipelineSpec(llvm::StringRef text);
 llvm::Expected<std::string> pipelineString(llvm::StringRef spec);
 
 /// The passes of an O-level, `list:` or `none` spec as `list:` items
-/// (`FuseOps{fuse-opt-level=3}`); an error for specs whose passes depend on
-/// the model (auto, tuned:).
+/// (`FuseOps{fuse-opt-level=3}`), for the CPU; an error for specs whose
+/// passes depend on the model (auto, tuned:).
 llvm::Expected<std::vector<std::string>> pipelinePasses(llvm::StringRef spec);
 
 /// Adds the passes of `spec` to `pm` (a module-level pass manager), for
