@@ -1,7 +1,6 @@
 //===- AutoPipeline.cpp - the pipeline chosen from the architecture --------===//
 #include "dlc/Transforms/AutoPipeline.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
-#include "dlc/Support/HostCPU.h"
 #include "dlc/Transforms/Passes.h"
 #include "dlc/Transforms/Pipelines.h"
 
@@ -79,13 +78,11 @@ static std::string dormantReason(llvm::StringRef classNames) {
 /// Removes the option `option` ("b=2") from `spec` ("Pass{a=1 b=2}");
 /// returns whether `spec` had it.
 static bool dropOption(std::string &spec, llvm::StringRef option) {
-  llvm::StringRef text = spec;
-  auto [name, rest] = text.split('{');
-  llvm::SmallVector<llvm::StringRef> options;
-  rest.take_until([](char c) { return c == '}'; }).split(options, ' ', -1, false);
+  llvm::SmallVector<llvm::StringRef> options = passItemOptions(spec);
   if (!llvm::is_contained(options, option))
     return false;
   llvm::erase(options, option);
+  llvm::StringRef name = llvm::StringRef(spec).split('{').first;
   spec = options.empty() ? name.str() : (name + "{" + llvm::join(options, " ") + "}").str();
   return true;
 }
@@ -98,7 +95,7 @@ static bool dropOption(std::string &spec, llvm::StringRef option) {
 /// its time with Winograd (0.583 against 0.737 of O3's, README, "Mixed
 /// precision").
 static std::string forPrecision(std::string &spec, llvm::StringRef mixed) {
-  if (mixed != "bf16" || !hostHasBF16Dots() || !dropOption(spec, "winograd=true"))
+  if (!takesBF16Dots(mixed) || !dropOption(spec, "winograd=true"))
     return "";
   return "not winograd=true: mixed=bf16 on a CPU with AVX512-BF16, where im2col products of "
          "bf16 are dot products and Winograd's stay f32";

@@ -232,6 +232,13 @@ static llvm::StringRef canonicalName(llvm::StringRef name) {
   return name == "CombineParallelConv2d" ? "CombineParallelConv2D" : name;
 }
 
+llvm::SmallVector<llvm::StringRef> dlc::passItemOptions(llvm::StringRef item) {
+  llvm::SmallVector<llvm::StringRef> options;
+  item.split('{').second.take_until([](char c) { return c == '}'; }).split(options, ' ', -1,
+                                                                            false);
+  return options;
+}
+
 const CatalogueEntry *dlc::lookupPass(llvm::StringRef name) {
   name = canonicalName(withoutOptions(name));
   for (const CatalogueEntry &e : kCatalogue)

@@ -51,6 +51,10 @@ llvm::StringRef dlc::defaultPipelineSpec() { return "O3"; }
 
 bool dlc::isMixedPrecisionType(llvm::StringRef type) { return type == "f16" || type == "bf16"; }
 
+bool dlc::takesBF16Dots(llvm::StringRef mixed, llvm::StringRef target) {
+  return mixed == "bf16" && target == "cpu" && hostHasBF16Dots();
+}
+
 std::vector<std::string> dlc::withMixedPrecision(std::vector<std::string> passes,
                                                  llvm::StringRef type) {
   auto fuse = llvm::find_if(passes, [](llvm::StringRef p) { return p.starts_with("FuseOps"); });
@@ -167,7 +171,7 @@ static llvm::Expected<std::vector<std::string>> levelPasses(int level, const Pip
   // (ResNet-50 in O3;mixed=bf16: 0.552 of O3's time NHWC, 1.305 NCHW;
   // README, "Mixed precision").
   std::string layout = spec.layout;
-  if (layout.empty() && spec.mixed == "bf16" && target == "cpu" && hostHasBF16Dots() &&
+  if (layout.empty() && takesBF16Dots(spec.mixed, target) &&
       llvm::is_contained(passes, "AlterOpLayout"))
     layout = "cpu-nhwc";
   if (!layout.empty()) {

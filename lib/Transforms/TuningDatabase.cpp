@@ -1,5 +1,6 @@
 //===- TuningDatabase.cpp - pass sequences measured by dlc-tune ------------===//
 #include "dlc/Transforms/TuningDatabase.h"
+#include "dlc/Transforms/PassRegistry.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
@@ -18,12 +19,9 @@ std::string TuningRecord::spec() const {
 
 std::string TuningRecord::sequencePrecision(llvm::ArrayRef<std::string> sequence) {
   for (llvm::StringRef item : sequence) {
-    auto [name, options] = item.split('{');
-    if (name != "ToMixedPrecision")
+    if (item.split('{').first != "ToMixedPrecision")
       continue;
-    llvm::SmallVector<llvm::StringRef> settings;
-    options.take_until([](char c) { return c == '}'; }).split(settings, ' ', -1, false);
-    for (llvm::StringRef setting : settings)
+    for (llvm::StringRef setting : passItemOptions(item))
       if (auto [key, value] = setting.split('='); key == "type")
         return value.str();
     return "f16";

@@ -154,7 +154,7 @@ TuningRecord Session::newRecord(llvm::StringRef kind, llvm::StringRef strategy,
   r.classes = tags;
   r.strategy = strategy.str();
   r.sequence.assign(sequence.begin(), sequence.end());
-  r.precision = options.mixed.empty() ? "f32" : options.mixed;
+  r.precision = options.precision();
   r.objective = options.objective.str();
   r.threads = options.threads;
   Provenance p = currentProvenance();
@@ -536,11 +536,10 @@ void Session::seed() {
              << ": its earlier bests are not tried first\n";
   } else {
     std::set<std::vector<std::string>> tried;
-    std::string precision = options.mixed.empty() ? "f32" : options.mixed;
     for (const TuningRecord &r : llvm::reverse(*earlier))
       // Only the bests computed in this run's precision.
       if (r.kind == "best" && r.structure == structure && r.status == "ok" &&
-          r.precision == precision && tried.insert(r.sequence).second)
+          r.precision == options.precision() && tried.insert(r.sequence).second)
         evaluate(r.sequence, "seed-db");
   }
   if (llvm::Expected<std::vector<std::string>> seq = pipelinePasses(autoSpec)) {

@@ -79,6 +79,10 @@ llvm::ArrayRef<CatalogueEntry> passCatalogue();
 /// after it ignored), if any.
 const CatalogueEntry *lookupPass(llvm::StringRef name);
 
+/// The options of a pass item `Name{a=1 b=2}`: {"a=1", "b=2"} (none
+/// without braces).
+llvm::SmallVector<llvm::StringRef> passItemOptions(llvm::StringRef item);
+
 /// `dlc-opt --dlc-list-passes`: one line per pass, or JSON.
 void printPassCatalogue(llvm::raw_ostream &os);
 llvm::json::Value passCatalogueToJSON();

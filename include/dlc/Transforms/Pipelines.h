@@ -48,6 +48,12 @@ llvm::ArrayRef<OrderStep> passOrder();
 /// Whether `type` is one `mixed=` takes: f16 or bf16.
 bool isMixedPrecisionType(llvm::StringRef type);
 
+/// Whether a graph computed in `mixed` and compiled for `target` gets bf16
+/// dot products: bf16 for a CPU (dlc compiles for the host) with
+/// AVX512-BF16, where NHWC im2col products of bf16 and dense layers take
+/// them. O3 and auto then choose NHWC convolutions without Winograd.
+bool takesBF16Dots(llvm::StringRef mixed, llvm::StringRef target = "cpu");
+
 /// `passes` (`list:` items) with the graph computed in `type` (f16, bf16)
 /// where it is safe: ToMixedPrecision (function results kept in their
 /// types) and a FoldConstant converting the weights, before FuseOps (at

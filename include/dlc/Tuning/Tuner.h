@@ -66,6 +66,8 @@ struct TuneOptions {
   /// pipeline's `mixed=`); O3 in f32 stays the baseline, so atol and rtol
   /// bound the precision the user gives up. Empty: f32.
   std::string mixed;
+  /// What the run tunes for, and its records say: `mixed`, or f32.
+  std::string precision() const { return mixed.empty() ? "f32" : mixed; }
   bool seeds = true; ///< also try auto's sequence and the database's earlier bests
   std::string classesPath; ///< architecture class rules ("": the default)
   std::string dbPath;
