@@ -218,10 +218,13 @@ static ObjectPart partOf(const llvm::Module &m) {
 /// `whole`'s kernel `name` alone: external, with private copies of the
 /// definitions it uses, its private names numbered in order (so that the
 /// same kernel in another model has the same IR), named after its digest.
+/// Its `summary` (what it computes) goes beside it as the string
+/// `dlc_summary_DIGEST`, outside the digest, for profiles to name it by.
 /// Returns the part and that name.
 static std::pair<ObjectPart, std::string> kernelPart(const llvm::Module &whole,
                                                      const llvm::Function &kernel,
-                                                     const llvm::StringSet<> &kernels) {
+                                                     const llvm::StringSet<> &kernels,
+                                                     llvm::StringRef summary) {
   auto reached = definitionsReached({&kernel}, [&](const llvm::GlobalValue *gv) {
     return gv != &kernel && kernels.contains(gv->getName());
   });
@@ -241,14 +244,25 @@ static std::pair<ObjectPart, std::string> kernelPart(const llvm::Module &whole,
   std::string digest = partOf(*part).irDigest;
   std::string name = "dlc_kernel_" + digest.substr(0, 16);
   root->setName(name);
+  if (!summary.empty()) {
+    llvm::Constant *text =
+        llvm::ConstantDataArray::getString(part->getContext(), summary, /*AddNull=*/false);
+    new llvm::GlobalVariable(*part, text->getType(), /*isConstant=*/true,
+                             llvm::GlobalValue::ExternalLinkage, text,
+                             "dlc_summary_" + digest.substr(0, 16));
+  }
   return {ObjectPart{digest, bitcodeOf(*part), ""}, name};
 }
 
 llvm::Expected<std::vector<ObjectPart>> dlc::splitForCodegen(ModuleOp module, bool perKernel) {
   llvm::StringSet<> kernels;
+  llvm::StringMap<std::string> summaries;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-    if (!func.isExternal() && func->hasAttr("dlc.kernel"))
+    if (!func.isExternal() && func->hasAttr("dlc.kernel")) {
       kernels.insert(func.getSymName());
+      if (auto summary = func->getAttrOfType<StringAttr>("dlc.kernel_summary"))
+        summaries[func.getSymName()] = summary.str();
+    }
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> whole = translateModuleToLLVMIR(module, context, "dlc");
   if (!whole)
@@ -262,7 +276,7 @@ llvm::Expected<std::vector<ObjectPart>> dlc::splitForCodegen(ModuleOp module, bo
   llvm::StringSet<> digests;
   for (llvm::Function &f : *whole)
     if (!f.isDeclaration() && kernels.contains(f.getName())) {
-      auto [part, name] = kernelPart(*whole, f, kernels);
+      auto [part, name] = kernelPart(*whole, f, kernels, summaries.lookup(f.getName()));
       finalNames[f.getName()] = name;
       // Two kernels that lower to the same IR are one object.
       if (digests.insert(part.irDigest).second)

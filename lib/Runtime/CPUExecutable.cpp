@@ -11,6 +11,9 @@
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Parallel.h"
@@ -86,6 +89,58 @@ static void *checkedMalloc(size_t bytes) {
 static const llvm::StringRef kRuntimeLibs[] = {
     "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so", "/usr/lib/llvm-22/lib/libomp.so"};
 
+/// Appends `g`'s functions to /tmp/perf-PID.map ("address size name"), the
+/// file through which Linux `perf report` names JIT code. A kernel
+/// (dlc_kernel_DIGEST) is named with the summary its object carries
+/// (dlc_summary_DIGEST, CodeGen.cpp): "dlc_kernel_DIGEST conv2d+add -> 1x..".
+static llvm::Error appendToPerfMap(llvm::jitlink::LinkGraph &g) {
+  llvm::StringMap<std::string> summaries;
+  for (llvm::jitlink::Symbol *sym : g.defined_symbols())
+    if (sym->hasName() && (*sym->getName()).starts_with("dlc_summary_")) {
+      llvm::ArrayRef<char> text =
+          sym->getBlock().getContent().slice(sym->getOffset(), sym->getSize());
+      summaries[(*sym->getName()).substr(strlen("dlc_summary_"))] =
+          std::string(text.begin(), text.end());
+    }
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(
+      ("/tmp/perf-" + llvm::Twine(llvm::sys::Process::getProcessId()) + ".map").str(), ec,
+      llvm::sys::fs::OF_Append);
+  if (ec) // a profiling aid: without its file the model still runs
+    return llvm::Error::success();
+  for (llvm::jitlink::Symbol *sym : g.defined_symbols()) {
+    if (!sym->hasName() || !sym->isCallable() || !sym->getSize())
+      continue;
+    llvm::StringRef name = *sym->getName();
+    os << llvm::format("%llx %llx ", (unsigned long long)sym->getAddress().getValue(),
+                       (unsigned long long)sym->getSize())
+       << name;
+    if (name.consume_front("dlc_kernel_"))
+      if (auto it = summaries.find(name); it != summaries.end())
+        os << " " << it->second;
+    os << "\n";
+  }
+  return llvm::Error::success();
+}
+
+/// With DLC_PERF_MAP set, every object the JIT links goes to the perf map.
+struct PerfMapPlugin : llvm::orc::ObjectLinkingLayer::Plugin {
+  void modifyPassConfig(llvm::orc::MaterializationResponsibility &, llvm::jitlink::LinkGraph &,
+                        llvm::jitlink::PassConfiguration &config) override {
+    config.PostFixupPasses.push_back(appendToPerfMap);
+  }
+  llvm::Error notifyFailed(llvm::orc::MaterializationResponsibility &) override {
+    return llvm::Error::success();
+  }
+  llvm::Error notifyRemovingResources(llvm::orc::JITDylib &, llvm::orc::ResourceKey) override {
+    return llvm::Error::success();
+  }
+  void notifyTransferringResources(llvm::orc::JITDylib &, llvm::orc::ResourceKey,
+                                   llvm::orc::ResourceKey) override {}
+};
+
 /// A JIT of its own holding `objects`, with the runtime libraries and the
 /// checked malloc to link against. What goes wrong while it links them
 /// (memory for the code and the workspace, a missing symbol) is appended to
@@ -100,6 +155,9 @@ loadObjects(ArrayRef<std::string> objects, std::shared_ptr<std::string> linkErro
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit)
     return jit.takeError();
+  if (std::getenv("DLC_PERF_MAP"))
+    if (auto *linker = dyn_cast<llvm::orc::ObjectLinkingLayer>(&(*jit)->getObjLinkingLayer()))
+      linker->addPlugin(std::make_shared<PerfMapPlugin>());
   (*jit)->getExecutionSession().setErrorReporter([linkErrors](llvm::Error e) {
     *linkErrors += (linkErrors->empty() ? "" : "; ") + llvm::toString(std::move(e));
   });

@@ -6,16 +6,18 @@
 // A fused region becomes a private function called in its place; an op
 // outside every region is a kernel of its own; small constants are copied
 // into the kernel, and a view of a kernel's result stays in the caller.
+// Each kernel carries a summary of what it computes (for profiles: the
+// JIT's perf map, dlc-run-cpu.test): its ops and its results' shapes.
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%[[X:.*]]: tensor<1x2x4x4xf32>)
 // CHECK: %[[K:.*]] = call @main_kernel(%[[X]]) : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
 // CHECK: %[[E:.*]] = call @main_kernel_0(%[[K]]) : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
 // CHECK: %[[V:.*]] = graph.reshape %[[E]] : (tensor<1x2x4x4xf32>) -> tensor<2x16xf32>
 // CHECK: return %[[V]]
-// CHECK: func.func private @main_kernel_0(%[[A:.*]]: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> attributes {dlc.kernel = "graph.exp"}
+// CHECK: func.func private @main_kernel_0(%[[A:.*]]: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> attributes {dlc.kernel = "graph.exp", dlc.kernel_summary = "exp -> 1x2x4x4xf32"}
 // CHECK-NEXT: %[[X2:.*]] = graph.exp %[[A]]
 // CHECK-NEXT: return %[[X2]]
-// CHECK: func.func private @main_kernel(%[[A:.*]]: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> attributes {dlc.kernel = "out_elemwise_fusable"}
+// CHECK: func.func private @main_kernel(%[[A:.*]]: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> attributes {dlc.kernel = "out_elemwise_fusable", dlc.kernel_summary = "conv2d+relu -> 1x2x4x4xf32"}
 // CHECK-NEXT: %[[W:.*]] = graph.constant dense<1.000000e+00> : tensor<2x2x1x1xf32>
 // CHECK-NEXT: %[[C:.*]] = graph.conv2d %[[A]], %[[W]]
 // CHECK-NEXT: %[[R:.*]] = graph.relu %[[C]]
@@ -68,6 +70,7 @@ func.func @views(%x: tensor<128x64xf32>, %w: tensor<128x64xf32>) -> tensor<128x6
 // CHECK: %[[S:.*]]:2 = call @multi_kernel(%arg0)
 // CHECK: return %[[S]]#0, %[[S]]#1
 // CHECK: func.func private @multi_kernel
+// CHECK-SAME: dlc.kernel_summary = "split -> 4x4xf32, 4x4xf32"
 // CHECK-NEXT: %{{.*}} = graph.split
 func.func @multi(%x: tensor<4x8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
   %s:2 = graph.split %x {axis = 1 : i64} : (tensor<4x8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace dlc {
@@ -40,6 +41,42 @@ bool sinks(Value v, int64_t maxElements) {
     return false;
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
   return (dense && dense.isSplat()) || c.getType().getNumElements() <= maxElements;
+}
+
+/// What a kernel computes, for people reading profiles (the machine code's
+/// perf map, CodeGen.cpp): its ops, views left out, and its results'
+/// shapes, e.g. "conv2d+add+clip -> 1x56x56x144xf32".
+static constexpr llvm::StringLiteral kSummaryAttr = "dlc.kernel_summary";
+
+static std::string summary(func::FuncOp kernel) {
+  constexpr size_t maxOps = 6;
+  SmallVector<StringRef> ops;
+  size_t more = 0;
+  kernel.walk([&](Operation *op) {
+    if (!isa<GraphDialect>(op->getDialect()) || isa<ConstantOp>(op) || isView(op))
+      return;
+    if (ops.size() < maxOps)
+      ops.push_back(op->getName().stripDialect());
+    else
+      ++more;
+  });
+  std::string text = llvm::join(ops, "+");
+  if (more)
+    text += "+" + std::to_string(more) + " more";
+  SmallVector<std::string> results;
+  for (Type t : kernel.getResultTypes()) {
+    std::string shape;
+    llvm::raw_string_ostream os(shape);
+    if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+      for (int64_t d : tensor.getShape())
+        os << d << "x";
+      os << tensor.getElementType();
+    } else {
+      os << t;
+    }
+    results.push_back(shape);
+  }
+  return text + " -> " + llvm::join(results, ", ");
 }
 
 struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
@@ -158,6 +195,7 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
     auto ret = func::ReturnOp::create(b, op->getLoc(), results);
     kernel.setFunctionType(
         FunctionType::get(ctx, kernel.getArgumentTypes(), ret.getOperandTypes()));
+    kernel->setAttr(kSummaryAttr, b.getStringAttr(summary(kernel)));
     symbols.insert(kernel, std::next(Block::iterator(parent)));
 
     b.setInsertionPoint(op);
