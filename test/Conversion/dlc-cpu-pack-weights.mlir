@@ -9,12 +9,14 @@
 // BAD: dlc-cpu-pack-weights: vector-bits must be 256 or 512, got 128
 // BAD-PAIRS: dlc-cpu-pack-weights: bf16-dots needs vector-bits=512 (AVX512-BF16), got 256
 
-// Over the cases below: five kernel arguments packed and one transposed,
-// seven weights written, all into new payloads (only the CPU compiler
-// names payloads the pass may overwrite: dlc-run-cpu.test).
-// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 5, pairs 0, transposed 1, weights 7
-// With bf16 dot products, three bf16 weights become panels of pairs too.
-// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 5, pairs 3, transposed 1, weights 10
+// Over the cases below: five f32 kernel arguments packed and one
+// transposed, and five bf16 ones widened once into f32 panels, twelve
+// weights written, all into new payloads (only the CPU compiler names
+// payloads the pass may overwrite: dlc-run-cpu.test).
+// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 10, pairs 0, transposed 1, weights 12, widened 5
+// With bf16 dot products, three of the bf16 weights become panels of pairs
+// instead; the two that cannot are widened.
+// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 7, pairs 3, transposed 1, weights 12, widened 2
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -331,7 +333,9 @@ func.func private @hwio_kernel(%a: tensor<4x2xf32>, %b: tensor<1x1x2x16xf32>) ->
 // B[2 i + h][j], so the payload starts 0, 32, 1, 33 (bf16 0x0000, 0x4200,
 // 0x3F80, 0x4204; after the resource's alignment, 0x40000000). The product
 // takes the bf16 values themselves and widens them in its body; the
-// widening of B is gone. Without bf16 dot products B is left alone.
+// widening of B is gone. Without bf16 dot products B is widened once here
+// into f32 panels [2][4][16] (256-bit vectors), 0.0, 1.0, 2.0, ... in
+// order, instead of at every run, and the kernel's widening of B is gone.
 // PAIRS-DAG: #[[PAIRMAP:.*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 32, d2 floordiv 2, d1 mod 32, d2 mod 2)>
 // PAIRS-LABEL: func @pairs
 // PAIRS: %[[W:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<1x2x32x2xbf16>
@@ -345,8 +349,11 @@ func.func private @hwio_kernel(%a: tensor<4x2xf32>, %b: tensor<1x1x2x16xf32>) ->
 // PAIRS-NEXT: arith.mulf %[[PF]], %[[QF]]
 // PAIRS: packed_weight{{.*}}: "0x4000000000000042803F04420040084240400C42
 // CHECK-LABEL: func @pairs
-// CHECK: arith.constant dense<{{.*}}> : tensor<4x32xbf16>
-// CHECK: func.func private @pairs_kernel(%arg0: tensor<4x4xbf16>, %arg1: tensor<4x32xbf16>)
+// CHECK: arith.constant dense_resource<packed_weight{{.*}}> : tensor<2x4x16xf32>
+// CHECK: func.func private @pairs_kernel(%arg0: tensor<4x4xbf16>, %arg1: tensor<2x4x16xf32>)
+// CHECK-NOT: ins(%arg1 :
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %arg1 : tensor<4x4xf32>, tensor<2x4x16xf32>)
+// CHECK: packed_weight{{.*}}: "0x40000000000000000000803F0000004000004040
 #id = affine_map<(i, j) -> (i, j)>
 #A = affine_map<(m, n, k) -> (m, k)>
 #B = affine_map<(m, n, k) -> (k, n)>
@@ -473,10 +480,11 @@ func.func private @pairs_hwio_kernel(%a: tensor<4x4xbf16>, %b: tensor<1x1x4x32xb
 // -----
 
 // No pairs for an odd reduction (k = 3), nor for an A that is f32: B is
-// left as it is (bf16, widened in the kernel).
+// widened once into f32 panels (the kernel widens only A).
 // PAIRS-LABEL: func @negative_pairs_odd_k
-// PAIRS: func.func private @negative_pairs_odd_k_kernel(%arg0: tensor<4x3xbf16>, %arg1: tensor<3x32xbf16>)
-// PAIRS: arith.extf
+// PAIRS: func.func private @negative_pairs_odd_k_kernel(%arg0: tensor<4x3xbf16>, %arg1: tensor<1x3x32xf32>)
+// PAIRS: arith.extf %{{.*}} : bf16 to f32
+// PAIRS-NOT: arith.extf
 #id = affine_map<(i, j) -> (i, j)>
 #A = affine_map<(m, n, k) -> (m, k)>
 #B = affine_map<(m, n, k) -> (k, n)>
@@ -515,7 +523,8 @@ func.func private @negative_pairs_odd_k_kernel(%a: tensor<4x3xbf16>, %b: tensor<
 // -----
 
 // PAIRS-LABEL: func @negative_pairs_f32_a
-// PAIRS: func.func private @negative_pairs_f32_a_kernel(%arg0: tensor<4x4xf32>, %arg1: tensor<4x32xbf16>)
+// PAIRS: func.func private @negative_pairs_f32_a_kernel(%arg0: tensor<4x4xf32>, %arg1: tensor<1x4x32xf32>)
+// PAIRS-NOT: arith.extf
 #id = affine_map<(i, j) -> (i, j)>
 #A = affine_map<(m, n, k) -> (m, k)>
 #B = affine_map<(m, n, k) -> (k, n)>

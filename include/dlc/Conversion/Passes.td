@@ -91,6 +91,31 @@ def CPUApproximateMathPass
                            "mlir::vector::VectorDialect"];
 }
 
+def CPUWidenNarrowElementwisePass
+    : Pass<"dlc-cpu-widen-narrow-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Compute f16 and bf16 elementwise ops in f32, rounding once where stored";
+  let description = [{
+    x86 CPUs have no bf16 arithmetic (and most no f16): LLVM computes each
+    f16 or bf16 op in f32 and rounds its result back, so an elementwise
+    chain (a product's bias, clip and residual add in a mixed-precision
+    graph) rounds after every op, and its loops vectorize 4 wide at best
+    (MobileNetV2's epilogues in bf16 took 3x their f32 time). This pass
+    rewrites the body of every elementwise `linalg.generic` (all loops
+    parallel) that computes on f16 or bf16 values: the inputs are widened
+    once, the ops compute in f32, and each result is rounded once to its
+    type when yielded; a rounding followed by a widening inside the body (a
+    product's f32 result rounded before its bias is added) goes. So the
+    values stored are those of the chain computed in f32 and rounded once,
+    as TVM's bf16 legalization computes them: they can differ from the
+    reference interpreter's (which rounds after each op) by about an ulp of
+    the type, never by more than its per-op rounding. Bodies with ops other
+    than arithmetic, comparisons, selects, conversions and math functions
+    are left alone. Counters (`--dlc-pass-stats`): `widened` (generics
+    rewritten), `ops` (ops of theirs that computed in f16 or bf16).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def CPUTransposeProductOperandsPass
     : Pass<"dlc-cpu-transpose-product-operands", "mlir::func::FuncOp"> {
   let summary = "Copy a matrix product's B read as [.., n, k] to [.., k, n] first";

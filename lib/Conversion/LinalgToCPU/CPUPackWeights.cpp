@@ -55,7 +55,19 @@ enum class Held { KN, NK };
 /// What a constant B becomes: panels, from either layout, or (an [n, k] B
 /// whose n is no multiple of the panel width) [k, n]; a bf16 B of products
 /// on hardware with bf16 dot products, panels of pairs from either layout.
+/// A bf16 B the products read widened (and that does not become pairs)
+/// takes the f32 forms, widened once here instead of at every run.
 enum class Form { PanelsFromKN, PanelsFromNK, TransposedNK, PairsFromKN, PairsFromNK };
+
+/// `in`, `count` bf16 values, widened to f32 in `out`.
+void widenBF16(const char *in, char *out, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    uint16_t half;
+    std::memcpy(&half, in + i * 2, 2);
+    uint32_t word = static_cast<uint32_t>(half) << 16;
+    std::memcpy(out + i * 4, &word, 4);
+  }
+}
 
 /// `in`, f32 `held` [k, n] or [n, k], written to `out` as panels
 /// [n / nr][k][nr].
@@ -209,6 +221,18 @@ Value widenedFrom(Value v) {
   return op.getDpsInputs()[0];
 }
 
+/// The f32 widening of `matrix`, a bf16 matrix whose one use widens it,
+/// or null.
+Value widenedWeight(Value matrix) {
+  auto type = dyn_cast<RankedTensorType>(matrix.getType());
+  if (!type || !type.getElementType().isBF16() || !matrix.hasOneUse())
+    return {};
+  auto widen = dyn_cast<linalg::GenericOp>(*matrix.getUsers().begin());
+  if (!widen || widen->getNumResults() != 1 || widenedFrom(widen->getResult(0)) != matrix)
+    return {};
+  return widen->getResult(0);
+}
+
 /// The products reading the widening of `matrix`, a bf16 [k, n] or [n, k]
 /// kernel argument or its collapse (matrixOf: an NHWC convolution's HWIO
 /// weight), as their B, if each can take B as panels of bf16 pairs of
@@ -216,12 +240,10 @@ Value widenedFrom(Value v) {
 /// bf16.
 std::optional<Reading> pairReading(Value matrix, int64_t vectorBits) {
   auto type = dyn_cast<RankedTensorType>(matrix.getType());
-  if (!type || type.getRank() != 2 || !type.getElementType().isBF16() || !matrix.hasOneUse())
+  Value widened = widenedWeight(matrix);
+  if (!widened || type.getRank() != 2)
     return std::nullopt;
-  auto widen = dyn_cast<linalg::GenericOp>(*matrix.getUsers().begin());
-  if (!widen || widen->getNumResults() != 1 || widenedFrom(widen->getResult(0)) != matrix)
-    return std::nullopt;
-  std::optional<Reading> reading = productsReading(widen->getResult(0));
+  std::optional<Reading> reading = productsReading(widened);
   if (!reading)
     return std::nullopt;
   int64_t n = type.getShape()[reading->held == Held::KN ? 1 : 0];
@@ -290,6 +312,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       int64_t width; // of the panels
       SmallVector<Product> products;
       SmallVector<func::CallOp> calls;
+      bool widened = false; // a bf16 matrix in an f32 form
     };
     SmallVector<Candidate> candidates;
     SymbolTableCollection symbols;
@@ -324,7 +347,8 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
                                   registerTile(vectorBits, n).nr, std::move(pairs->products), calls});
             continue;
           }
-        std::optional<Reading> reading = productsReading(matrix);
+        Value widened = widenedWeight(matrix);
+        std::optional<Reading> reading = productsReading(widened ? widened : matrix);
         if (!reading || !constants())
           continue;
         ArrayRef<int64_t> shape =
@@ -338,18 +362,18 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
           form = Form::TransposedNK;
         if (form)
           candidates.push_back({kernel, arg.getArgNumber(), matrix, *form, width,
-                                std::move(reading->products), calls});
+                                std::move(reading->products), calls, bool(widened)});
       }
     }
     // The constants to write, each once per form and matrix shape, on the
     // context's threads (memory-bound: BERT-base has 340 MB of them).
-    using Key = std::tuple<Value, unsigned, int64_t, int64_t,
-                           int64_t>; // form, rows, cols, panel width
+    using Key = std::tuple<Value, unsigned, int64_t, int64_t, int64_t,
+                           unsigned>; // form, rows, cols, panel width, widened
     auto keyOf = [](Candidate &c, func::CallOp call) {
       ArrayRef<int64_t> shape =
           cast<RankedTensorType>(c.matrix.getType()).getShape();
       return Key{call.getOperand(c.index), static_cast<unsigned>(c.form),
-                 shape[0], shape[1], c.width};
+                 shape[0], shape[1], c.width, unsigned(c.widened)};
     };
     llvm::MapVector<Key, std::optional<AsmResourceBlob>> weights;
     for (Candidate &c : candidates)
@@ -383,16 +407,22 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       return blob && blob->isMutable() && overwritable(resource) ? resource : nullptr;
     };
     SmallVector<DenseResourceElementsAttr> own;
-    for (auto &entry : entries)
-      own.push_back(ownPayload(std::get<0>(entry.first)));
+    for (auto &entry : entries) // a widened payload doubles: not in place
+      own.push_back(std::get<5>(entry.first) ? nullptr : ownPayload(std::get<0>(entry.first)));
     ScratchBuffers scratch;
     mlir::parallelFor(&getContext(), 0, entries.size(), [&](size_t i) {
-      auto [weight, form, rows, cols, width] = entries[i].first;
+      auto [weight, form, rows, cols, width, widened] = entries[i].first;
       ArrayRef<char> bytes = *constantPayload(weight);
       const char *in = bytes.data();
       char *out;
       std::vector<char> copy;
-      if (own[i]) {
+      if (widened) {
+        copy = scratch.take(bytes.size() * 2);
+        widenBF16(bytes.data(), copy.data(), bytes.size() / 2);
+        in = copy.data();
+        entries[i].second = dlc::allocateBlob(bytes.size() * 2);
+        out = entries[i].second->getMutableData().data();
+      } else if (own[i]) {
         copy = scratch.take(bytes.size());
         std::memcpy(copy.data(), bytes.data(), bytes.size());
         in = copy.data();
@@ -418,7 +448,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
         writePairs(in, out, Held::NK, cols, rows, width);
         break;
       }
-      if (own[i])
+      if (!copy.empty())
         scratch.give(std::move(copy));
     });
     OpBuilder b(&getContext());
@@ -426,8 +456,10 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     int64_t inPlace = 0, inPlaceBytes = 0;
     for (auto [i, entry] : llvm::enumerate(entries)) {
       auto &[key, blob] = entry;
-      auto [weight, form, rows, cols, width] = key;
+      auto [weight, form, rows, cols, width, widened] = key;
       auto type = cast<RankedTensorType>(weight.getType());
+      if (widened)
+        type = type.clone(b.getF32Type());
       RankedTensorType newType;
       StringRef name = "packed_weight";
       switch (static_cast<Form>(form)) {
@@ -459,12 +491,13 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       }
       written[key] = arith::ConstantOp::create(b, weight.getLoc(), attr);
     }
-    int64_t packed = 0, transposed = 0, pairs = 0;
+    int64_t packed = 0, transposed = 0, pairs = 0, widenedOnce = 0;
     for (Candidate &c : candidates) {
       SmallVector<Value> packedWeights;
       for (func::CallOp call : c.calls)
         packedWeights.push_back(written[keyOf(c, call)]);
       BlockArgument arg = c.kernel.getArgument(c.index);
+      Operation *widen = c.widened ? *c.matrix.getUsers().begin() : nullptr;
       if (c.matrix != arg) {
         Operation *collapse = c.matrix.getDefiningOp();
         c.matrix.replaceAllUsesWith(arg);
@@ -477,6 +510,11 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
           FunctionType::get(&getContext(), inputs, c.kernel.getResultTypes()));
       for (auto [call, weight] : llvm::zip_equal(c.calls, packedWeights))
         call->setOperand(c.index, weight);
+      if (widen) {
+        widen->getResult(0).replaceAllUsesWith(arg);
+        widen->erase();
+        ++widenedOnce;
+      }
       if (c.form == Form::PairsFromKN || c.form == Form::PairsFromNK) {
         Operation *widen = *arg.getUsers().begin();
         for (auto [op, d] : c.products)
@@ -506,6 +544,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     dlc::recordPassStat(getArgument(), "packed", packed);
     dlc::recordPassStat(getArgument(), "transposed", transposed);
     dlc::recordPassStat(getArgument(), "pairs", pairs);
+    dlc::recordPassStat(getArgument(), "widened", widenedOnce);
     dlc::recordPassStat(getArgument(), "weights", entries.size());
     dlc::recordPassStat(getArgument(), "in-place", inPlace);
     dlc::recordPassStat(getArgument(), "in-place-bytes", inPlaceBytes);

@@ -134,6 +134,7 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
 
 void dlc::buildCPUKernelsPipeline(OpPassManager &pm, PayloadPredicate overwritable) {
   buildGraphToKernelsPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createCPUWidenNarrowElementwisePass());
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
   // Constant B operands first (at compile time; tile-and-fuse and the
   // product kernels agree on the register tile), then the computed ones

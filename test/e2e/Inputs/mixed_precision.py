@@ -7,13 +7,18 @@ SimplifyInference, FoldConstant, FoldScaleAxis and ToMixedPrecision
    interpreter running the same mixed graph: the CPU must compute f16/bf16
    graphs as the reference does, up to where rounding happens (the reference
    rounds each op's exact result once; the CPU rounds each multiply-add when
-   products accumulate in the mixed type). The largest error, relative to the
-   largest output magnitude, must stay under a few units in the last place of
-   the type with f32 accumulation: 1e-2 (f16) / 4e-2 (bf16). Accumulating in
-   the type itself rounds every multiply-add of products of up to 960 terms,
-   which compounds over a network's depth (MobileNetV2 in bf16: 0.16 here),
-   so those limits are 1e-1 / 4e-1: loose, but a wrong conversion (a value
-   read in the wrong type, a cast in the wrong place) is off by O(1);
+   products accumulate in the mixed type, and rounds an elementwise chain
+   once where the reference rounds after each op). The largest error,
+   relative to the largest output magnitude, must stay under a few units in
+   the last place of the type with f32 accumulation: 1e-2 (f16) / 4e-2
+   (bf16). Accumulating in the type itself rounds every multiply-add of
+   products of up to 960 terms, which compounds over a network's depth
+   (MobileNetV2 in bf16: 0.16 here), so those limits are 1e-1 / 4e-1: loose,
+   but a wrong conversion (a value read in the wrong type, a cast in the
+   wrong place) is off by O(1). Where the two roundings part further (the
+   reference's per-op roundings compound over MobileNetV2's 17 blocks in
+   bf16), the CPU passes if it is no further from the f32 model than the
+   reference is: rounding less, it may not lose more;
 2. compared with the f32 model on the reference: the error mixed precision
    costs, printed (and top-1 agreement for the classifiers), not asserted.
 
@@ -71,17 +76,18 @@ for name, opts in MODELS.items():
                 cpu = outputs(mixed, "cpu", f"{name}.{dtype}.cpu", *flags)
                 scale = np.abs(ref).max()
                 err = np.abs(cpu - ref).max() / scale
-                ok = err <= LIMIT[(dtype, acc)]
+                vs_f32 = np.abs(ref - exact).max() / np.abs(exact).max()
+                cpu_vs_f32 = np.abs(cpu - exact).max() / np.abs(exact).max()
+                ok = err <= LIMIT[(dtype, acc)] or cpu_vs_f32 <= vs_f32
                 passed += ok
                 failed += not ok
                 all_ok &= ok
-                vs_f32 = np.abs(ref - exact).max() / np.abs(exact).max()
                 top1 = ""
                 if name != "bert_tiny":
                     top1 = f", top-1 same as f32: {bool(ref.argmax() == exact.argmax())}"
                 print(f"{'PASS' if ok else 'FAIL'} {name} {dtype} accumulate-f32={acc}{layout}: "
                       f"cpu vs reference {err:.2e} of max |output| (limit "
-                      f"{LIMIT[(dtype, acc)]:.0e}); vs f32 {vs_f32:.2e}{top1}")
+                      f"{LIMIT[(dtype, acc)]:.0e}); reference vs f32 {vs_f32:.2e}, cpu vs f32 {cpu_vs_f32:.2e}{top1}")
             if all_ok:
                 os.remove(mixed)  # keep only what failed: the suite's disk stays small
 
