@@ -10,13 +10,13 @@
 // BAD-PAIRS: dlc-cpu-pack-weights: bf16-dots needs vector-bits=512 (AVX512-BF16), got 256
 
 // Over the cases below: five f32 kernel arguments packed and one
-// transposed, and five bf16 ones widened once into f32 panels, twelve
-// weights written, all into new payloads (only the CPU compiler names
-// payloads the pass may overwrite: dlc-run-cpu.test).
-// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 10, pairs 0, transposed 1, weights 12, widened 5
+// transposed, and five bf16 ones and an f16 one widened once into f32
+// panels, thirteen weights written, all into new payloads (only the CPU
+// compiler names payloads the pass may overwrite: dlc-run-cpu.test).
+// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 11, pairs 0, transposed 1, weights 13, widened 6
 // With bf16 dot products, three of the bf16 weights become panels of pairs
-// instead; the two that cannot are widened.
-// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 7, pairs 3, transposed 1, weights 12, widened 2
+// instead; the two that cannot, and the f16 one, are widened.
+// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 8, pairs 3, transposed 1, weights 13, widened 3
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -552,4 +552,51 @@ func.func private @negative_pairs_f32_a_kernel(%a: tensor<4x4xf32>, %b: tensor<4
     linalg.yield %s : f32
   } -> tensor<4x32xf32>
   return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// An f16 B (a product of mixed=f16) is widened once too, exactly: row 0
+// holds the smallest f16 subnormal (2^-24), the smallest normal (2^-14),
+// -2, the largest f16 (65504) and 0.5, whose f32 bits are 0x33800000,
+// 0x38800000, 0xC0000000, 0x477FE000 and 0x3F000000 (little-endian in the
+// payload, after the resource's alignment).
+// CHECK-LABEL: func @widened_f16
+// CHECK: func.func private @widened_f16_kernel(%arg0: tensor<4x2xf16>, %arg1: tensor<1x2x16xf32>)
+// CHECK-NOT: arith.extf %arg1
+// CHECK: packed_weight{{.*}}: "0x400000000000803300008038000000C000E07F470000003F
+// PAIRS-LABEL: func @widened_f16
+// PAIRS: func.func private @widened_f16_kernel(%arg0: tensor<4x2xf16>, %arg1: tensor<1x2x16xf32>)
+#id = affine_map<(i, j) -> (i, j)>
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+func.func @widened_f16(%x: tensor<4x2xf16>) -> tensor<4x16xf32> {
+  %w = arith.constant dense<[[5.9604644775390625E-8, 6.103515625E-5, -2.0, 65504.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0]]> : tensor<2x16xf16>
+  %y = call @widened_f16_kernel(%x, %w) : (tensor<4x2xf16>, tensor<2x16xf16>) -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}
+func.func private @widened_f16_kernel(%a: tensor<4x2xf16>, %b: tensor<2x16xf16>) -> tensor<4x16xf32> {
+  %ea = tensor.empty() : tensor<4x2xf32>
+  %wa = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x2xf16>) outs(%ea : tensor<4x2xf32>) {
+  ^bb0(%p: f16, %o: f32):
+    %f = arith.extf %p : f16 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x2xf32>
+  %eb = tensor.empty() : tensor<2x16xf32>
+  %wb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<2x16xf16>) outs(%eb : tensor<2x16xf32>) {
+  ^bb0(%p: f16, %o: f32):
+    %f = arith.extf %p : f16 to f32
+    linalg.yield %f : f32
+  } -> tensor<2x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%wa, %wb : tensor<4x2xf32>, tensor<2x16xf32>) outs(%c : tensor<4x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
 }

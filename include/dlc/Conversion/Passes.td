@@ -174,6 +174,12 @@ def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
     k floordiv 2, n mod nr, k mod 2)`, and widen them in their bodies;
     `dlc-cpu-vectorize-contractions` computes them with `vdpbf16ps`. The
     counter `pairs` counts such arguments.
+
+    An f16 or bf16 argument read that way that does not become pairs (no
+    `bf16-dots`, f16, odd k, n no multiple of nr, an f32 A) is widened to
+    f32 here, once, and packed (or transposed) like an f32 weight; the
+    kernel's widening of it goes, instead of running at every call
+    (counter `widened`).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

@@ -55,16 +55,35 @@ enum class Held { KN, NK };
 /// What a constant B becomes: panels, from either layout, or (an [n, k] B
 /// whose n is no multiple of the panel width) [k, n]; a bf16 B of products
 /// on hardware with bf16 dot products, panels of pairs from either layout.
-/// A bf16 B the products read widened (and that does not become pairs)
-/// takes the f32 forms, widened once here instead of at every run.
+/// An f16 or bf16 B the products read widened (and that does not become
+/// pairs) takes the f32 forms, widened once here instead of at every run.
 enum class Form { PanelsFromKN, PanelsFromNK, TransposedNK, PairsFromKN, PairsFromNK };
 
-/// `in`, `count` bf16 values, widened to f32 in `out`.
-void widenBF16(const char *in, char *out, int64_t count) {
+/// The f32 bits of the f16 value `h` (exact: f32 holds every f16 value).
+uint32_t f16ToF32Bits(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  if (exponent == 0x1f) // infinity or NaN
+    return sign | 0x7f800000u | (mantissa << 13);
+  if (exponent != 0)
+    return sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+  if (mantissa == 0)
+    return sign;
+  // A subnormal, mantissa * 2^-24: normalized, its leading one dropped.
+  uint32_t shifts = 0;
+  while (!(mantissa & 0x400u)) {
+    mantissa <<= 1;
+    ++shifts;
+  }
+  return sign | ((127 - 15 + 1 - shifts) << 23) | ((mantissa & 0x3ffu) << 13);
+}
+
+/// `in`, `count` f16 or bf16 values, widened to f32 in `out`.
+void widenToF32(const char *in, char *out, int64_t count, bool f16) {
   for (int64_t i = 0; i < count; ++i) {
     uint16_t half;
     std::memcpy(&half, in + i * 2, 2);
-    uint32_t word = static_cast<uint32_t>(half) << 16;
+    uint32_t word = f16 ? f16ToF32Bits(half) : static_cast<uint32_t>(half) << 16;
     std::memcpy(out + i * 4, &word, 4);
   }
 }
@@ -203,9 +222,9 @@ std::optional<Reading> productsReading(Value matrix) {
   return Reading{*held, std::move(products)};
 }
 
-/// The bf16 value `v` widens if it is the result of a generic that only
-/// does that (elementwise, identity maps: GraphToLinalg's widening of a
-/// mixed-precision product's operands).
+/// The f16 or bf16 value `v` widens if it is the result of a generic that
+/// only does that (elementwise, identity maps: GraphToLinalg's widening of
+/// a mixed-precision product's operands).
 Value widenedFrom(Value v) {
   auto op = v.getDefiningOp<linalg::GenericOp>();
   if (!op || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
@@ -216,16 +235,16 @@ Value widenedFrom(Value v) {
   auto ext = dyn_cast<arith::ExtFOp>(body.front());
   if (!ext || body.getOperations().size() != 2 || ext.getIn() != body.getArgument(0) ||
       body.getTerminator()->getOperand(0) != ext.getResult() ||
-      !ext.getIn().getType().isBF16() || !ext.getType().isF32())
+      !(ext.getIn().getType().isBF16() || ext.getIn().getType().isF16()) ||
+      !ext.getType().isF32())
     return {};
   return op.getDpsInputs()[0];
 }
 
-/// The f32 widening of `matrix`, a bf16 matrix whose one use widens it,
-/// or null.
+/// The f32 widening of `matrix`, an f16 or bf16 matrix whose one use
+/// widens it, or null.
 Value widenedWeight(Value matrix) {
-  auto type = dyn_cast<RankedTensorType>(matrix.getType());
-  if (!type || !type.getElementType().isBF16() || !matrix.hasOneUse())
+  if (!matrix.hasOneUse())
     return {};
   auto widen = dyn_cast<linalg::GenericOp>(*matrix.getUsers().begin());
   if (!widen || widen->getNumResults() != 1 || widenedFrom(widen->getResult(0)) != matrix)
@@ -241,16 +260,19 @@ Value widenedWeight(Value matrix) {
 std::optional<Reading> pairReading(Value matrix, int64_t vectorBits) {
   auto type = dyn_cast<RankedTensorType>(matrix.getType());
   Value widened = widenedWeight(matrix);
-  if (!widened || type.getRank() != 2)
+  if (!widened || type.getRank() != 2 || !type.getElementType().isBF16())
     return std::nullopt;
   std::optional<Reading> reading = productsReading(widened);
   if (!reading)
     return std::nullopt;
   int64_t n = type.getShape()[reading->held == Held::KN ? 1 : 0];
   int64_t k = type.getShape()[reading->held == Held::KN ? 0 : 1];
+  auto bf16A = [](Product p) {
+    Value a = widenedFrom(p.first.getDpsInputs()[0]);
+    return a && getElementTypeOrSelf(a.getType()).isBF16();
+  };
   if (k % 2 != 0 || n % registerTile(vectorBits, n).nr != 0 ||
-      !llvm::all_of(reading->products,
-                    [](Product p) { return widenedFrom(p.first.getDpsInputs()[0]); }))
+      !llvm::all_of(reading->products, bf16A))
     return std::nullopt;
   return reading;
 }
@@ -312,7 +334,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       int64_t width; // of the panels
       SmallVector<Product> products;
       SmallVector<func::CallOp> calls;
-      bool widened = false; // a bf16 matrix in an f32 form
+      bool widened = false; // an f16 or bf16 matrix in an f32 form
     };
     SmallVector<Candidate> candidates;
     SymbolTableCollection symbols;
@@ -418,7 +440,8 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       std::vector<char> copy;
       if (widened) {
         copy = scratch.take(bytes.size() * 2);
-        widenBF16(bytes.data(), copy.data(), bytes.size() / 2);
+        widenToF32(bytes.data(), copy.data(), bytes.size() / 2,
+                   cast<ShapedType>(weight.getType()).getElementType().isF16());
         in = copy.data();
         entries[i].second = dlc::allocateBlob(bytes.size() * 2);
         out = entries[i].second->getMutableData().data();
