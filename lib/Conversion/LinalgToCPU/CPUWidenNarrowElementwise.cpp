@@ -29,14 +29,16 @@ static bool touchesNarrow(Operation *op) {
 }
 
 /// Whether `op` computes the same in f32 on widened operands, its narrow
-/// results rounded later: arithmetic, comparisons, selects, conversions and
-/// math functions (not a bitcast, which reads the narrow bits).
+/// results rounded later: arithmetic and math functions of one type,
+/// comparisons, selects and conversions (not a bitcast, which reads the
+/// narrow bits).
 static bool widens(Operation *op) {
-  if (isa<linalg::YieldOp, linalg::IndexOp>(op))
+  if (isa<linalg::YieldOp, linalg::IndexOp, arith::ConstantOp, arith::CmpFOp, arith::SelectOp,
+          arith::ExtFOp, arith::TruncFOp, arith::FPToSIOp, arith::FPToUIOp, arith::SIToFPOp,
+          arith::UIToFPOp>(op))
     return true;
-  if (op->getNumRegions() != 0 || isa<arith::BitcastOp>(op))
-    return false;
-  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+         op->hasTrait<OpTrait::SameOperandsAndResultType>();
 }
 
 /// Whether `op`'s body computes on narrow values (more than converting
