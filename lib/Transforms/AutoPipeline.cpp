@@ -224,7 +224,7 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
     }
   }
   if (!mixed.empty()) {
-    chosen = withMixedPrecision(std::move(chosen), mixed);
+    chosen = withMixedPrecision(std::move(chosen), mixed, target);
     p.decisions.push_back({"ToMixedPrecision", true, "mixed=" + mixed.str() + ", before FuseOps"});
   }
   p.spec = chosen.empty() ? "none" : "list:" + llvm::join(chosen, ",");

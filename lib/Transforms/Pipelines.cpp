@@ -56,9 +56,11 @@ bool dlc::takesBF16Dots(llvm::StringRef mixed, llvm::StringRef target) {
 }
 
 std::vector<std::string> dlc::withMixedPrecision(std::vector<std::string> passes,
-                                                 llvm::StringRef type) {
+                                                 llvm::StringRef type, llvm::StringRef target) {
   auto fuse = llvm::find_if(passes, [](llvm::StringRef p) { return p.starts_with("FuseOps"); });
-  passes.insert(fuse, {"ToMixedPrecision{type=" + type.str() + " keep-orig-output-dtype=true}",
+  std::string grouped = target == "cpu" ? " grouped-f32=true" : "";
+  passes.insert(fuse, {"ToMixedPrecision{type=" + type.str() + grouped +
+                           " keep-orig-output-dtype=true}",
                        "FoldConstant"});
   return passes;
 }
@@ -183,7 +185,7 @@ static llvm::Expected<std::vector<std::string>> levelPasses(int level, const Pip
     *alter = "AlterOpLayout{target=" + layout + "}";
   }
   if (!spec.mixed.empty())
-    passes = withMixedPrecision(std::move(passes), spec.mixed);
+    passes = withMixedPrecision(std::move(passes), spec.mixed, target);
   if (!spec.external.empty()) { // after the mixed precision: products in its type
     auto fuse = llvm::find_if(passes, [](llvm::StringRef p) { return p.starts_with("FuseOps"); });
     passes.insert(fuse, {"AnnotateTarget{targets=" + spec.external + "}", "MergeCompilerRegions",

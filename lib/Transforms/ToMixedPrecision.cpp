@@ -151,6 +151,8 @@ struct ToMixedPrecisionPass : dlc::impl::ToMixedPrecisionPassBase<ToMixedPrecisi
     if (isa<FusedOp, CompositeOp>(op))
       return Category::Never; // fused for f32: run mixed precision before FuseOps
     StringRef name = op->getName().stripDialect();
+    if (auto conv = dyn_cast<Conv2DOp>(op); conv && groupedF32 && conv.getGroups() > 1)
+      return Category::Never;
     auto it = categories.find(name);
     Category category = Category::Follow;
     if (it != categories.end()) {

@@ -118,7 +118,7 @@ std::vector<std::string> Session::complete(llvm::ArrayRef<std::string> sequence)
     if (full.empty() || name(full.back()) != name(last))
       full.push_back(last);
   if (!options.mixed.empty() && TuningRecord::sequencePrecision(full) == "f32")
-    full = withMixedPrecision(std::move(full), options.mixed);
+    full = withMixedPrecision(std::move(full), options.mixed, "cpu");
   return full;
 }
 

@@ -112,7 +112,7 @@
 // MIXED-NEXT: graph.relu
 // MIXED-NEXT: graph.cast {{.*}} -> tensor<1x2x2x2xf32>
 // MIXED-AUTO: run  ToMixedPrecision: mixed=bf16, before FuseOps
-// MIXED-AUTO: auto: list:{{.*}}ToMixedPrecision{type=bf16 keep-orig-output-dtype=true},FoldConstant,FuseOps{fuse-opt-level=3}
+// MIXED-AUTO: auto: list:{{.*}}ToMixedPrecision{type=bf16 grouped-f32=true keep-orig-output-dtype=true},FoldConstant,FuseOps{fuse-opt-level=3}
 // MIXED-AUTO: graph.conv2d {{.*}} -> tensor<1x2x2x2xbf16>
 // MIXED-TYPE: dlc-opt: error: mixed=f8: expected mixed=f16 or mixed=bf16
 // MIXED-PASS: error: graph-auto-pipeline: mixed=f8: expected f16 or bf16

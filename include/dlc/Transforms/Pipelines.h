@@ -56,10 +56,11 @@ bool takesBF16Dots(llvm::StringRef mixed, llvm::StringRef target = "cpu");
 
 /// `passes` (`list:` items) with the graph computed in `type` (f16, bf16)
 /// where it is safe: ToMixedPrecision (function results kept in their
-/// types) and a FoldConstant converting the weights, before FuseOps (at
-/// the end if there is none).
+/// types; for a CPU `target`, grouped convolutions in f32) and a
+/// FoldConstant converting the weights, before FuseOps (at the end if
+/// there is none).
 std::vector<std::string> withMixedPrecision(std::vector<std::string> passes,
-                                            llvm::StringRef type);
+                                            llvm::StringRef type, llvm::StringRef target);
 
 /// The pipeline a model gets when nobody chooses: O3 (the CF'22 baseline).
 llvm::StringRef defaultPipelineSpec();
