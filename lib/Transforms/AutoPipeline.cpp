@@ -225,7 +225,11 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
   }
   if (!mixed.empty()) {
     chosen = withMixedPrecision(std::move(chosen), mixed, target);
-    p.decisions.push_back({"ToMixedPrecision", true, "mixed=" + mixed.str() + ", before FuseOps"});
+    p.decisions.push_back(
+        {"ToMixedPrecision", true,
+         "mixed=" + mixed.str() + ", before FuseOps" +
+             (target == "cpu" ? "; grouped convolutions stay f32 (the CPU computes them widened)"
+                              : "")});
   }
   p.spec = chosen.empty() ? "none" : "list:" + llvm::join(chosen, ",");
   return p;
