@@ -12,11 +12,12 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Parallel.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
@@ -125,7 +126,8 @@ static llvm::Error appendToPerfMap(llvm::jitlink::LinkGraph &g) {
   return llvm::Error::success();
 }
 
-/// With DLC_PERF_MAP set, every object the JIT links goes to the perf map.
+/// With DLC_PERF_MAP set (and not 0), every object the JIT links goes to
+/// the perf map.
 struct PerfMapPlugin : llvm::orc::ObjectLinkingLayer::Plugin {
   void modifyPassConfig(llvm::orc::MaterializationResponsibility &, llvm::jitlink::LinkGraph &,
                         llvm::jitlink::PassConfiguration &config) override {
@@ -155,7 +157,8 @@ loadObjects(ArrayRef<std::string> objects, std::shared_ptr<std::string> linkErro
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit)
     return jit.takeError();
-  if (std::getenv("DLC_PERF_MAP"))
+  if (const char *perfMap = std::getenv("DLC_PERF_MAP");
+      perfMap && StringRef(perfMap) != "" && StringRef(perfMap) != "0")
     if (auto *linker = dyn_cast<llvm::orc::ObjectLinkingLayer>(&(*jit)->getObjLinkingLayer()))
       linker->addPlugin(std::make_shared<PerfMapPlugin>());
   (*jit)->getExecutionSession().setErrorReporter([linkErrors](llvm::Error e) {
