@@ -21,6 +21,7 @@
 #include "../../Transforms/PassUtils.h"
 #include "CPUSchedules.h"
 #include "dlc/Conversion/Passes.h"
+#include "dlc/Runtime/Tensor.h"
 #include "dlc/Transforms/PassLedger.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -59,32 +60,13 @@ enum class Held { KN, NK };
 /// pairs) takes the f32 forms, widened once here instead of at every run.
 enum class Form { PanelsFromKN, PanelsFromNK, TransposedNK, PairsFromKN, PairsFromNK };
 
-/// The f32 bits of the f16 value `h` (exact: f32 holds every f16 value).
-uint32_t f16ToF32Bits(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
-  if (exponent == 0x1f) // infinity or NaN
-    return sign | 0x7f800000u | (mantissa << 13);
-  if (exponent != 0)
-    return sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-  if (mantissa == 0)
-    return sign;
-  // A subnormal, mantissa * 2^-24: normalized, its leading one dropped.
-  uint32_t shifts = 0;
-  while (!(mantissa & 0x400u)) {
-    mantissa <<= 1;
-    ++shifts;
-  }
-  return sign | ((127 - 15 + 1 - shifts) << 23) | ((mantissa & 0x3ffu) << 13);
-}
-
 /// `in`, `count` f16 or bf16 values, widened to f32 in `out`.
 void widenToF32(const char *in, char *out, int64_t count, bool f16) {
+  dlc::DType type = f16 ? dlc::DType::F16 : dlc::DType::BF16;
   for (int64_t i = 0; i < count; ++i) {
-    uint16_t half;
-    std::memcpy(&half, in + i * 2, 2);
-    uint32_t word = f16 ? f16ToF32Bits(half) : static_cast<uint32_t>(half) << 16;
-    std::memcpy(out + i * 4, &word, 4);
+    // Exact: f32 holds every f16 and bf16 value.
+    auto value = static_cast<float>(dlc::decodeElement(type, in + i * 2));
+    std::memcpy(out + i * 4, &value, 4);
   }
 }
 
