@@ -111,17 +111,34 @@ static llvm::Error appendToPerfMap(llvm::jitlink::LinkGraph &g) {
       llvm::sys::fs::OF_Append);
   if (ec) // a profiling aid: without its file the model still runs
     return llvm::Error::success();
-  for (llvm::jitlink::Symbol *sym : g.defined_symbols()) {
-    if (!sym->hasName() || !sym->isCallable() || !sym->getSize())
-      continue;
-    llvm::StringRef name = *sym->getName();
-    os << llvm::format("%llx %llx ", (unsigned long long)sym->getAddress().getValue(),
-                       (unsigned long long)sym->getSize())
+  auto line = [&](uint64_t address, uint64_t size, llvm::StringRef name) {
+    os << llvm::format("%llx %llx ", (unsigned long long)address, (unsigned long long)size)
        << name;
     if (name.consume_front("dlc_kernel_"))
-      if (auto it = summaries.find(name); it != summaries.end())
+      if (auto it = summaries.find(name.take_until([](char c) { return c == '.'; }));
+          it != summaries.end())
         os << " " << it->second;
     os << "\n";
+  };
+  // The code a block holds beyond its named functions (a kernel's loops
+  // that OpenMP outlined into a local function, which carries no name into
+  // the JIT) is named after the block's first function, with ".outlined".
+  llvm::DenseMap<llvm::jitlink::Block *, SmallVector<llvm::jitlink::Symbol *>> named;
+  for (llvm::jitlink::Symbol *sym : g.defined_symbols())
+    if (sym->hasName() && sym->isCallable() && sym->getSize())
+      named[&sym->getBlock()].push_back(sym);
+  for (auto &[block, syms] : named) {
+    llvm::sort(syms, [](auto *a, auto *b) { return a->getOffset() < b->getOffset(); });
+    uint64_t covered = 0;
+    std::string outlined = (*syms.front()->getName() + ".outlined").str();
+    for (llvm::jitlink::Symbol *sym : syms) {
+      if (sym->getOffset() > covered)
+        line(block->getAddress().getValue() + covered, sym->getOffset() - covered, outlined);
+      line(sym->getAddress().getValue(), sym->getSize(), *sym->getName());
+      covered = std::max<uint64_t>(covered, sym->getOffset() + sym->getSize());
+    }
+    if (covered < block->getSize())
+      line(block->getAddress().getValue() + covered, block->getSize() - covered, outlined);
   }
   return llvm::Error::success();
 }
