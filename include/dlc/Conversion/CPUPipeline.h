@@ -26,8 +26,9 @@ using PayloadPredicate = std::function<bool(mlir::DenseResourceElementsAttr)>;
 
 /// The start of every target's lowering: graph canonicalization, one
 /// function per kernel (a fused region or a lone op), graph to linalg on
-/// tensors, chains of elementwise linalg ops fused.
-void buildGraphToKernelsPipeline(mlir::OpPassManager &pm);
+/// tensors, chains of elementwise linalg ops fused (math producers another
+/// user keeps materialized fused too with `recomputeSharedMath`).
+void buildGraphToKernelsPipeline(mlir::OpPassManager &pm, bool recomputeSharedMath = false);
 /// One-shot bufferization of the whole module, results becoming
 /// out-parameters (caller-provided buffers).
 void buildBufferizationPipeline(mlir::OpPassManager &pm);

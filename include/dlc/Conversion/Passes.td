@@ -68,8 +68,21 @@ def CPUFuseElementwisePass
     linalg's elementwise fusion, restricted to consumers without reduction
     loops: fusing a producer (e.g. GELU's erf) into a contraction would
     recompute it for every step of the reduction. Chains of elementwise and
-    broadcast ops become one loop nest. Counters (`--dlc-pass-stats`): none.
+    broadcast ops become one loop nest.
+
+    A producer that computes math (exp, erf, tanh, ...) and has a user the
+    fusion cannot take (a reduction, a result) stays materialized for that
+    user, so its elementwise consumers read it instead of computing it
+    again: a softmax's exponentials are summed and then divided by the sum,
+    computed once. `recompute-shared-math` fuses it anyway (the GPU, whose
+    reductions compute their producers themselves). Counters
+    (`--dlc-pass-stats`): kept (producers read instead of recomputed).
   }];
+  let options = [
+    Option<"recomputeSharedMath", "recompute-shared-math", "bool", /*default=*/"false",
+           "fuse math producers into elementwise consumers even where another "
+           "user keeps them materialized">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 

@@ -84,7 +84,7 @@ void dlc::registerCPUCompilerDialects(DialectRegistry &registry) {
   registerOpenMPDialectTranslation(registry);
 }
 
-void dlc::buildGraphToKernelsPipeline(OpPassManager &pm) {
+void dlc::buildGraphToKernelsPipeline(OpPassManager &pm, bool recomputeSharedMath) {
   // The graph ops' folders and canonicalizations (x + 0, reshape chains,
   // ...) whatever the pipeline was; constants stay where they are (scalars
   // copied into fused regions belong to them).
@@ -95,7 +95,9 @@ void dlc::buildGraphToKernelsPipeline(OpPassManager &pm) {
   // One function per kernel: fused regions and lone ops (FuseOps decided).
   pm.addPass(createOutlineKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertGraphToLinalgPass());
-  pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
+  CPUFuseElementwisePassOptions fusion;
+  fusion.recomputeSharedMath = recomputeSharedMath;
+  pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass(fusion));
 }
 
 void dlc::buildBufferizationPipeline(OpPassManager &pm) {

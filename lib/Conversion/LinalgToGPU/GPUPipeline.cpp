@@ -120,7 +120,10 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
                                    const GPUTarget &target) {
   if (stopAfter == GPUPhase::Graph)
     return;
-  buildGraphToKernelsPipeline(pm); // as on the CPU
+  // As on the CPU, but math producers fused into every elementwise consumer:
+  // the GPU's reduction kernels compute their producers themselves (fused
+  // reductions), so no buffer of them is there to read back.
+  buildGraphToKernelsPipeline(pm, /*recomputeSharedMath=*/true);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (stopAfter == GPUPhase::Linalg)
