@@ -10,13 +10,15 @@
 // BAD-PAIRS: dlc-cpu-pack-weights: bf16-dots needs vector-bits=512 (AVX512-BF16), got 256
 
 // Over the cases below: five f32 kernel arguments packed and one
-// transposed, and five bf16 ones and an f16 one widened once into f32
-// panels, thirteen weights written, all into new payloads (only the CPU
+// transposed, and six bf16 ones and an f16 one widened once into f32 forms
+// (panels, or [k, n] for a dense weight of 20 columns; the [k, n] weight of
+// 20 columns stays as it is), fourteen weights written, all into new payloads (only the CPU
 // compiler names payloads the pass may overwrite: dlc-run-cpu.test).
-// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 11, pairs 0, transposed 1, weights 13, widened 6
+// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 11, pairs 0, transposed 2, weights 14, widened 7
 // With bf16 dot products, three of the bf16 weights become panels of pairs
-// instead; the two that cannot, and the f16 one, are widened.
-// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 8, pairs 3, transposed 1, weights 13, widened 3
+// instead, and so do the two of 20 columns (the last cases); the two that
+// cannot, and the f16 one, are widened.
+// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 8, pairs 5, transposed 1, weights 15, widened 3
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -599,4 +601,98 @@ func.func private @widened_f16_kernel(%a: tensor<4x2xf16>, %b: tensor<2x16xf16>)
     linalg.yield %s : f32
   } -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
+}
+
+// -----
+
+// Pairs for a B of 20 columns [2, 20] (k = 2): panels 16 wide, the second
+// padded with zeros, [2][1][16][2]; the product fills an accumulator of 32
+// columns and the kernel's result is its first 20. With a fill as the
+// initial value, the wider accumulator starts from the same fill.
+// PAIRS-LABEL: func @pairs_padded
+// PAIRS: func.func private @pairs_padded_kernel(%arg0: tensor<3x2xbf16>, %arg1: tensor<2x1x16x2xbf16>)
+// PAIRS: %[[E:.*]] = tensor.empty() : tensor<3x32xf32>
+// PAIRS: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<3x32xf32>)
+// PAIRS: %[[P:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<3x2xbf16>, tensor<2x1x16x2xbf16>) outs(%[[F]] : tensor<3x32xf32>)
+// PAIRS: %[[S:.*]] = tensor.extract_slice %[[P]][0, 0] [3, 20] [1, 1] : tensor<3x32xf32> to tensor<3x20xf32>
+// PAIRS-NEXT: return %[[S]]
+// Panel 1 holds columns 16 to 19 (pairs (17, 37) ... (20, 40) as bf16),
+// then 12 pairs of zeros.
+// PAIRS: packed_weight{{.*}}: "0x40000000803FA8410040B0414040B8418040C041A040C841C040D041E040D8410041E0411041E8412041F0413041F84140410042504104426041084270410C4280411042884114429041184298411C42A0412042000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+func.func @pairs_padded(%x: tensor<3x2xbf16>) -> tensor<3x20xf32> {
+  %w = arith.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0], [21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0]]> : tensor<2x20xbf16>
+  %y = call @pairs_padded_kernel(%x, %w) : (tensor<3x2xbf16>, tensor<2x20xbf16>) -> tensor<3x20xf32>
+  return %y : tensor<3x20xf32>
+}
+func.func private @pairs_padded_kernel(%a: tensor<3x2xbf16>, %b: tensor<2x20xbf16>) -> tensor<3x20xf32> {
+  %ea = tensor.empty() : tensor<3x2xf32>
+  %wa = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<3x2xbf16>) outs(%ea : tensor<3x2xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<3x2xf32>
+  %eb = tensor.empty() : tensor<2x20xf32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<2x20xbf16>) outs(%eb : tensor<2x20xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<2x20xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x20xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<3x20xf32>) -> tensor<3x20xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%wa, %wb : tensor<3x2xf32>, tensor<2x20xf32>) outs(%c : tensor<3x20xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<3x20xf32>
+  return %r : tensor<3x20xf32>
+}
+
+// -----
+
+// The same with a bias as the initial value: the wider accumulator starts
+// from zero and the bias is added to its slice.
+// PAIRS-LABEL: func @pairs_padded_bias
+// PAIRS: func.func private @pairs_padded_bias_kernel(%arg0: tensor<3x2xbf16>, %arg1: tensor<2x1x16x2xbf16>, %arg2: tensor<20xf32>)
+// PAIRS: %[[BIAS:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<20xf32>) outs(%{{.*}} : tensor<3x20xf32>)
+// PAIRS: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// PAIRS: %[[F:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<3x32xf32>)
+// PAIRS: %[[P:.*]] = linalg.generic {{.*}} outs(%[[F]] : tensor<3x32xf32>)
+// PAIRS: %[[S:.*]] = tensor.extract_slice %[[P]][0, 0] [3, 20] [1, 1]
+// PAIRS: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[BIAS]] : tensor<3x20xf32>, tensor<3x20xf32>)
+// PAIRS: arith.addf
+// PAIRS: return %[[SUM]]
+// CHECK-LABEL: func @pairs_padded_bias
+// CHECK: transposed_weight
+func.func @pairs_padded_bias(%x: tensor<3x2xbf16>, %bias: tensor<20xf32>) -> tensor<3x20xf32> {
+  %w = arith.constant dense<[[1.0, 21.0], [2.0, 22.0], [3.0, 23.0], [4.0, 24.0], [5.0, 25.0], [6.0, 26.0], [7.0, 27.0], [8.0, 28.0], [9.0, 29.0], [10.0, 30.0], [11.0, 31.0], [12.0, 32.0], [13.0, 33.0], [14.0, 34.0], [15.0, 35.0], [16.0, 36.0], [17.0, 37.0], [18.0, 38.0], [19.0, 39.0], [20.0, 40.0]]> : tensor<20x2xbf16>
+  %y = call @pairs_padded_bias_kernel(%x, %w, %bias) : (tensor<3x2xbf16>, tensor<20x2xbf16>, tensor<20xf32>) -> tensor<3x20xf32>
+  return %y : tensor<3x20xf32>
+}
+func.func private @pairs_padded_bias_kernel(%a: tensor<3x2xbf16>, %b: tensor<20x2xbf16>, %bias: tensor<20xf32>) -> tensor<3x20xf32> {
+  %ea = tensor.empty() : tensor<3x2xf32>
+  %wa = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<3x2xbf16>) outs(%ea : tensor<3x2xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<3x2xf32>
+  %eb = tensor.empty() : tensor<20x2xf32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<20x2xbf16>) outs(%eb : tensor<20x2xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<20x2xf32>
+  %e = tensor.empty() : tensor<3x20xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<20xf32>) outs(%e : tensor<3x20xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<3x20xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%wa, %wb : tensor<3x2xf32>, tensor<20x2xf32>) outs(%c : tensor<3x20xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<3x20xf32>
+  return %r : tensor<3x20xf32>
 }

@@ -13,7 +13,10 @@
 // n is no multiple of nr it is stored transposed, [k, n], which the kernel
 // reads along its rows (a batch-1 classifier head would otherwise gather).
 // An NHWC convolution's HWIO weight is read through its collapse into the
-// matrix [KH*KW*C, O], which is packed the same way.
+// matrix [KH*KW*C, O], which is packed the same way. A bf16 weight packed in
+// pairs for bf16 dot products whose n is no multiple of nr has a last panel
+// padded with zeros; its product computes the padded columns into an
+// accumulator as wide, of which the kernel's result is the slice of n.
 // A payload the compile's own graph passes wrote (the CPU compiler names
 // them) that no other constant holds is packed within itself.
 //
@@ -89,18 +92,25 @@ void writePanels(const char *in, char *out, Held held, int64_t k, int64_t n, int
   }
 }
 
+/// How many panels of `nr` columns hold `n`: the last one padded.
+int64_t panelCount(int64_t n, int64_t nr) { return llvm::divideCeil(n, nr); }
+
 /// `in`, bf16 `held` [k, n] or [n, k] (k even), written to `out` as panels
-/// of pairs [n / nr][k / 2][nr][2]: element (i, j) of a panel's pair row
-/// holds B[2 i + (0 or 1)][j], the two values one dot-product lane takes.
+/// of pairs [panelCount][k / 2][nr][2]: element (i, j) of a panel's pair row
+/// holds B[2 i + (0 or 1)][j], the two values one dot-product lane takes;
+/// zeros past column n.
 void writePairs(const char *in, char *out, Held held, int64_t k, int64_t n, int64_t nr) {
   constexpr int64_t kBytes = 2;
-  for (int64_t p = 0; p < n / nr; ++p)
+  for (int64_t p = 0; p < panelCount(n, nr); ++p)
     for (int64_t j = 0; j < nr; ++j)
       for (int64_t i = 0; i < k; ++i) {
         int64_t col = p * nr + j;
         int64_t from = held == Held::KN ? i * n + col : col * k + i;
         int64_t to = ((p * (k / 2) + i / 2) * nr + j) * 2 + i % 2;
-        std::memcpy(out + to * kBytes, in + from * kBytes, kBytes);
+        if (col < n)
+          std::memcpy(out + to * kBytes, in + from * kBytes, kBytes);
+        else
+          std::memset(out + to * kBytes, 0, kBytes);
       }
 }
 
@@ -234,11 +244,19 @@ Value widenedWeight(Value matrix) {
   return widen->getResult(0);
 }
 
+/// Whether the product `op` can compute columns past its n into an
+/// accumulator as wide: n the innermost dimension of C.
+bool paddable(Product p) {
+  auto [op, d] = p;
+  AffineMap c = op.getIndexingMapsArray()[2];
+  return c.getNumResults() > 0 && c.getResults().back() == getAffineDimExpr(d.n, op.getContext());
+}
+
 /// The products reading the widening of `matrix`, a bf16 [k, n] or [n, k]
 /// kernel argument or its collapse (matrixOf: an NHWC convolution's HWIO
 /// weight), as their B, if each can take B as panels of bf16 pairs of
-/// width `width` instead: n a multiple of it, k even, A itself widened from
-/// bf16.
+/// width `width` instead: k even, A itself widened from bf16, n a multiple
+/// of the width or every product paddable.
 std::optional<Reading> pairReading(Value matrix, int64_t vectorBits) {
   auto type = dyn_cast<RankedTensorType>(matrix.getType());
   Value widened = widenedWeight(matrix);
@@ -253,8 +271,8 @@ std::optional<Reading> pairReading(Value matrix, int64_t vectorBits) {
     Value a = widenedFrom(p.first.getDpsInputs()[0]);
     return a && getElementTypeOrSelf(a.getType()).isBF16();
   };
-  if (k % 2 != 0 || n % registerTile(vectorBits, n).nr != 0 ||
-      !llvm::all_of(reading->products, bf16A))
+  if (k % 2 != 0 || !llvm::all_of(reading->products, bf16A) ||
+      (n % registerTile(vectorBits, n).nr != 0 && !llvm::all_of(reading->products, paddable)))
     return std::nullopt;
   return reading;
 }
@@ -262,14 +280,32 @@ std::optional<Reading> pairReading(Value matrix, int64_t vectorBits) {
 /// Replaces `op`, a product reading B through its widening, by the product
 /// of the bf16 values themselves, B read as panels of pairs: the operands
 /// widened in the body, where the dot-product kernel takes them as they
-/// are.
+/// are. Where n is no multiple of the width (paddable), the product fills
+/// an accumulator of whole panels and `op`'s result is its slice: the
+/// accumulator starts as `op`'s did where that is a fill, else from zero,
+/// with `op`'s initial values (a bias) added to the slice.
 void readPairs(OpBuilder &b, linalg::GenericOp op, ProductDims d, Value pairs, int64_t width) {
   Value a = widenedFrom(op.getDpsInputs()[0]);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   maps[1] = pairPanelMap(op.getNumLoops(), d, width, op.getContext());
   b.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Value init = op.getDpsInits()[0], initial;
+  auto type = cast<RankedTensorType>(init.getType());
+  int64_t n = type.getShape().back(), padded = panelCount(n, width) * width;
+  if (padded != n) {
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    Value from = fill ? fill.getInputs()[0]
+                      : arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    if (!fill)
+      initial = init;
+    SmallVector<int64_t> shape(type.getShape());
+    shape.back() = padded;
+    Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    init = linalg::FillOp::create(b, loc, from, empty).getResult(0);
+  }
   auto pairOp = linalg::GenericOp::create(
-      b, op.getLoc(), op.getResultTypes(), ValueRange{a, pairs}, op.getDpsInits(), maps,
+      b, op.getLoc(), init.getType(), ValueRange{a, pairs}, init, maps,
       op.getIteratorTypesArray(), [&](OpBuilder &nb, Location loc, ValueRange args) {
         Block &body = *op.getBlock();
         IRMapping map;
@@ -281,7 +317,27 @@ void readPairs(OpBuilder &b, linalg::GenericOp op, ProductDims d, Value pairs, i
         linalg::YieldOp::create(nb, loc, map.lookup(body.getTerminator()->getOperand(0)));
       });
   pairOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-  op->replaceAllUsesWith(pairOp);
+  Value result = pairOp.getResult(0);
+  if (padded != n) {
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+        sizes = getAsIndexOpFoldResult(b.getContext(), type.getShape()),
+        strides(type.getRank(), b.getIndexAttr(1));
+    result = tensor::ExtractSliceOp::create(b, loc, type, result, offsets, sizes, strides);
+  }
+  if (initial) {
+    AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+    result = linalg::GenericOp::create(
+                 b, loc, type, ValueRange{result, initial},
+                 ValueRange{tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType())},
+                 SmallVector<AffineMap>(3, id),
+                 SmallVector<utils::IteratorType>(type.getRank(), utils::IteratorType::parallel),
+                 [](OpBuilder &nb, Location l, ValueRange args) {
+                   linalg::YieldOp::create(nb, l, ValueRange{arith::AddFOp::create(
+                                                      nb, l, args[0], args[1])});
+                 })
+                 .getResult(0);
+  }
+  op->replaceAllUsesWith(ValueRange{result});
   op->erase();
 }
 
@@ -379,6 +435,34 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       return Key{call.getOperand(c.index), static_cast<unsigned>(c.form),
                  shape[0], shape[1], c.width, unsigned(c.widened)};
     };
+    // The type of what `key` writes.
+    auto packedType = [](const Key &key) {
+      auto [weight, form, rows, cols, width, widened] = key;
+      Type element = widened ? Float32Type::get(weight.getContext())
+                             : cast<RankedTensorType>(weight.getType()).getElementType();
+      SmallVector<int64_t> shape;
+      switch (static_cast<Form>(form)) {
+      case Form::PanelsFromKN:
+        shape = {cols / width, rows, width};
+        break;
+      case Form::PanelsFromNK:
+        shape = {rows / width, cols, width};
+        break;
+      case Form::TransposedNK:
+        shape = {cols, rows};
+        break;
+      case Form::PairsFromKN:
+        shape = {panelCount(cols, width), rows / 2, width, 2};
+        break;
+      case Form::PairsFromNK:
+        shape = {panelCount(rows, width), cols / 2, width, 2};
+        break;
+      }
+      return RankedTensorType::get(shape, element);
+    };
+    auto byteSize = [](RankedTensorType type) {
+      return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    };
     llvm::MapVector<Key, std::optional<AsmResourceBlob>> weights;
     for (Candidate &c : candidates)
       for (func::CallOp call : c.calls)
@@ -411,8 +495,12 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       return blob && blob->isMutable() && overwritable(resource) ? resource : nullptr;
     };
     SmallVector<DenseResourceElementsAttr> own;
-    for (auto &entry : entries) // a widened payload doubles: not in place
-      own.push_back(std::get<5>(entry.first) ? nullptr : ownPayload(std::get<0>(entry.first)));
+    // A widened payload doubles, a padded one grows: not in place.
+    for (auto &entry : entries)
+      own.push_back(byteSize(packedType(entry.first)) !=
+                            byteSize(cast<RankedTensorType>(std::get<0>(entry.first).getType()))
+                        ? nullptr
+                        : ownPayload(std::get<0>(entry.first)));
     ScratchBuffers scratch;
     mlir::parallelFor(&getContext(), 0, entries.size(), [&](size_t i) {
       auto [weight, form, rows, cols, width, widened] = entries[i].first;
@@ -425,15 +513,15 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
         widenToF32(bytes.data(), copy.data(), bytes.size() / 2,
                    cast<ShapedType>(weight.getType()).getElementType().isF16());
         in = copy.data();
-        entries[i].second = dlc::allocateBlob(bytes.size() * 2);
-        out = entries[i].second->getMutableData().data();
       } else if (own[i]) {
         copy = scratch.take(bytes.size());
         std::memcpy(copy.data(), bytes.data(), bytes.size());
         in = copy.data();
+      }
+      if (own[i]) {
         out = own[i].getRawHandle().getBlob()->getMutableData().data();
       } else {
-        entries[i].second = dlc::allocateBlob(bytes.size());
+        entries[i].second = dlc::allocateBlob(byteSize(packedType(entries[i].first)));
         out = entries[i].second->getMutableData().data();
       }
       switch (static_cast<Form>(form)) {
@@ -461,36 +549,18 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     int64_t inPlace = 0, inPlaceBytes = 0;
     for (auto [i, entry] : llvm::enumerate(entries)) {
       auto &[key, blob] = entry;
-      auto [weight, form, rows, cols, width, widened] = key;
+      Value weight = std::get<0>(key);
       auto type = cast<RankedTensorType>(weight.getType());
-      if (widened)
-        type = type.clone(b.getF32Type());
-      RankedTensorType newType;
-      StringRef name = "packed_weight";
-      switch (static_cast<Form>(form)) {
-      case Form::PanelsFromKN:
-        newType = RankedTensorType::get({cols / width, rows, width}, type.getElementType());
-        break;
-      case Form::PanelsFromNK:
-        newType = RankedTensorType::get({rows / width, cols, width}, type.getElementType());
-        break;
-      case Form::TransposedNK:
-        newType = RankedTensorType::get({cols, rows}, type.getElementType());
-        name = "transposed_weight";
-        break;
-      case Form::PairsFromKN:
-        newType = RankedTensorType::get({cols / width, rows / 2, width, 2}, type.getElementType());
-        break;
-      case Form::PairsFromNK:
-        newType = RankedTensorType::get({rows / width, cols / 2, width, 2}, type.getElementType());
-        break;
-      }
+      RankedTensorType newType = packedType(key);
+      StringRef name = static_cast<Form>(std::get<1>(key)) == Form::TransposedNK
+                           ? "transposed_weight"
+                           : "packed_weight";
       b.setInsertionPoint(weight.getDefiningOp());
       DenseResourceElementsAttr attr;
       if (own[i]) {
         attr = DenseResourceElementsAttr::get(newType, own[i].getRawHandle());
         ++inPlace;
-        inPlaceBytes += type.getNumElements() * type.getElementTypeBitWidth() / 8;
+        inPlaceBytes += byteSize(type);
       } else {
         attr = DenseResourceElementsAttr::get(newType, name, std::move(*blob));
       }

@@ -4,9 +4,10 @@ Dense layers and NHWC convolutions of bf16 values with constant bf16
 weights, compiled for a CPU with AVX512-BF16: the weights become panels of
 pairs (dlc-cpu-pack-weights; a convolution's A is its im2col rows in bf16)
 and the products `vdpbf16ps` register tiles (dlc-cpu-vectorize-contractions)
-where n is a multiple of the panel width (32, or 16 for n = 16) and k is
-even; the others
-(odd k, n = 48) stay on the widening path. Each case says which, and the
+where k is even (panels 32 wide, or 16 for n below 32; where n is no
+multiple of the width the last panel is padded with zeros and the product
+computes into an accumulator as wide, of which the result is the slice,
+with the bias added to it); the others (odd k) stay on the widening path. Each case says which, and the
 compiled code is checked for the instruction (`x86vector.avx512.dot`)
 before its outputs are compared with the reference interpreter.
 
@@ -71,7 +72,9 @@ cases = [("rows_partial", [10, 64], 96, 64, True),       # 8 + 2 rows, 3 panels
          ("row_wide", [1, 768], 256, 768, True),         # one row, n split across threads
          ("n16", [20, 32], 16, 32, True),               # panels of 16: 16 + 4 rows x 1 vector
          ("odd_k", [4, 33], 64, 33, False),
-         ("n48", [6, 32], 48, 32, False)]
+         ("n48", [6, 32], 48, 32, True),                # 1.5 panels: the last one padded
+         ("n20", [3, 32], 20, 32, True),                # panels of 16, the second padded
+         ("n1000", [1, 128], 1000, 128, True)]          # a classifier's 31.25 panels
 for name, x, n, k, dots in cases:
     y = x[:-1] + [n]
     path = os.path.join(work, f"{name}.mlir")
@@ -98,7 +101,8 @@ def nested(shape):
 convs = [("conv3x3", [6, 6, 16], [3, 3, 32], 1, 1, False, True),
          ("conv3x3_s2_bias", [9, 9, 8], [3, 3, 64], 2, 1, True, True),   # k = 72, 25 rows
          ("conv1x1_bias", [5, 5, 32], [1, 1, 64], 1, 0, True, True),     # the rows are the pixels
-         ("conv_c3", [8, 8, 3], [3, 3, 32], 1, 1, False, False)]        # k = 27: odd
+         ("conv_c3", [8, 8, 3], [3, 3, 32], 1, 1, False, False),       # k = 27: odd
+         ("conv3x3_o40_bias", [6, 6, 16], [3, 3, 40], 1, 1, True, True)]  # a padded panel
 for name, (h, w, c), (kh, kw, o), stride, pad, bias, dots in convs:
     oh, ow = (h + 2 * pad - kh) // stride + 1, (w + 2 * pad - kw) // stride + 1
     x, y, wt = [1, h, w, c], [1, oh, ow, o], [kh, kw, c, o]
