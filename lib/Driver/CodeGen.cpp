@@ -232,6 +232,21 @@ static std::pair<ObjectPart, std::string> kernelPart(const llvm::Module &whole,
   std::unique_ptr<llvm::Module> part = llvm::CloneModule(
       whole, map, [&](const llvm::GlobalValue *gv) { return reached.contains(gv); });
   dropUnusedDeclarations(*part);
+  // Declarations in the order of their names, not of the whole module's
+  // first uses (another kernel of another model declaring an intrinsic
+  // first would change this kernel's bitcode, its attribute groups
+  // numbered by first use, and so its digest).
+  SmallVector<llvm::Function *> declarations;
+  for (llvm::Function &f : *part)
+    if (f.isDeclaration())
+      declarations.push_back(&f);
+  llvm::sort(declarations, [](llvm::Function *a, llvm::Function *b) {
+    return a->getName() < b->getName();
+  });
+  for (llvm::Function *f : declarations) {
+    f->removeFromParent();
+    part->getFunctionList().push_back(f);
+  }
   auto *root = cast<llvm::Function>(map[&kernel]);
   int64_t n = 0;
   for (llvm::GlobalValue &gv : part->global_values())
