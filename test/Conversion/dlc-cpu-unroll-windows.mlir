@@ -23,7 +23,7 @@
 // CHECK: return
 // A window over max-window is left to dlc-cpu-loop-order.
 // LARGE: linalg.generic
-// STATS: dlc-cpu-unroll-windows: epilogues-fused 1, fills-folded 2, fills-hoisted 1, reads-hoisted {{[0-9]+}}, unrolled 8, vectorized 14{{$}}
+// STATS: dlc-cpu-unroll-windows: epilogues-fused 1, fills-folded 2, fills-hoisted 1, reads-hoisted {{[0-9]+}}, unrolled 9, vectorized 15{{$}}
 #in = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 #w = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
@@ -381,6 +381,32 @@ func.func @weights_per_channel(%x: memref<4x18x18xf32>, %k: memref<4x3x3xf32>, %
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %c, %m : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A bf16 max window (stride 2): the row computed in f32 vectors, each read
+// of bf16 values widened and the result rounded where stored (exact for a
+// maximum).
+// CHECK-LABEL: func @bf16_window
+// CHECK: vector.transfer_read %arg0{{.*}} : memref<17x17xbf16>, vector<16xbf16>
+// CHECK-NEXT: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xbf16>, vector<16xbf16>
+// CHECK-NEXT: arith.extf {{.*}} : vector<8xbf16> to vector<8xf32>
+// CHECK: arith.maximumf {{.*}} : vector<8xf32>
+// CHECK: %[[R:.*]] = arith.truncf {{.*}} : vector<8xf32> to vector<8xbf16>
+// CHECK-NEXT: vector.transfer_write %[[R]], %arg2{{.*}} : vector<8xbf16>, memref<8x8xbf16>
+// CHECK-NOT: memref.store
+#inb = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
+#wb = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#outb = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @bf16_window(%x: memref<17x17xbf16>, %k: memref<3x3xbf16>, %y: memref<8x8xbf16>) {
+  linalg.generic {indexing_maps = [#inb, #wb, #outb], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %k : memref<17x17xbf16>, memref<3x3xbf16>) outs(%y : memref<8x8xbf16>) {
+  ^bb0(%a: bf16, %b: bf16, %c: bf16):
+    %m = arith.maximumf %c, %a : bf16
+    linalg.yield %m : bf16
   }
   return
 }

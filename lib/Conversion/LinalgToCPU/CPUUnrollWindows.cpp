@@ -348,10 +348,16 @@ static LogicalResult fuseEpilogue(RewriterBase &rewriter, linalg::GenericOp epil
 }
 
 namespace {
+/// Whether the row vectorizer computes values of `t`: f32, and f16 and
+/// bf16, which it widens where loaded and rounds where stored (a bf16 max
+/// pooling is exact so; a sum is rounded once, as an elementwise chain in
+/// dlc-cpu-widen-narrow-elementwise).
+static bool rowFloat(Type t) { return t.isF32() || t.isF16() || t.isBF16(); }
+
 /// Vectorizes the loop over an output row around an unrolled window (loads,
-/// f32 arithmetic and stores whose last index is affine in the loop's
-/// induction variable, every other index invariant): `lanes` outputs per
-/// iteration. Loads with unit stride along the row become vector reads,
+/// float arithmetic, in f32 vectors, and stores whose last index is affine
+/// in the loop's induction variable, every other index invariant): `lanes`
+/// outputs per iteration. Loads with unit stride along the row become vector reads,
 /// stride 2 a read of twice the lanes and a shuffle of its even elements,
 /// invariant ones broadcasts; reads and writes past a buffer's row are
 /// masked, so the last iteration needs no scalar remainder (the extra lanes
@@ -360,7 +366,7 @@ struct RowVectorizer {
   scf::ForOp loop;
   int64_t lanes;
   DenseMap<Value, int64_t> stride; // index values: coefficient of the row position
-  DenseSet<Value> varying;         // f32 values that differ along the row
+  DenseSet<Value> varying;         // float values that differ along the row
 
   /// The row stride of `indices`' last element if no other index varies.
   std::optional<int64_t> accessStride(ValueRange indices) const {
@@ -415,7 +421,7 @@ struct RowVectorizer {
       }
       if (auto load = dyn_cast<memref::LoadOp>(op)) {
         std::optional<int64_t> s = accessStride(load.getIndices());
-        if (!s || *s < 0 || *s > 2 || !load.getType().isF32())
+        if (!s || *s < 0 || *s > 2 || !rowFloat(load.getType()))
           return failure();
         if (*s)
           varying.insert(load.getResult());
@@ -427,7 +433,7 @@ struct RowVectorizer {
         std::optional<int64_t> s = accessStride(store.getIndices());
         if (s != 1 || store.getIndices().back() != loop.getInductionVar() ||
             store.getMemRefType().getShape().back() != n ||
-            !store.getValueToStore().getType().isF32())
+            !rowFloat(store.getValueToStore().getType()))
           return failure();
         continue;
       }
@@ -449,17 +455,20 @@ struct RowVectorizer {
     Location loc = loop.getLoc();
     Type f32 = rewriter.getF32Type();
     auto vecType = VectorType::get({vl}, f32);
-    Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
     auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
     auto vecLoop = scf::ForOp::create(rewriter, loc, index(start), index(end), index(vl));
     rewriter.setInsertionPointToStart(vecLoop.getBody());
     IRMapping scalars;
     scalars.map(loop.getInductionVar(), vecLoop.getInductionVar());
     DenseMap<Value, Value> vectors;
+    auto widened = [&](Value v) -> Value {
+      return v.getType() == f32 ? v : arith::ExtFOp::create(rewriter, loc, f32, v).getResult();
+    };
     auto asVector = [&](Value v) -> Value {
       if (Value w = vectors.lookup(v))
         return w;
-      return vector::BroadcastOp::create(rewriter, loc, vecType, scalars.lookupOrDefault(v));
+      return vector::BroadcastOp::create(rewriter, loc, vecType,
+                                         widened(scalars.lookupOrDefault(v)));
     };
     auto mapped = [&](ValueRange values) {
       return llvm::map_to_vector(values, [&](Value v) { return scalars.lookupOrDefault(v); });
@@ -477,9 +486,11 @@ struct RowVectorizer {
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (auto load = dyn_cast<memref::LoadOp>(op); load && varying.contains(load.getResult())) {
         int64_t s = *accessStride(load.getIndices());
-        auto readType = VectorType::get({vl * s}, f32);
+        Type element = load.getType();
+        auto readType = VectorType::get({vl * s}, element);
         Value read = vector::TransferReadOp::create(
-            rewriter, loc, readType, load.getMemRef(), mapped(load.getIndices()), zero,
+            rewriter, loc, readType, load.getMemRef(), mapped(load.getIndices()),
+            arith::ConstantOp::create(rewriter, loc, rewriter.getFloatAttr(element, 0)),
             ArrayRef<bool>(inBounds(load.getIndices().back(), load.getMemRefType(), s)));
         if (s == 2) {
           SmallVector<int64_t> even;
@@ -487,13 +498,18 @@ struct RowVectorizer {
             even.push_back(2 * i);
           read = vector::ShuffleOp::create(rewriter, loc, read, read, even);
         }
+        if (element != f32)
+          read = arith::ExtFOp::create(rewriter, loc, vecType, read);
         vectors[load.getResult()] = read;
         continue;
       }
       if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        Value value = asVector(store.getValueToStore());
+        Type element = store.getMemRefType().getElementType();
+        if (element != f32)
+          value = arith::TruncFOp::create(rewriter, loc, VectorType::get({vl}, element), value);
         vector::TransferWriteOp::create(
-            rewriter, loc, asVector(store.getValueToStore()), store.getMemRef(),
-            mapped(store.getIndices()),
+            rewriter, loc, value, store.getMemRef(), mapped(store.getIndices()),
             ArrayRef<bool>(inBounds(store.getIndices().back(), store.getMemRefType(), 1)));
         continue;
       }

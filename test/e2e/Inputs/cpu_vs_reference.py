@@ -6,7 +6,8 @@
    count_include_pad, padding), broadcasting binary ops, dense / matmul /
    batch_matmul (transposes, batch broadcast, 1-D operands), reductions,
    softmax, layer_norm, transpose, slices with negative steps, pads, nms
-   (per-class cap, empty slots, no background class, batches, f16).
+   (per-class cap, empty slots, no background class, batches, f16), f16 and
+   bf16 pooling.
 3. Small zoo models (graph passes on: the default, every level, composites,
    NHWC layouts), on one thread (sequential tile loops) and on two (OpenMP
    tile loops).
@@ -328,6 +329,27 @@ with open(shared, "w") as f:
 }}
 """)
 compare("generated shared_folded_weight O3", shared, "main", pipeline="O3")
+
+# f16 and bf16 pooling: the row loops computed in f32 vectors, widened
+# where read and rounded where stored (max pooling exactly; an average
+# rounded once, where the reference rounds its exact result: within one
+# unit in the last place, 2^-8 relative for bf16, 2^-11 for f16).
+narrow_cases = []
+for i, (et, op, layout) in enumerate([("bf16", "max_pool2d", "NHWC"), ("bf16", "avg_pool2d", "NHWC"),
+                                      ("f16", "max_pool2d", "NCHW"), ("f16", "avg_pool2d", "NHWC"),
+                                      ("bf16", "max_pool2d", "NCHW")]):
+    shape, out = ([1, 20, 20, 24], [1, 10, 10, 24]) if layout == "NHWC" else ([1, 4, 20, 37], [1, 4, 10, 19])
+    attrs = (f'layout = "{layout}", kernel_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, '
+             f"padding = array<i64: 1, 1, 1, 1>")
+    narrow_cases.append((f"{op}_{et}_{layout}_{i}", f"""func.func @main(%x: {t(shape, et)}) -> {t(out, et)} {{
+  %0 = graph.{op} %x {{{attrs}}} : ({t(shape, et)}) -> {t(out, et)}
+  return %0 : {t(out, et)}
+}}""", "0" if op == "max_pool2d" else "1e-3", "0" if op == "max_pool2d" else "8e-3"))
+for name, text, atol, rtol in narrow_cases:
+    path = os.path.join(work, f"{name}.mlir")
+    with open(path, "w") as f:
+        f.write(text + "\n")
+    compare(f"generated {name}", path, "main", atol=atol, rtol=rtol)
 
 for name, text in cases:
     path = os.path.join(work, f"{name}.mlir")
