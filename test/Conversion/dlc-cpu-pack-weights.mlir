@@ -12,13 +12,14 @@
 // Over the cases below: five f32 kernel arguments packed and one
 // transposed, and six bf16 ones and an f16 one widened once into f32 forms
 // (panels, or [k, n] for a dense weight of 20 columns; the [k, n] weight of
-// 20 columns stays as it is), fourteen weights written, all into new payloads (only the CPU
+// 20 columns stays as it is), an f16 convolution weight widened as it is,
+// fifteen weights written, all into new payloads (only the CPU
 // compiler names payloads the pass may overwrite: dlc-run-cpu.test).
-// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 11, pairs 0, transposed 2, weights 14, widened 7
+// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 11, pairs 0, transposed 2, weights 15, widened 8
 // With bf16 dot products, three of the bf16 weights become panels of pairs
 // instead, and so do the two of 20 columns (the last cases); the two that
 // cannot, and the f16 one, are widened.
-// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 8, pairs 5, transposed 1, weights 15, widened 3
+// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 8, pairs 5, transposed 1, weights 16, widened 4
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -695,4 +696,42 @@ func.func private @pairs_padded_bias_kernel(%a: tensor<3x2xbf16>, %b: tensor<20x
     linalg.yield %s : f32
   } -> tensor<3x20xf32>
   return %r : tensor<3x20xf32>
+}
+
+// -----
+
+// An f16 weight that is the product's A (an NCHW convolution's [O, C, KH,
+// KW], widened, then collapsed into [O, C*KH*KW]): widened once here, as it
+// is, instead of at every run; the kernel takes the f32 weight.
+// CHECK-LABEL: func @widened_a
+// CHECK: %[[W:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<2x1x1x2xf32>
+// CHECK: call @widened_a_kernel(%[[W]], %arg0) : (tensor<2x1x1x2xf32>, tensor<2x3xf32>)
+// CHECK: func.func private @widened_a_kernel(%arg0: tensor<2x1x1x2xf32>, %arg1: tensor<2x3xf32>)
+// CHECK-NOT: arith.extf
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0], [1, 2, 3]] : tensor<2x1x1x2xf32> into tensor<2x2xf32>
+// 1.0, 2.0, -0.5, 65504.0 (f16's largest) in f32.
+// CHECK: packed_weight{{.*}}: "0x400000000000803F00000040000000BF00E07F47"
+func.func @widened_a(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %w = arith.constant dense<[[[[1.0, 2.0]]], [[[-0.5, 65504.0]]]]> : tensor<2x1x1x2xf16>
+  %y = call @widened_a_kernel(%w, %x) : (tensor<2x1x1x2xf16>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+func.func private @widened_a_kernel(%a: tensor<2x1x1x2xf16>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %ea = tensor.empty() : tensor<2x1x1x2xf32>
+  %wa = linalg.generic {indexing_maps = [affine_map<(i, j, k, l) -> (i, j, k, l)>, affine_map<(i, j, k, l) -> (i, j, k, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a : tensor<2x1x1x2xf16>) outs(%ea : tensor<2x1x1x2xf32>) {
+  ^bb0(%p: f16, %o: f32):
+    %f = arith.extf %p : f16 to f32
+    linalg.yield %f : f32
+  } -> tensor<2x1x1x2xf32>
+  %m = tensor.collapse_shape %wa [[0], [1, 2, 3]] : tensor<2x1x1x2xf32> into tensor<2x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x3xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%m, %b : tensor<2x2xf32>, tensor<2x3xf32>) outs(%c : tensor<2x3xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
 }

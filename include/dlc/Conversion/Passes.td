@@ -179,20 +179,26 @@ def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
     f32 (GraphToLinalg computes mixed-precision products in f32), itself or
     its collapse into a matrix (an NHWC convolution's HWIO weight as
     [KH*KW*C, O], which GraphToLinalg widens after the collapse), as the B of
-    products whose A is widened from bf16 too, with n a multiple of nr and
-    k even, is stored instead as panels of pairs `[n / nr][k / 2][nr][2]`:
+    products whose A is widened from bf16 too, with k even, is stored
+    instead as panels of pairs `[ceil(n / nr)][k / 2][nr][2]`:
     each pair of a row holds the two values of B, k and k + 1, that one
     lane of a bf16 dot product multiplies by a pair of A. The products
     then take the bf16 values themselves, B through `(n floordiv nr,
     k floordiv 2, n mod nr, k mod 2)`, and widen them in their bodies;
-    `dlc-cpu-vectorize-contractions` computes them with `vdpbf16ps`. The
-    counter `pairs` counts such arguments.
+    `dlc-cpu-vectorize-contractions` computes them with `vdpbf16ps`. Where
+    n is no multiple of nr, the last panel is padded with zeros and each
+    product computes into an accumulator of whole panels (from the same
+    fill, or from zero with its initial values added afterwards), of which
+    the kernel's value is the slice of n columns. The counter `pairs`
+    counts such arguments.
 
     An f16 or bf16 argument read that way that does not become pairs (no
-    `bf16-dots`, f16, odd k, n no multiple of nr, an f32 A) is widened to
-    f32 here, once, and packed (or transposed) like an f32 weight; the
-    kernel's widening of it goes, instead of running at every call
-    (counter `widened`).
+    `bf16-dots`, f16, odd k, an f32 A) is widened to f32 here, once, and
+    packed (or transposed) like an f32 weight; so is, as it is, any other
+    f16 or bf16 constant argument of rank 2 or more that the kernel only
+    widens (an NCHW convolution's weight, the product's A). The kernel's
+    widening of it goes, instead of running at every call (counter
+    `widened`).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

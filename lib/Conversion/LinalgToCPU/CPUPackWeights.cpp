@@ -60,8 +60,10 @@ enum class Held { KN, NK };
 /// whose n is no multiple of the panel width) [k, n]; a bf16 B of products
 /// on hardware with bf16 dot products, panels of pairs from either layout.
 /// An f16 or bf16 B the products read widened (and that does not become
-/// pairs) takes the f32 forms, widened once here instead of at every run.
-enum class Form { PanelsFromKN, PanelsFromNK, TransposedNK, PairsFromKN, PairsFromNK };
+/// pairs) takes the f32 forms, widened once here instead of at every run;
+/// so does, as it is (`Widened`), any other f16 or bf16 constant that a
+/// kernel only widens (an NCHW convolution's weight, the product's A).
+enum class Form { PanelsFromKN, PanelsFromNK, TransposedNK, PairsFromKN, PairsFromNK, Widened };
 
 /// `in`, `count` f16 or bf16 values, widened to f32 in `out`.
 void widenToF32(const char *in, char *out, int64_t count, bool f16) {
@@ -409,6 +411,12 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
           }
         Value widened = widenedWeight(matrix);
         std::optional<Reading> reading = productsReading(widened ? widened : matrix);
+        if (!reading && widened && matrix == arg &&
+            cast<RankedTensorType>(arg.getType()).getRank() >= 2 && constants()) {
+          candidates.push_back({kernel, arg.getArgNumber(), matrix, Form::Widened, 0, {}, calls,
+                                true});
+          continue;
+        }
         if (!reading || !constants())
           continue;
         ArrayRef<int64_t> shape =
@@ -457,6 +465,8 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       case Form::PairsFromNK:
         shape = {panelCount(rows, width), cols / 2, width, 2};
         break;
+      case Form::Widened:
+        return cast<RankedTensorType>(weight.getType()).clone(element);
       }
       return RankedTensorType::get(shape, element);
     };
@@ -540,6 +550,9 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       case Form::PairsFromNK:
         writePairs(in, out, Held::NK, cols, rows, width);
         break;
+      case Form::Widened:
+        std::memcpy(out, in, byteSize(packedType(entries[i].first)));
+        break;
       }
       if (!copy.empty())
         scratch.give(std::move(copy));
@@ -590,6 +603,8 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
         widen->erase();
         ++widenedOnce;
       }
+      if (c.form == Form::Widened)
+        continue;
       if (c.form == Form::PairsFromKN || c.form == Form::PairsFromNK) {
         Operation *widen = *arg.getUsers().begin();
         for (auto [op, d] : c.products)
