@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "dlc/Runtime/CPUExecutable.h"
 #include "dlc/Runtime/Interpreter.h"
+#include "dlc/Support/Environment.h"
 #include "dlc/Support/Memory.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -174,8 +175,7 @@ loadObjects(ArrayRef<std::string> objects, std::shared_ptr<std::string> linkErro
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit)
     return jit.takeError();
-  if (const char *perfMap = std::getenv("DLC_PERF_MAP");
-      perfMap && StringRef(perfMap) != "" && StringRef(perfMap) != "0")
+  if (envSwitch("DLC_PERF_MAP"))
     if (auto *linker = dyn_cast<llvm::orc::ObjectLinkingLayer>(&(*jit)->getObjLinkingLayer()))
       linker->addPlugin(std::make_shared<PerfMapPlugin>());
   (*jit)->getExecutionSession().setErrorReporter([linkErrors](llvm::Error e) {

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "../../Transforms/PassUtils.h"
+#include "../GraphToLinalg/Lowerings.h"
 #include "CPUSchedules.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Runtime/Tensor.h"
@@ -279,13 +280,29 @@ std::optional<Reading> pairReading(Value matrix, int64_t vectorBits) {
   return reading;
 }
 
+/// The accumulator of whole panels (`padded` columns) for a product whose
+/// initial value `init` has fewer: the same fill, or zeros where `init` is
+/// not a fill, which `initial` then is (to be added to the result).
+Value wholePanelsInit(OpBuilder &b, Location loc, Value init, int64_t padded, Value &initial) {
+  auto type = cast<RankedTensorType>(init.getType());
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  Value from = fill ? fill.getInputs()[0]
+                    : arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  if (!fill)
+    initial = init;
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = padded;
+  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::FillOp::create(b, loc, from, empty).getResult(0);
+}
+
 /// Replaces `op`, a product reading B through its widening, by the product
 /// of the bf16 values themselves, B read as panels of pairs: the operands
 /// widened in the body, where the dot-product kernel takes them as they
 /// are. Where n is no multiple of the width (paddable), the product fills
-/// an accumulator of whole panels and `op`'s result is its slice: the
-/// accumulator starts as `op`'s did where that is a fill, else from zero,
-/// with `op`'s initial values (a bias) added to the slice.
+/// an accumulator of whole panels (wholePanelsInit) and `op`'s result is
+/// its slice of n columns, plus `op`'s initial values where they were no
+/// fill (a bias).
 void readPairs(OpBuilder &b, linalg::GenericOp op, ProductDims d, Value pairs, int64_t width) {
   Value a = widenedFrom(op.getDpsInputs()[0]);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -295,20 +312,11 @@ void readPairs(OpBuilder &b, linalg::GenericOp op, ProductDims d, Value pairs, i
   Value init = op.getDpsInits()[0], initial;
   auto type = cast<RankedTensorType>(init.getType());
   int64_t n = type.getShape().back(), padded = panelCount(n, width) * width;
-  if (padded != n) {
-    auto fill = init.getDefiningOp<linalg::FillOp>();
-    Value from = fill ? fill.getInputs()[0]
-                      : arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
-    if (!fill)
-      initial = init;
-    SmallVector<int64_t> shape(type.getShape());
-    shape.back() = padded;
-    Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-    init = linalg::FillOp::create(b, loc, from, empty).getResult(0);
-  }
+  if (padded != n)
+    init = wholePanelsInit(b, loc, init, padded, initial);
   auto pairOp = linalg::GenericOp::create(
-      b, op.getLoc(), init.getType(), ValueRange{a, pairs}, init, maps,
-      op.getIteratorTypesArray(), [&](OpBuilder &nb, Location loc, ValueRange args) {
+      b, loc, init.getType(), ValueRange{a, pairs}, init, maps, op.getIteratorTypesArray(),
+      [&](OpBuilder &nb, Location loc, ValueRange args) {
         Block &body = *op.getBlock();
         IRMapping map;
         for (unsigned i = 0; i < 2; ++i)
@@ -326,19 +334,10 @@ void readPairs(OpBuilder &b, linalg::GenericOp op, ProductDims d, Value pairs, i
         strides(type.getRank(), b.getIndexAttr(1));
     result = tensor::ExtractSliceOp::create(b, loc, type, result, offsets, sizes, strides);
   }
-  if (initial) {
-    AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-    result = linalg::GenericOp::create(
-                 b, loc, type, ValueRange{result, initial},
-                 ValueRange{tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType())},
-                 SmallVector<AffineMap>(3, id),
-                 SmallVector<utils::IteratorType>(type.getRank(), utils::IteratorType::parallel),
-                 [](OpBuilder &nb, Location l, ValueRange args) {
-                   linalg::YieldOp::create(nb, l, ValueRange{arith::AddFOp::create(
-                                                      nb, l, args[0], args[1])});
-                 })
-                 .getResult(0);
-  }
+  if (initial)
+    result = dlc::lowering::elementwise(
+        b, loc, type, {result, initial},
+        [](OpBuilder &nb, Location l, ValueRange v) { return dlc::lowering::add(nb, l, v[0], v[1]); });
   op->replaceAllUsesWith(ValueRange{result});
   op->erase();
 }
@@ -518,7 +517,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       const char *in = bytes.data();
       char *out;
       std::vector<char> copy;
-      if (widened) {
+      if (widened && static_cast<Form>(form) != Form::Widened) {
         copy = scratch.take(bytes.size() * 2);
         widenToF32(bytes.data(), copy.data(), bytes.size() / 2,
                    cast<ShapedType>(weight.getType()).getElementType().isF16());
@@ -551,7 +550,8 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
         writePairs(in, out, Held::NK, cols, rows, width);
         break;
       case Form::Widened:
-        std::memcpy(out, in, byteSize(packedType(entries[i].first)));
+        widenToF32(in, out, bytes.size() / 2,
+                   cast<ShapedType>(weight.getType()).getElementType().isF16());
         break;
       }
       if (!copy.empty())

@@ -2,6 +2,7 @@
 #include "dlc/Conversion/CPUPipeline.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphDialect.h"
+#include "dlc/Support/Environment.h"
 #include "dlc/Support/HostCPU.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -53,7 +54,6 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
 
-#include <cstdlib>
 
 using namespace mlir;
 
@@ -119,8 +119,7 @@ void dlc::buildBufferizationPipeline(OpPassManager &pm) {
 }
 
 LogicalResult dlc::runLoweringPipeline(PassManager &pm, ModuleOp module) {
-  const char *each = std::getenv("DLC_VERIFY_EACH");
-  pm.enableVerifier(each && StringRef(each) != "" && StringRef(each) != "0");
+  pm.enableVerifier(envSwitch("DLC_VERIFY_EACH"));
   if (failed(pm.run(module)))
     return failure();
   return verify(module);

@@ -456,6 +456,12 @@ struct RowVectorizer {
     Type f32 = rewriter.getF32Type();
     auto vecType = VectorType::get({vl}, f32);
     auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+    // The padding of reads, a zero of each element type the row loads.
+    DenseMap<Type, Value> zeros;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto load = dyn_cast<memref::LoadOp>(op); load && !zeros.contains(load.getType()))
+        zeros[load.getType()] =
+            arith::ConstantOp::create(rewriter, loc, rewriter.getFloatAttr(load.getType(), 0));
     auto vecLoop = scf::ForOp::create(rewriter, loc, index(start), index(end), index(vl));
     rewriter.setInsertionPointToStart(vecLoop.getBody());
     IRMapping scalars;
@@ -489,8 +495,7 @@ struct RowVectorizer {
         Type element = load.getType();
         auto readType = VectorType::get({vl * s}, element);
         Value read = vector::TransferReadOp::create(
-            rewriter, loc, readType, load.getMemRef(), mapped(load.getIndices()),
-            arith::ConstantOp::create(rewriter, loc, rewriter.getFloatAttr(element, 0)),
+            rewriter, loc, readType, load.getMemRef(), mapped(load.getIndices()), zeros[element],
             ArrayRef<bool>(inBounds(load.getIndices().back(), load.getMemRefType(), s)));
         if (s == 2) {
           SmallVector<int64_t> even;
