@@ -37,27 +37,33 @@ TEST(Shape, StridesAndBroadcastStrides) {
   EXPECT_EQ(formatShape({1, 3, 224, 224}), "1x3x224x224");
 }
 
-/// permuteFloats against the definition, element by element: every
-/// permutation of rank-4 shapes whose sizes are no multiple of the copy's
-/// 16 x 16 blocks, with and without axes of one element, and the layout
-/// transforms of weights and images.
-TEST(Shape, PermutesFloats) {
+/// permuteElements against the definition, element by element, for
+/// elements of 4 and 2 bytes (f32; f16 and bf16): every permutation of
+/// rank-4 shapes whose sizes are no multiple of the copy's 16 x 16 blocks,
+/// with and without axes of one element, and the layout transforms of
+/// weights and images.
+template <typename T> static void checkPermute(Shape shape, llvm::ArrayRef<int64_t> perm) {
+  int64_t count = numElements(shape);
+  std::vector<T> in(count), out(count, T(-1));
+  for (int64_t i = 0; i < count; ++i)
+    in[i] = static_cast<T>(i);
+  permuteElements(in.data(), sizeof(T), shape, perm, out.data());
+  Shape outShape;
+  for (int64_t a : perm)
+    outShape.push_back(shape[a]);
+  Shape inStrides = rowMajorStrides(shape);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t source = 0;
+    for (size_t k = 0; k < perm.size(); ++k)
+      source += axisIndex(i, outShape, k) * inStrides[perm[k]];
+    ASSERT_EQ(out[i], in[source]) << "element " << i << " of " << formatShape(outShape);
+  }
+}
+
+TEST(Shape, PermutesElements) {
   auto check = [](Shape shape, llvm::ArrayRef<int64_t> perm) {
-    int64_t count = numElements(shape);
-    std::vector<float> in(count), out(count, -1);
-    for (int64_t i = 0; i < count; ++i)
-      in[i] = static_cast<float>(i);
-    permuteFloats(in.data(), shape, perm, out.data());
-    Shape outShape;
-    for (int64_t a : perm)
-      outShape.push_back(shape[a]);
-    Shape inStrides = rowMajorStrides(shape);
-    for (int64_t i = 0; i < count; ++i) {
-      int64_t source = 0;
-      for (size_t k = 0; k < perm.size(); ++k)
-        source += axisIndex(i, outShape, k) * inStrides[perm[k]];
-      ASSERT_EQ(out[i], in[source]) << "element " << i << " of " << formatShape(outShape);
-    }
+    checkPermute<uint32_t>(shape, perm);
+    checkPermute<uint16_t>(shape, perm);
   };
   for (Shape shape : {Shape{3, 17, 5, 33}, Shape{18, 1, 5, 1}, Shape{1, 20, 1, 9}}) {
     llvm::SmallVector<int64_t> perm{0, 1, 2, 3};

@@ -2,6 +2,7 @@
 #include "dlc/Runtime/TensorIO.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/bit.h"
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -147,6 +148,29 @@ TEST(Tensor, NarrowsFloatsAsAPFloat) {
           << x;
     }
   EXPECT_TRUE(std::isnan(roundToDType(DType::BF16, NAN)));
+}
+
+// Widening builds the double's bits: every one of the 65536 f16 and bf16
+// values (subnormals, infinities and NaNs with either sign) as APFloat's.
+TEST(Tensor, WidensEveryHalfAsAPFloat) {
+  struct Format {
+    const llvm::fltSemantics &sem;
+    int mant, exp;
+  };
+  for (Format f : {Format{llvm::APFloat::IEEEhalf(), 10, 5}, Format{llvm::APFloat::BFloat(), 7, 8}})
+    for (uint64_t bits = 0; bits < 65536; ++bits) {
+      llvm::APFloat expected(f.sem, llvm::APInt(16, bits));
+      bool lost;
+      expected.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      double got = widenFloatBits(bits, f.mant, f.exp);
+      if (expected.isNaN()) {
+        ASSERT_TRUE(std::isnan(got)) << bits;
+        ASSERT_EQ(std::signbit(got), expected.isNegative()) << bits;
+        continue;
+      }
+      ASSERT_EQ(llvm::bit_cast<uint64_t>(got),
+                expected.bitcastToAPInt().getZExtValue()) << bits << " mant " << f.mant;
+    }
 }
 
 TEST(Tensor, ComparesWithTolerances) {

@@ -87,14 +87,20 @@ uint64_t dlc::narrowFloatBits(double value, int mant, int expBits) {
 }
 
 double dlc::widenFloatBits(uint64_t bits, int mant, int expBits) {
+  // The double's bits, built directly (every f16 and bf16 value is a
+  // normal double): models convert millions of weights through here.
   int bias = (1 << (expBits - 1)) - 1, maxExp = (1 << expBits) - 1;
   int e = static_cast<int>((bits >> mant) & maxExp);
   uint64_t f = bits & ((uint64_t(1) << mant) - 1);
-  double v = e == maxExp ? (f ? NAN : INFINITY)
-             : e == 0    ? std::ldexp(static_cast<double>(f), 1 - bias - mant)
-                         : std::ldexp(static_cast<double>(f | (uint64_t(1) << mant)),
-                                      e - bias - mant);
-  return (bits >> (mant + expBits)) & 1 ? -v : v;
+  uint64_t sign = ((bits >> (mant + expBits)) & 1) << 63;
+  if (e == maxExp)
+    return llvm::bit_cast<double>(sign | (uint64_t(0x7ff) << 52) | (f ? uint64_t(1) << 51 : 0));
+  if (e == 0) { // subnormal: f units of 2^(1 - bias - mant), exact in double
+    double unit = llvm::bit_cast<double>(uint64_t(1023 + 1 - bias - mant) << 52);
+    double v = static_cast<double>(f) * unit;
+    return sign ? -v : v;
+  }
+  return llvm::bit_cast<double>(sign | (uint64_t(e - bias + 1023) << 52) | (f << (52 - mant)));
 }
 
 int64_t dlc::toInt64(double value) {

@@ -1,6 +1,8 @@
 //===- Shape.cpp - shape arithmetic ----------------------------------------===//
 #include "dlc/Support/Shape.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <algorithm>
 
 using namespace dlc;
@@ -51,8 +53,9 @@ Shape dlc::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
   return strides;
 }
 
-void dlc::permuteFloats(const float *in, llvm::ArrayRef<int64_t> shape,
-                        llvm::ArrayRef<int64_t> perm, float *out) {
+template <typename T>
+static void permute(const T *in, llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> perm,
+                    T *out) {
   // Axes of one element moved nowhere: without them, a 1 x 1 kernel's
   // OIHW -> HWIO is the transpose [O, I] -> [I, O].
   llvm::SmallVector<int64_t> kept; // output order, input axes
@@ -126,6 +129,17 @@ void dlc::permuteFloats(const float *in, llvm::ArrayRef<int64_t> shape,
          k >= 0 && ++index[k] == outShape[outer[k]]; --k)
       index[k] = 0;
   }
+}
+
+void dlc::permuteElements(const void *in, int64_t width, llvm::ArrayRef<int64_t> shape,
+                          llvm::ArrayRef<int64_t> perm, void *out) {
+  switch (width) {
+  case 1: return permute(static_cast<const uint8_t *>(in), shape, perm, static_cast<uint8_t *>(out));
+  case 2: return permute(static_cast<const uint16_t *>(in), shape, perm, static_cast<uint16_t *>(out));
+  case 4: return permute(static_cast<const uint32_t *>(in), shape, perm, static_cast<uint32_t *>(out));
+  case 8: return permute(static_cast<const uint64_t *>(in), shape, perm, static_cast<uint64_t *>(out));
+  }
+  llvm_unreachable("permuteElements: elements of 1, 2, 4 or 8 bytes");
 }
 
 int64_t dlc::axisIndex(int64_t linear, llvm::ArrayRef<int64_t> shape, int64_t axis) {

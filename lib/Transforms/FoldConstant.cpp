@@ -7,6 +7,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/ADT/bit.h"
 
 #include <cstring>
 #include <functional>
@@ -75,18 +76,65 @@ static std::optional<AsmResourceBlob> moveBytes(Operation *op) {
   return blob;
 }
 
-/// f32 add, sub, mul and div (numpy broadcasting) of constants computed in
-/// f32 on their bytes: scaling ResNet-50's convolution weights
-/// (FoldScaleAxis) through the interpreter's doubles took 0.57 s, 70% of
-/// O3's graph passes. The floats are the interpreter's: a double holds 53
-/// bits, at least 2 x 24 + 2, so one of these operations computed in double
-/// and rounded to float rounds as if computed in float. Null when `op` is
-/// not one of them or an operand is not an f32 constant with raw bytes.
-static std::optional<AsmResourceBlob> f32Arithmetic(Operation *op) {
+/// Elements of f32 constants, loaded and computed as floats.
+struct F32Elements {
+  using Scalar = float;
+  static constexpr int64_t width = 4;
+  Scalar load(const char *p, int64_t i) const {
+    float x;
+    std::memcpy(&x, p + i * 4, 4);
+    return x;
+  }
+  void store(char *p, int64_t i, Scalar x) const { std::memcpy(p + i * 4, &x, 4); }
+};
+
+/// Elements of bf16 constants, computed as floats and rounded to bf16 where
+/// stored: a float holds 24 bits, at least 2 x 8 + 2, so this rounds as the
+/// interpreter's double does.
+struct BF16Elements {
+  using Scalar = float;
+  static constexpr int64_t width = 2;
+  Scalar load(const char *p, int64_t i) const {
+    uint16_t bits;
+    std::memcpy(&bits, p + i * 2, 2);
+    return llvm::bit_cast<float>(uint32_t(bits) << 16);
+  }
+  void store(char *p, int64_t i, Scalar x) const {
+    uint16_t bits = bf16FromF32Bits(llvm::bit_cast<uint32_t>(x));
+    std::memcpy(p + i * 2, &bits, 2);
+  }
+};
+
+/// Elements of f16 constants, computed as the interpreter does: in double,
+/// rounded to f16 where stored.
+struct F16Elements {
+  using Scalar = double;
+  static constexpr int64_t width = 2;
+  Scalar load(const char *p, int64_t i) const {
+    uint16_t bits;
+    std::memcpy(&bits, p + i * 2, 2);
+    return widenFloatBits(bits, 10, 5);
+  }
+  void store(char *p, int64_t i, Scalar x) const {
+    auto bits = static_cast<uint16_t>(narrowFloatBits(x, 10, 5));
+    std::memcpy(p + i * 2, &bits, 2);
+  }
+};
+
+/// Add, sub, mul and div (numpy broadcasting) of f32, f16 or bf16
+/// constants computed on their bytes: scaling ResNet-50's convolution
+/// weights (FoldScaleAxis) through the interpreter's doubles took 0.57 s,
+/// 70% of O3's graph passes, in f32, and 1 s in bf16. In f32 they compute
+/// in float: a double holds 53 bits, at least 2 x 24 + 2, so one of these
+/// operations computed in double and rounded to float rounds as if
+/// computed in float (and bf16 likewise in float, above). Null when `op` is not one of them or an operand is
+/// not a constant of the result's type with raw bytes.
+static std::optional<AsmResourceBlob> floatArithmetic(Operation *op) {
   if (!isa<AddOp, SubOp, MulOp, DivOp>(op))
     return std::nullopt;
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
-  if (!outType.getElementType().isF32() || !outType.hasStaticShape())
+  Type element = outType.getElementType();
+  if (!isa<Float32Type, Float16Type, BFloat16Type>(element) || !outType.hasStaticShape())
     return std::nullopt;
   // Each operand's strides over the output's dimensions, 0 where it is
   // broadcast.
@@ -97,7 +145,7 @@ static std::optional<AsmResourceBlob> f32Arithmetic(Operation *op) {
   for (Value v : op->getOperands()) {
     auto type = cast<RankedTensorType>(v.getType());
     std::optional<ArrayRef<char>> bytes = payloadBytes(v.getDefiningOp<ConstantOp>());
-    if (!bytes || !type.getElementType().isF32() || type.getRank() > rank)
+    if (!bytes || type.getElementType() != element || type.getRank() > rank)
       return std::nullopt;
     data.push_back(bytes->data());
     strides.push_back(broadcastStrides(type.getShape(), outType.getShape()));
@@ -115,16 +163,13 @@ static std::optional<AsmResourceBlob> f32Arithmetic(Operation *op) {
       s.erase(s.begin() + d + 1);
     }
   }
-  auto load = [](const char *p, int64_t i) {
-    float x;
-    std::memcpy(&x, p + i * 4, 4);
-    return x;
-  };
-  AsmResourceBlob blob = allocateBlob(outType.getNumElements() * 4);
+  int64_t width = element.getIntOrFloatBitWidth() / 8, n = outType.getNumElements();
+  AsmResourceBlob blob = allocateBlob(n * width);
   char *out = blob.getMutableData().data();
-  int64_t inner = sizes.empty() ? 1 : sizes.back(), n = outType.getNumElements();
+  int64_t inner = sizes.empty() ? 1 : sizes.back();
   int64_t sx = sizes.empty() ? 0 : strides[0].back(), sy = sizes.empty() ? 0 : strides[1].back();
-  auto run = [&](auto apply) {
+  auto run = [&](auto elements, auto apply) {
+    constexpr int64_t w = decltype(elements)::width;
     SmallVector<int64_t> idx(sizes.size(), 0);
     for (int64_t row = 0; row * inner < n; ++row) {
       int64_t x = 0, y = 0;
@@ -134,12 +179,10 @@ static std::optional<AsmResourceBlob> f32Arithmetic(Operation *op) {
       }
       // The row with its strides as constants where they are 0 or 1, so
       // that the compiler vectorizes it.
-      auto compute = [&, px = data[0] + x * 4, py = data[1] + y * 4,
-                      po = out + row * inner * 4](int64_t a, int64_t b) {
-        for (int64_t i = 0; i < inner; ++i) {
-          float r = apply(load(px, i * a), load(py, i * b));
-          std::memcpy(po + i * 4, &r, 4);
-        }
+      auto compute = [&, px = data[0] + x * w, py = data[1] + y * w,
+                      po = out + row * inner * w](int64_t a, int64_t b) {
+        for (int64_t i = 0; i < inner; ++i)
+          elements.store(po, i, apply(elements.load(px, i * a), elements.load(py, i * b)));
       };
       if (sx == 1 && sy == 0)
         compute(1, 0);
@@ -153,14 +196,23 @@ static std::optional<AsmResourceBlob> f32Arithmetic(Operation *op) {
         idx[d] = 0;
     }
   };
-  if (isa<AddOp>(op))
-    run(std::plus<float>());
-  else if (isa<SubOp>(op))
-    run(std::minus<float>());
-  else if (isa<MulOp>(op))
-    run(std::multiplies<float>());
+  auto withElements = [&](auto elements) {
+    using V = typename decltype(elements)::Scalar;
+    if (isa<AddOp>(op))
+      run(elements, std::plus<V>());
+    else if (isa<SubOp>(op))
+      run(elements, std::minus<V>());
+    else if (isa<MulOp>(op))
+      run(elements, std::multiplies<V>());
+    else
+      run(elements, std::divides<V>());
+  };
+  if (element.isF32())
+    withElements(F32Elements{});
+  else if (element.isBF16())
+    withElements(BF16Elements{});
   else
-    run(std::divides<float>());
+    withElements(F16Elements{});
   return blob;
 }
 
@@ -185,9 +237,7 @@ static std::optional<AsmResourceBlob> floatCast(Operation *op) {
   const char *in = bytes->data();
   char *out = blob.getMutableData().data();
   constexpr int64_t kChunk = 1 << 16;
-  // f32 to bf16, the common case, on the bits: the same exponent range,
-  // so rounding the mantissa to nearest even is an integer addition (a NaN
-  // becomes the quiet NaN narrowFloatBits gives).
+  // f32 to bf16, the common case, on the bits.
   bool f32ToBF16 = *from == DType::F32 && *to == DType::BF16;
   parallelFor(op->getContext(), 0, (n + kChunk - 1) / kChunk, [&](size_t chunk) {
     for (int64_t i = chunk * kChunk, e = std::min<int64_t>(n, i + kChunk); i < e; ++i) {
@@ -197,9 +247,7 @@ static std::optional<AsmResourceBlob> floatCast(Operation *op) {
       }
       uint32_t f;
       std::memcpy(&f, in + i * 4, 4);
-      auto h = static_cast<uint16_t>((f & 0x7fffffff) > 0x7f800000
-                                         ? ((f >> 16) & 0x8000) | 0x7fc0
-                                         : (f + 0x7fff + ((f >> 16) & 1)) >> 16);
+      uint16_t h = bf16FromF32Bits(f);
       std::memcpy(out + i * 2, &h, 2);
     }
   });
@@ -209,7 +257,7 @@ static std::optional<AsmResourceBlob> floatCast(Operation *op) {
 ElementsAttr dlc::foldOnBytes(Operation *op) {
   std::optional<AsmResourceBlob> blob = moveBytes(op);
   if (!blob)
-    blob = f32Arithmetic(op);
+    blob = floatArithmetic(op);
   if (!blob)
     blob = floatCast(op);
   if (!blob)

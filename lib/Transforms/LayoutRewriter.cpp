@@ -31,7 +31,7 @@ llvm::StringRef dlc::convClass(Operation *op) {
   auto conv = cast<Conv2DOp>(op);
   int64_t groups = conv.getGroups();
   if (groups == 1)
-    return "conv2d";
+    return tensorType(conv.getInput()).getElementType().isBF16() ? "conv2d.bf16" : "conv2d";
   int64_t c = tensorType(conv.getInput()).getDimSize(conv.getDataLayout() == "NHWC" ? 3 : 1);
   int64_t o = conv.getType().getDimSize(conv.getDataLayout() == "NHWC" ? 3 : 1);
   return groups == c && o == c ? "conv2d.depthwise" : "conv2d.grouped";
@@ -138,7 +138,7 @@ private:
       return known;
     OpBuilder b(func.getContext());
     b.setInsertionPointAfterValue(v);
-    if (Value moved = permutedF32Constant(b, v, from, to)) {
+    if (Value moved = permutedConstant(b, v, from, to)) {
       ++stats.constants;
       cache[key] = moved;
       return moved;
@@ -159,29 +159,34 @@ private:
     return result;
   }
 
-  /// `v`, an f32 constant with raw bytes, with its axes permuted from `from`
-  /// to `to` on those bytes (weights: megabytes, which the reference
-  /// interpreter's doubles would copy three times); null otherwise. The
-  /// bytes are written later, all constants' at once on the context's
-  /// threads (writePending).
-  Value permutedF32Constant(OpBuilder &b, Value v, StringRef from, StringRef to) {
+  /// `v`, a constant with raw bytes of 1, 2, 4 or 8 per element (f32,
+  /// f16, bf16, integers), with its axes permuted from `from` to `to` on
+  /// those bytes (weights: megabytes, which the reference interpreter's
+  /// doubles would copy three times, and narrow floats round-trip through
+  /// them); null otherwise. The bytes are written later, all constants' at
+  /// once on the context's threads (writePending).
+  Value permutedConstant(OpBuilder &b, Value v, StringRef from, StringRef to) {
     auto c = v.getDefiningOp<ConstantOp>();
     std::optional<SmallVector<int64_t>> perm = permutationBetween(from, to);
     auto type = cast<RankedTensorType>(v.getType());
     written(v);
     std::optional<ArrayRef<char>> bytes = c ? payloadBytes(c) : std::nullopt;
-    if (!bytes || !perm || !type.getElementType().isF32() ||
+    if (!bytes || !perm)
+      return {};
+    Type element = type.getElementType();
+    unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+    int64_t width = bits / 8, size = static_cast<int64_t>(bytes->size());
+    if (!llvm::is_contained({8u, 16u, 32u, 64u}, bits) ||
         static_cast<int64_t>(perm->size()) != type.getRank() || type.getNumElements() == 0 ||
-        static_cast<int64_t>(bytes->size()) != type.getNumElements() * 4)
+        size != type.getNumElements() * width)
       return {};
     RankedTensorType outType = permuted(type, *perm);
-    AsmResourceBlob blob = allocateBlob(bytes->size());
-    float *out = reinterpret_cast<float *>(blob.getMutableData().data());
+    AsmResourceBlob blob = allocateBlob(size);
+    char *out = blob.getMutableData().data();
     auto attr = DenseResourceElementsAttr::get(outType, "layout", std::move(blob));
     auto moved = ConstantOp::create(b, v.getLoc(), attr);
     pending.insert(moved);
-    permutes.push_back({reinterpret_cast<const float *>(bytes->data()),
-                        llvm::to_vector(type.getShape()), *perm, out});
+    permutes.push_back({bytes->data(), width, llvm::to_vector(type.getShape()), *perm, out});
     return moved;
   }
 
@@ -200,7 +205,7 @@ private:
   /// faster in 12 of 12 paired runs).
   void writePending() {
     parallelForEach(func.getContext(), permutes, [](const Permute &p) {
-      permuteFloats(p.in, p.shape, p.perm, p.out);
+      permuteElements(p.in, p.width, p.shape, p.perm, p.out);
     });
     permutes.clear();
     pending.clear();
@@ -368,9 +373,10 @@ private:
 
   /// A constant's bytes to write: `in` [shape] with its axes permuted.
   struct Permute {
-    const float *in;
+    const char *in;
+    int64_t width; ///< bytes per element
     SmallVector<int64_t> shape, perm;
-    float *out;
+    char *out;
   };
 
   func::FuncOp func;

@@ -26,7 +26,7 @@ mlir::LogicalResult rewriteLayouts(mlir::func::FuncOp func, const TargetDescript
                                    llvm::StringRef pass);
 
 /// The op class of a graph.conv2d in a target description: `conv2d`,
-/// `conv2d.depthwise` or `conv2d.grouped`.
+/// `conv2d.bf16`, `conv2d.depthwise` or `conv2d.grouped`.
 llvm::StringRef convClass(mlir::Operation *conv);
 
 } // namespace dlc

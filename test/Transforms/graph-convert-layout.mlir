@@ -7,7 +7,7 @@
 // RUN: not dlc-opt %s --pass-pipeline="builtin.module(func.func(graph-convert-layout{desired-layouts=conv2d=NCWH}))" 2>&1 | FileCheck %s --check-prefix=BADLAYOUT
 
 // STATS: graph-convert-layout: constants 7, converted 7, followed 9, transforms 6, unsupported 1
-// BADCLASS: graph-convert-layout: desired-layouts entry 'conv3d=NHWC': unknown op class 'conv3d' (expected conv2d, conv2d.depthwise or conv2d.grouped)
+// BADCLASS: graph-convert-layout: desired-layouts entry 'conv3d=NHWC': unknown op class 'conv3d' (expected conv2d, conv2d.bf16, conv2d.depthwise or conv2d.grouped)
 // BADLAYOUT: graph-convert-layout: desired-layouts entry 'conv2d=NCWH': data layout 'NCWH' is not NCHW or NHWC
 
 // A residual block: the transforms between the convolutions cancel, the

@@ -46,6 +46,13 @@ double roundToDType(DType type, double value);
 uint64_t narrowFloatBits(double value, int mant, int expBits);
 /// The value of the bits `bits` of such a float.
 double widenFloatBits(uint64_t bits, int mant, int expBits);
+/// The bf16 bits of the f32 bits `f`, as narrowFloatBits rounds them: the
+/// same exponent range, so rounding the mantissa to nearest even is an
+/// integer addition (a NaN becomes the quiet NaN of its sign).
+inline uint16_t bf16FromF32Bits(uint32_t f) {
+  return static_cast<uint16_t>((f & 0x7fffffff) > 0x7f800000 ? ((f >> 16) & 0x8000) | 0x7fc0
+                                                             : (f + 0x7fff + ((f >> 16) & 1)) >> 16);
+}
 
 /// Little-endian element encoding shared by files and constant payloads.
 double decodeElement(DType type, const char *bytes);

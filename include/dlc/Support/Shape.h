@@ -41,13 +41,14 @@ std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape);
 /// Row-major strides of a shape, in elements.
 Shape rowMajorStrides(llvm::ArrayRef<int64_t> shape);
 
-/// Copies the row-major floats `in` of `shape` into `out` with the axes
-/// permuted: axis i of `out` is axis perm[i] of `in`. Axes that stay
-/// adjacent are moved as one, and a permutation that moves the innermost
-/// axis copies blocks of both innermost axes, so that reads and writes both
-/// stay within a few cache lines (weights of hundreds of megabytes).
-void permuteFloats(const float *in, llvm::ArrayRef<int64_t> shape,
-                   llvm::ArrayRef<int64_t> perm, float *out);
+/// Copies the row-major elements `in` of `shape`, each `width` bytes (1,
+/// 2, 4 or 8), into `out` with the axes permuted: axis i of `out` is axis
+/// perm[i] of `in`. Axes that stay adjacent are moved as one, and a
+/// permutation that moves the innermost axis copies blocks of both
+/// innermost axes, so that reads and writes both stay within a few cache
+/// lines (weights of hundreds of megabytes).
+void permuteElements(const void *in, int64_t width, llvm::ArrayRef<int64_t> shape,
+                     llvm::ArrayRef<int64_t> perm, void *out);
 
 /// Index along `axis` of the element at row-major position `linear` of a
 /// tensor of `shape`.

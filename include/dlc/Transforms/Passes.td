@@ -50,7 +50,7 @@ def FoldConstantPass : Pass<"graph-fold-constant", "mlir::func::FuncOp"> {
       `fold_qnn=false`): quantized weights stay quantized for
       FakeQuantizationToInteger.
 
-    Counters (`--dlc-pass-stats`): `folded`, ops folded into constants; `on-bytes`, of them, those computed on the constants' bytes (data movement, f32 arithmetic, casts between f32, f16 and bf16) rather than by the interpreter; `skipped-large`, ops not folded because the result is large and operands live on.
+    Counters (`--dlc-pass-stats`): `folded`, ops folded into constants; `on-bytes`, of them, those computed on the constants' bytes (data movement, arithmetic of f32, f16 or bf16, casts between f32, f16 and bf16) rather than by the interpreter; `skipped-large`, ops not folded because the result is large and operands live on.
   }];
   let options = [
     Option<"sizeLimit", "size-limit", "int64_t", /*default=*/"1 << 16",
@@ -518,7 +518,7 @@ def AlterOpLayoutPass : Pass<"graph-alter-op-layout", "mlir::func::FuncOp"> {
     builtin, or a file; see "Layouts are decided by the graph too" in the
     README) states the
     data and kernel layout each class of convolution wants (`conv2d`,
-    `conv2d.depthwise`, `conv2d.grouped`). Every `graph.conv2d` whose
+    `conv2d.bf16`, `conv2d.depthwise`, `conv2d.grouped`). Every `graph.conv2d` whose
     layouts differ is rebuilt in the wanted ones; layout-agnostic ops that
     read it (elementwise ops, numpy broadcasts against constants, bias_add,
     batch_norm, softmax, concat, pooling, residual adds) follow it into the

@@ -12,13 +12,14 @@
 //     composites = conv2d_bias_relu
 //     backend = cpu                        # what compiles its partitions
 //
-// The op classes are `conv2d` (groups = 1), `conv2d.depthwise` (one group
-// per channel) and `conv2d.grouped` (the others); a missing class falls back
-// to `conv2d`. `ops` lists graph op mnemonics and `composites` the names of
+// The op classes are `conv2d` (groups = 1), `conv2d.bf16` (groups = 1, bf16
+// input), `conv2d.depthwise` (one group per channel) and `conv2d.grouped`
+// (the others); a missing class falls back to `conv2d`. `ops` lists graph op mnemonics and `composites` the names of
 // graph.composite regions (MergeComposite) that the target takes when a
 // model is partitioned; `backend` (default: the target's name) is the dlc
 // backend that compiles its partitions. dlc has builtin descriptions
-// (`cpu`, `cpu-nhwc`, and `cublas`: the products of NVIDIA's library for
+// (`cpu`, whose bf16 convolutions are NHWC on CPUs with AVX512-BF16,
+// `cpu-nhwc`, and `cublas`: the products of NVIDIA's library for
 // `--target=cuda`); a path names a file.
 //
 //===----------------------------------------------------------------------===//
