@@ -111,6 +111,10 @@ int main(int argc, char **argv) {
   auto [inputFile, outputFile] =
       mlir::registerAndParseCLIOptions(argc, argv, "dlc optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  // `-o model.mlirbc` writes bytecode (weights as raw bytes), as dlc-zoo and
+  // dlc-import do; other names get text unless --emit-bytecode says so.
+  if (llvm::StringRef(outputFile).ends_with(".mlirbc"))
+    config.emitBytecode(true);
   if (dlcListPasses) {
     if (jsonOutput)
       llvm::outs() << llvm::formatv("{0:2}", dlc::passCatalogueToJSON()) << "\n";
