@@ -173,6 +173,35 @@ TEST(Tensor, WidensEveryHalfAsAPFloat) {
     }
 }
 
+// The float conversions FoldConstant computes with: f16 to f32 for every
+// f16 value, and f32 to f16 and bf16 as narrowFloatBits rounds, on every
+// f32 bit pattern near each exponent's ends, on ties and their neighbours,
+// and on one in 251 elsewhere.
+TEST(Tensor, ConvertsHalvesThroughFloat) {
+  for (uint32_t h = 0; h < 65536; ++h) {
+    float got = f32FromF16Bits(static_cast<uint16_t>(h));
+    double expected = widenFloatBits(h, 10, 5);
+    ASSERT_TRUE(got == expected || (std::isnan(got) && std::isnan(expected))) << h;
+    ASSERT_EQ(std::signbit(got), std::signbit(expected)) << h;
+  }
+  auto check = [](uint32_t f) {
+    double x = llvm::bit_cast<float>(f);
+    ASSERT_EQ(f16FromF32Bits(f), narrowFloatBits(x, 10, 5)) << std::hex << f;
+    ASSERT_EQ(bf16FromF32Bits(f), narrowFloatBits(x, 7, 8)) << std::hex << f;
+  };
+  for (uint64_t f = 0; f <= 0xffffffffu; f += 251)
+    check(static_cast<uint32_t>(f));
+  for (uint32_t sign : {0u, 0x80000000u})
+    for (uint32_t e = 0; e < 256; ++e)
+      for (uint32_t m = 0; m < 4096; ++m) {
+        check(sign | (e << 23) | m);
+        check(sign | (e << 23) | (0x7fffff - m));
+        // Ties of either type (and of f16's subnormals) and their neighbours.
+        for (uint32_t d : {0x7ffu, 0x800u, 0x801u})
+          check(sign | (e << 23) | ((m * 0x800 + d) & 0x7fffff));
+      }
+}
+
 TEST(Tensor, ComparesWithTolerances) {
   Tensor a(DType::F32, {2}), b(DType::F32, {2});
   a.data = {1.0, 2.0};

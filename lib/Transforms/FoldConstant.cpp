@@ -9,6 +9,7 @@
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/bit.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 
@@ -105,18 +106,19 @@ struct BF16Elements {
   }
 };
 
-/// Elements of f16 constants, computed as the interpreter does: in double,
-/// rounded to f16 where stored.
+/// Elements of f16 constants, computed as floats and rounded to f16 where
+/// stored: 24 bits, at least 2 x 11 + 2, so this too rounds as the
+/// interpreter's double does.
 struct F16Elements {
-  using Scalar = double;
+  using Scalar = float;
   static constexpr int64_t width = 2;
   Scalar load(const char *p, int64_t i) const {
     uint16_t bits;
     std::memcpy(&bits, p + i * 2, 2);
-    return widenFloatBits(bits, 10, 5);
+    return f32FromF16Bits(bits);
   }
   void store(char *p, int64_t i, Scalar x) const {
-    auto bits = static_cast<uint16_t>(narrowFloatBits(x, 10, 5));
+    uint16_t bits = f16FromF32Bits(llvm::bit_cast<uint32_t>(x));
     std::memcpy(p + i * 2, &bits, 2);
   }
 };
@@ -127,7 +129,7 @@ struct F16Elements {
 /// 70% of O3's graph passes, in f32, and 1 s in bf16. In f32 they compute
 /// in float: a double holds 53 bits, at least 2 x 24 + 2, so one of these
 /// operations computed in double and rounded to float rounds as if
-/// computed in float (and bf16 likewise in float, above). Null when `op` is not one of them or an operand is
+/// computed in float (and f16 and bf16 likewise in float, above). Null when `op` is not one of them or an operand is
 /// not a constant of the result's type with raw bytes.
 static std::optional<AsmResourceBlob> floatArithmetic(Operation *op) {
   if (!isa<AddOp, SubOp, MulOp, DivOp>(op))
@@ -168,33 +170,43 @@ static std::optional<AsmResourceBlob> floatArithmetic(Operation *op) {
   char *out = blob.getMutableData().data();
   int64_t inner = sizes.empty() ? 1 : sizes.back();
   int64_t sx = sizes.empty() ? 0 : strides[0].back(), sy = sizes.empty() ? 0 : strides[1].back();
+  // Rows in chunks of about 64K elements on the context's threads.
+  int64_t rows = inner == 0 ? 0 : n / inner;
+  int64_t chunkRows = std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(inner, 1));
   auto run = [&](auto elements, auto apply) {
     constexpr int64_t w = decltype(elements)::width;
-    SmallVector<int64_t> idx(sizes.size(), 0);
-    for (int64_t row = 0; row * inner < n; ++row) {
-      int64_t x = 0, y = 0;
-      for (size_t d = 0; d + 1 < sizes.size(); ++d) {
-        x += idx[d] * strides[0][d];
-        y += idx[d] * strides[1][d];
+    parallelFor(op->getContext(), 0, (rows + chunkRows - 1) / chunkRows, [&](size_t chunk) {
+      int64_t first = chunk * chunkRows, last = std::min(rows, first + chunkRows);
+      SmallVector<int64_t> idx(sizes.size(), 0);
+      for (int64_t d = static_cast<int64_t>(sizes.size()) - 2, r = first; d >= 0; --d) {
+        idx[d] = r % sizes[d];
+        r /= sizes[d];
       }
-      // The row with its strides as constants where they are 0 or 1, so
-      // that the compiler vectorizes it.
-      auto compute = [&, px = data[0] + x * w, py = data[1] + y * w,
-                      po = out + row * inner * w](int64_t a, int64_t b) {
-        for (int64_t i = 0; i < inner; ++i)
-          elements.store(po, i, apply(elements.load(px, i * a), elements.load(py, i * b)));
-      };
-      if (sx == 1 && sy == 0)
-        compute(1, 0);
-      else if (sx == 0 && sy == 1)
-        compute(0, 1);
-      else if (sx == 1 && sy == 1)
-        compute(1, 1);
-      else
-        compute(sx, sy);
-      for (int64_t d = static_cast<int64_t>(sizes.size()) - 2; d >= 0 && ++idx[d] == sizes[d]; --d)
-        idx[d] = 0;
-    }
+      for (int64_t row = first; row < last; ++row) {
+        int64_t x = 0, y = 0;
+        for (size_t d = 0; d + 1 < sizes.size(); ++d) {
+          x += idx[d] * strides[0][d];
+          y += idx[d] * strides[1][d];
+        }
+        // The row with its strides as constants where they are 0 or 1, so
+        // that the compiler vectorizes it.
+        auto compute = [&, px = data[0] + x * w, py = data[1] + y * w,
+                        po = out + row * inner * w](int64_t a, int64_t b) {
+          for (int64_t i = 0; i < inner; ++i)
+            elements.store(po, i, apply(elements.load(px, i * a), elements.load(py, i * b)));
+        };
+        if (sx == 1 && sy == 0)
+          compute(1, 0);
+        else if (sx == 0 && sy == 1)
+          compute(0, 1);
+        else if (sx == 1 && sy == 1)
+          compute(1, 1);
+        else
+          compute(sx, sy);
+        for (int64_t d = static_cast<int64_t>(sizes.size()) - 2; d >= 0 && ++idx[d] == sizes[d]; --d)
+          idx[d] = 0;
+      }
+    });
   };
   auto withElements = [&](auto elements) {
     using V = typename decltype(elements)::Scalar;
@@ -237,17 +249,18 @@ static std::optional<AsmResourceBlob> floatCast(Operation *op) {
   const char *in = bytes->data();
   char *out = blob.getMutableData().data();
   constexpr int64_t kChunk = 1 << 16;
-  // f32 to bf16, the common case, on the bits.
-  bool f32ToBF16 = *from == DType::F32 && *to == DType::BF16;
+  // f32 to bf16 or f16, the common cases, on the bits.
+  bool fromF32 = *from == DType::F32 && (*to == DType::BF16 || *to == DType::F16);
+  bool toBF16 = *to == DType::BF16;
   parallelFor(op->getContext(), 0, (n + kChunk - 1) / kChunk, [&](size_t chunk) {
     for (int64_t i = chunk * kChunk, e = std::min<int64_t>(n, i + kChunk); i < e; ++i) {
-      if (!f32ToBF16) {
+      if (!fromF32) {
         encodeElement(*to, decodeElement(*from, in + i * inWidth), out + i * outWidth);
         continue;
       }
       uint32_t f;
       std::memcpy(&f, in + i * 4, 4);
-      uint16_t h = bf16FromF32Bits(f);
+      uint16_t h = toBF16 ? bf16FromF32Bits(f) : f16FromF32Bits(f);
       std::memcpy(out + i * 2, &h, 2);
     }
   });

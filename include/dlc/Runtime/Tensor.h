@@ -13,6 +13,7 @@
 #include "dlc/Support/Shape.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -52,6 +53,37 @@ double widenFloatBits(uint64_t bits, int mant, int expBits);
 inline uint16_t bf16FromF32Bits(uint32_t f) {
   return static_cast<uint16_t>((f & 0x7fffffff) > 0x7f800000 ? ((f >> 16) & 0x8000) | 0x7fc0
                                                              : (f + 0x7fff + ((f >> 16) & 1)) >> 16);
+}
+/// The f16 bits of the f32 bits `f`, as narrowFloatBits rounds them (to
+/// nearest even; past 65504 to infinity; a NaN to the quiet NaN of its sign).
+inline uint16_t f16FromF32Bits(uint32_t f) {
+  uint32_t sign = (f >> 16) & 0x8000, a = f & 0x7fffffff;
+  if (a > 0x7f800000)
+    return static_cast<uint16_t>(sign | 0x7e00);
+  if (a >= 0x477ff000) // 65520 and up: infinity
+    return static_cast<uint16_t>(sign | 0x7c00);
+  if (a >= 0x38800000) // normal in f16: rebias, round off 13 mantissa bits
+    return static_cast<uint16_t>(sign | ((a - (112u << 23) + 0xfff + ((a >> 13) & 1)) >> 13));
+  // Subnormal in f16: units of 2^-24, rounded to nearest even.
+  int shift = 126 - static_cast<int>(a >> 23);
+  if (shift > 24)
+    return static_cast<uint16_t>(sign);
+  uint32_t m = (a & 0x7fffff) | 0x800000, rounded = m >> shift, rest = m & ((1u << shift) - 1),
+           half = 1u << (shift - 1);
+  rounded += rest > half || (rest == half && (rounded & 1));
+  return static_cast<uint16_t>(sign | rounded);
+}
+/// The f32 value of the f16 bits `h` (exact).
+inline float f32FromF16Bits(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e == 0) { // zero or subnormal: m units of 2^-24
+    float v = static_cast<float>(m) * 5.9604644775390625e-8f;
+    return sign ? -v : v;
+  }
+  uint32_t bits = sign | (e == 0x1f ? 0x7f800000 | (m << 13) : ((e + 112) << 23) | (m << 13));
+  float v;
+  std::memcpy(&v, &bits, 4);
+  return v;
 }
 
 /// Little-endian element encoding shared by files and constant payloads.
