@@ -223,6 +223,7 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
       p.decisions.push_back(std::move(d));
     }
   }
+  chosen = withTargetLayouts(std::move(chosen), target);
   if (!mixed.empty()) {
     chosen = withMixedPrecision(std::move(chosen), mixed, target);
     p.decisions.push_back(

@@ -55,6 +55,15 @@ bool dlc::takesBF16Dots(llvm::StringRef mixed, llvm::StringRef target) {
   return mixed == "bf16" && target == "cpu" && hostHasBF16Dots();
 }
 
+std::vector<std::string> dlc::withTargetLayouts(std::vector<std::string> passes,
+                                                llvm::StringRef target) {
+  if (target != "cpu")
+    for (std::string &p : passes)
+      if (p == "AlterOpLayout")
+        p = "AlterOpLayout{target=" + target.str() + "}";
+  return passes;
+}
+
 std::vector<std::string> dlc::withMixedPrecision(std::vector<std::string> passes,
                                                  llvm::StringRef type, llvm::StringRef target) {
   auto fuse = llvm::find_if(passes, [](llvm::StringRef p) { return p.starts_with("FuseOps"); });
@@ -184,6 +193,7 @@ static llvm::Expected<std::vector<std::string>> levelPasses(int level, const Pip
                                      "require=AlterOpLayout)");
     *alter = "AlterOpLayout{target=" + layout + "}";
   }
+  passes = withTargetLayouts(std::move(passes), target);
   if (!spec.mixed.empty())
     passes = withMixedPrecision(std::move(passes), spec.mixed, target);
   if (!spec.external.empty()) { // after the mixed precision: products in its type

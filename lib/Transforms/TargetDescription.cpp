@@ -43,6 +43,17 @@ layout.conv2d.depthwise = NHWC HWIO
 layout.conv2d.grouped = NCHW OIHW
 )";
 
+/// dlc's GPU kernels (`--target=cuda`): NCHW, the layout they were timed
+/// in on H100 and H200 GPUs (bench/gpu); NHWC ones compile too
+/// (`layout=cpu-nhwc`), not yet timed. Fixed, unlike `cpu`, whatever CPU
+/// compiles them.
+static constexpr llvm::StringLiteral kCuda = R"(
+target = cuda
+layout.conv2d = NCHW OIHW
+layout.conv2d.depthwise = NCHW OIHW
+layout.conv2d.grouped = NCHW OIHW
+)";
+
 /// NVIDIA's cuBLAS, for `--target=cuda`: the matrix products of its
 /// partitions become calls of the library (dlc-gpu-external-products), the
 /// rest of the model dlc's own kernels. For comparison with dlc's products.
@@ -137,12 +148,14 @@ llvm::Expected<TargetDescription> TargetDescription::load(llvm::StringRef nameOr
     return parse(hostHasBF16Dots() ? (kCPU + kCPUBF16Dots).str() : kCPU.str(), "<builtin cpu>");
   if (nameOrPath == "cpu-nhwc")
     return parse(kCPUNHWC, "<builtin cpu-nhwc>");
+  if (nameOrPath == "cuda")
+    return parse(kCuda, "<builtin cuda>");
   if (nameOrPath == "cublas")
     return parse(kCublas, "<builtin cublas>");
   auto file = llvm::MemoryBuffer::getFile(nameOrPath);
   if (!file)
     return llvm::createStringError(
         "cannot read target description '" + nameOrPath +
-        "' (builtin targets: cpu, cpu-nhwc, cublas): " + file.getError().message());
+        "' (builtin targets: cpu, cpu-nhwc, cuda, cublas): " + file.getError().message());
   return parse((*file)->getBuffer(), nameOrPath);
 }

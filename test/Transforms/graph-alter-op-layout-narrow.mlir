@@ -9,6 +9,8 @@
 // the CPU has AVX512-BF16 (NHWC im2col products of bf16 are dot products
 // there), and none elsewhere.
 // RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{target=cpu}))" | FileCheck %s --check-prefix=%if avx512bf16 %{CPU-DOTS%} %else %{CPU-WIDEN%}
+// The builtin cuda description (dlc's GPU kernels) wants NCHW on any host.
+// RUN: dlc-opt %s --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{target=cuda}))" | FileCheck %s --check-prefix=CPU-WIDEN
 // The permuted weights hold the same values: the model computes what it
 // did (the reference interpreter; outputs in f32).
 // RUN: rm -rf %t && mkdir -p %t && dlc-opt %s --pass-pipeline="builtin.module(func.func(graph-alter-op-layout{target=%S/Inputs/target-nhwc.txt}))" -o %t/nhwc.mlir

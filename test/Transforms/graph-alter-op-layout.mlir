@@ -12,7 +12,7 @@
 
 // STATS: graph-alter-op-layout: constants 2, converted 1, followed 3, transforms 2, unsupported 0
 // UNSUPPORTED-STATS: graph-alter-op-layout: constants 0, converted 0, followed 0, transforms 0, unsupported 2
-// MISSING: graph-alter-op-layout: cannot read target description '{{.*}}missing.txt' (builtin targets: cpu, cpu-nhwc, cublas)
+// MISSING: graph-alter-op-layout: cannot read target description '{{.*}}missing.txt' (builtin targets: cpu, cpu-nhwc, cuda, cublas)
 // MALFORMED: graph-alter-op-layout: {{.*}}target-malformed.txt:2: unknown op class 'conv3d' (expected conv2d, conv2d.bf16, conv2d.depthwise or conv2d.grouped)
 
 // An NHWC model (as TensorFlow exports them): the CPU description wants

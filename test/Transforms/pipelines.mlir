@@ -124,7 +124,7 @@
 // LAYOUT-LEVEL: dlc-opt: error: layout=cpu-nhwc: O2 does not run AlterOpLayout (O3 and O4 do, or require=AlterOpLayout)
 // LAYOUT-AUTO: dlc-opt: error: layout= applies to O0..O4, not to 'auto'
 // LAYOUT-NAME: dlc-opt: error: layout=a,b: expected a target description (cpu-nhwc, or a file without spaces, commas, braces or quotes)
-// LAYOUT-UNKNOWN: error: graph-alter-op-layout: cannot read target description 'gpu-nchw' (builtin targets: cpu, cpu-nhwc, cublas)
+// LAYOUT-UNKNOWN: error: graph-alter-op-layout: cannot read target description 'gpu-nchw' (builtin targets: cpu, cpu-nhwc, cuda, cublas)
 func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %w = graph.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
   %g = graph.constant dense<[2.0, 0.5]> : tensor<2xf32>

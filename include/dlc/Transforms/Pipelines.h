@@ -54,6 +54,13 @@ bool isMixedPrecisionType(llvm::StringRef type);
 /// them. O3 and auto then choose NHWC convolutions without Winograd.
 bool takesBF16Dots(llvm::StringRef mixed, llvm::StringRef target = "cpu");
 
+/// `passes` with each AlterOpLayout that names no target description given
+/// `target`'s: AlterOpLayout's default is the builtin `cpu`, which depends
+/// on the host (its bf16 convolutions NHWC with AVX512-BF16); a compile for
+/// `cuda` takes the GPU's, whatever the host.
+std::vector<std::string> withTargetLayouts(std::vector<std::string> passes,
+                                           llvm::StringRef target);
+
 /// `passes` (`list:` items) with the graph computed in `type` (f16, bf16)
 /// where it is safe: ToMixedPrecision (function results kept in their
 /// types; for a CPU `target`, grouped convolutions in f32) and a

@@ -19,8 +19,8 @@
 // model is partitioned; `backend` (default: the target's name) is the dlc
 // backend that compiles its partitions. dlc has builtin descriptions
 // (`cpu`, whose bf16 convolutions are NHWC on CPUs with AVX512-BF16,
-// `cpu-nhwc`, and `cublas`: the products of NVIDIA's library for
-// `--target=cuda`); a path names a file.
+// `cpu-nhwc`, `cuda`: dlc's GPU kernels, NCHW, and `cublas`: the products
+// of NVIDIA's library for `--target=cuda`); a path names a file.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_TRANSFORMS_TARGETDESCRIPTION_H
