@@ -102,6 +102,15 @@ dlc::loadInputs(ArrayRef<std::string> specs, func::FuncOp func) {
     llvm::Expected<Tensor> t = readTensorFile(spec);
     if (!t)
       return t.takeError();
+    // numpy has no bf16: bf16 tensors travel in .npy files as f32 (as
+    // --output and --save-input write them), and an f32 file given for a
+    // bf16 input is rounded to bf16.
+    if (*dtype == DType::BF16 && t->dtype == DType::F32 &&
+        llvm::equal(t->shape, argType.getShape())) {
+      for (double &v : t->data)
+        v = roundToDType(DType::BF16, v);
+      t->dtype = DType::BF16;
+    }
     inputs.push_back(std::move(*t));
   }
   return inputs;
