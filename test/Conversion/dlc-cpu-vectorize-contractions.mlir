@@ -236,6 +236,31 @@ func.func @narrow_columns(%a: memref<32x16xf32>, %b: memref<16x24xf32>, %c: memr
 
 // -----
 
+// A product of fewer columns than one vector (an NCHW convolution's 2 x 2
+// output map: 4 positions): one masked vector per row, on tiles of twice
+// the rows, rather than scalar loops.
+// CHECK-LABEL: func @fewer_columns_than_a_vector
+// CHECK: vector.constant_mask [12, 4] : vector<12x8xi1>
+// CHECK-NOT: linalg.generic
+// AVX512-LABEL: func @fewer_columns_than_a_vector
+// AVX512: vector.constant_mask [16, 4] : vector<16x16xi1>
+// AVX512-NOT: linalg.generic
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @fewer_columns_than_a_vector(%a: memref<32x64xf32>, %b: memref<64x4xf32>, %c: memref<32x4xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x64xf32>, memref<64x4xf32>) outs(%c : memref<32x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A product of bf16 values accumulated in f32 whose B is packed into panels
 // of pairs (dlc-cpu-pack-weights with bf16-dots), with AVX512-BF16: B's
 // pairs viewed as rows of 2 x 32 lanes, then per panel register tiles of

@@ -70,7 +70,8 @@ std::optional<ProductDims> productDims(llvm::ArrayRef<mlir::AffineMap> maps,
 /// 12 of 16 with AVX2), the rest holding B's row and a broadcast A element.
 /// A product of fewer columns than two vectors (an NHWC convolution of 16
 /// or 24 output channels with AVX-512) takes rows of one vector, twice as
-/// many: the same accumulators, none of them idle.
+/// many: the same accumulators, none of them idle; one of fewer columns
+/// than a vector (an NCHW convolution of a 2 x 2 map) too, masked.
 struct RegisterTile {
   int64_t mr, nr;
 };

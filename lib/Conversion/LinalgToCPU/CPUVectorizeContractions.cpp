@@ -209,8 +209,6 @@ struct CPUVectorizeContractionsPass
     for (auto [op, d] : products) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       RegisterTile regTile = productTile(op, d, vectorBits);
-      if (ranges[d.n] < regTile.nr)
-        continue;
       // A dot-product tile keeps its accumulators in registers over the
       // whole reduction: its cache tiles cut m and n only.
       SmallVector<OpFoldResult> cache =
