@@ -124,13 +124,14 @@ struct F16Elements {
 };
 
 /// Add, sub, mul and div (numpy broadcasting) of f32, f16 or bf16
-/// constants computed on their bytes: scaling ResNet-50's convolution
-/// weights (FoldScaleAxis) through the interpreter's doubles took 0.57 s,
-/// 70% of O3's graph passes, in f32, and 1 s in bf16. In f32 they compute
-/// in float: a double holds 53 bits, at least 2 x 24 + 2, so one of these
-/// operations computed in double and rounded to float rounds as if
-/// computed in float (and f16 and bf16 likewise in float, above). Null when `op` is not one of them or an operand is
-/// not a constant of the result's type with raw bytes.
+/// constants computed on their bytes, in float: scaling ResNet-50's
+/// convolution weights (FoldScaleAxis) through the interpreter's doubles
+/// took 0.57 s in f32, 70% of O3's graph passes, and 1 s in bf16. The
+/// results are the interpreter's: it computes in double, whose 53 bits are
+/// at least 2 x 24 + 2, so an operation computed in double and rounded to
+/// float rounds as if computed in float (f16 and bf16 alike, above). Null
+/// when `op` is not one of them or an operand is not a constant of the
+/// result's type with raw bytes.
 static std::optional<AsmResourceBlob> floatArithmetic(Operation *op) {
   if (!isa<AddOp, SubOp, MulOp, DivOp>(op))
     return std::nullopt;

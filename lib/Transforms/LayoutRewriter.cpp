@@ -171,17 +171,15 @@ private:
     auto type = cast<RankedTensorType>(v.getType());
     written(v);
     std::optional<ArrayRef<char>> bytes = c ? payloadBytes(c) : std::nullopt;
-    if (!bytes || !perm)
+    if (!bytes || !perm || static_cast<int64_t>(perm->size()) != type.getRank() ||
+        type.getNumElements() == 0)
       return {};
-    Type element = type.getElementType();
-    unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
-    int64_t width = bits / 8, size = static_cast<int64_t>(bytes->size());
-    if (!llvm::is_contained({8u, 16u, 32u, 64u}, bits) ||
-        static_cast<int64_t>(perm->size()) != type.getRank() || type.getNumElements() == 0 ||
-        size != type.getNumElements() * width)
+    // payloadBytes holds whole bytes per element of an integer or float.
+    int64_t width = type.getElementTypeBitWidth() / 8;
+    if (!llvm::is_contained({1, 2, 4, 8}, width))
       return {};
     RankedTensorType outType = permuted(type, *perm);
-    AsmResourceBlob blob = allocateBlob(size);
+    AsmResourceBlob blob = allocateBlob(bytes->size());
     char *out = blob.getMutableData().data();
     auto attr = DenseResourceElementsAttr::get(outType, "layout", std::move(blob));
     auto moved = ConstantOp::create(b, v.getLoc(), attr);
