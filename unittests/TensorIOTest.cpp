@@ -173,8 +173,8 @@ TEST(Tensor, WidensEveryHalfAsAPFloat) {
     }
 }
 
-// The float conversions FoldConstant computes with: f16 to f32 for every
-// f16 value, and f32 to f16 and bf16 as narrowFloatBits rounds, on every
+// The float conversions FoldConstant computes with: f16 and bf16 to f32 for
+// every value, and f32 to f16 and bf16 as narrowFloatBits rounds, on every
 // f32 bit pattern near each exponent's ends, on ties and their neighbours,
 // and on one in 251 elsewhere.
 TEST(Tensor, ConvertsHalvesThroughFloat) {
@@ -183,6 +183,9 @@ TEST(Tensor, ConvertsHalvesThroughFloat) {
     double expected = widenFloatBits(h, 10, 5);
     ASSERT_TRUE(got == expected || (std::isnan(got) && std::isnan(expected))) << h;
     ASSERT_EQ(std::signbit(got), std::signbit(expected)) << h;
+    float bf = f32FromBF16Bits(static_cast<uint16_t>(h));
+    double bfExpected = widenFloatBits(h, 7, 8);
+    ASSERT_TRUE(bf == bfExpected || (std::isnan(bf) && std::isnan(bfExpected))) << h;
   }
   auto check = [](uint32_t f) {
     double x = llvm::bit_cast<float>(f);

@@ -89,36 +89,20 @@ struct F32Elements {
   void store(char *p, int64_t i, Scalar x) const { std::memcpy(p + i * 4, &x, 4); }
 };
 
-/// Elements of bf16 constants, computed as floats and rounded to bf16 where
-/// stored: a float holds 24 bits, at least 2 x 8 + 2, so this rounds as the
-/// interpreter's double does.
-struct BF16Elements {
+/// Elements of f16 or bf16 constants (their bits to float and back),
+/// computed as floats and rounded to the type where stored: a float holds
+/// 24 bits, at least 2 x 11 + 2 (f16) and 2 x 8 + 2 (bf16), so this rounds
+/// as the interpreter's double does.
+template <float (*widen)(uint16_t), uint16_t (*narrow)(uint32_t)> struct HalfElements {
   using Scalar = float;
   static constexpr int64_t width = 2;
   Scalar load(const char *p, int64_t i) const {
     uint16_t bits;
     std::memcpy(&bits, p + i * 2, 2);
-    return llvm::bit_cast<float>(uint32_t(bits) << 16);
+    return widen(bits);
   }
   void store(char *p, int64_t i, Scalar x) const {
-    uint16_t bits = bf16FromF32Bits(llvm::bit_cast<uint32_t>(x));
-    std::memcpy(p + i * 2, &bits, 2);
-  }
-};
-
-/// Elements of f16 constants, computed as floats and rounded to f16 where
-/// stored: 24 bits, at least 2 x 11 + 2, so this too rounds as the
-/// interpreter's double does.
-struct F16Elements {
-  using Scalar = float;
-  static constexpr int64_t width = 2;
-  Scalar load(const char *p, int64_t i) const {
-    uint16_t bits;
-    std::memcpy(&bits, p + i * 2, 2);
-    return f32FromF16Bits(bits);
-  }
-  void store(char *p, int64_t i, Scalar x) const {
-    uint16_t bits = f16FromF32Bits(llvm::bit_cast<uint32_t>(x));
+    uint16_t bits = narrow(llvm::bit_cast<uint32_t>(x));
     std::memcpy(p + i * 2, &bits, 2);
   }
 };
@@ -223,9 +207,9 @@ static std::optional<AsmResourceBlob> floatArithmetic(Operation *op) {
   if (element.isF32())
     withElements(F32Elements{});
   else if (element.isBF16())
-    withElements(BF16Elements{});
+    withElements(HalfElements<f32FromBF16Bits, bf16FromF32Bits>{});
   else
-    withElements(F16Elements{});
+    withElements(HalfElements<f32FromF16Bits, f16FromF32Bits>{});
   return blob;
 }
 

@@ -54,6 +54,13 @@ inline uint16_t bf16FromF32Bits(uint32_t f) {
   return static_cast<uint16_t>((f & 0x7fffffff) > 0x7f800000 ? ((f >> 16) & 0x8000) | 0x7fc0
                                                              : (f + 0x7fff + ((f >> 16) & 1)) >> 16);
 }
+/// The f32 value of the bf16 bits `h` (exact: its upper half).
+inline float f32FromBF16Bits(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float v;
+  std::memcpy(&v, &bits, 4);
+  return v;
+}
 /// The f16 bits of the f32 bits `f`, as narrowFloatBits rounds them (to
 /// nearest even; past 65504 to infinity; a NaN to the quiet NaN of its sign).
 inline uint16_t f16FromF32Bits(uint32_t f) {

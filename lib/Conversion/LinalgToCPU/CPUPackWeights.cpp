@@ -68,10 +68,11 @@ enum class Form { PanelsFromKN, PanelsFromNK, TransposedNK, PairsFromKN, PairsFr
 
 /// `in`, `count` f16 or bf16 values, widened to f32 in `out`.
 void widenToF32(const char *in, char *out, int64_t count, bool f16) {
-  dlc::DType type = f16 ? dlc::DType::F16 : dlc::DType::BF16;
   for (int64_t i = 0; i < count; ++i) {
     // Exact: f32 holds every f16 and bf16 value.
-    auto value = static_cast<float>(dlc::decodeElement(type, in + i * 2));
+    uint16_t bits;
+    std::memcpy(&bits, in + i * 2, 2);
+    float value = f16 ? dlc::f32FromF16Bits(bits) : dlc::f32FromBF16Bits(bits);
     std::memcpy(out + i * 4, &value, 4);
   }
 }
