@@ -11,6 +11,7 @@
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Transforms/Passes.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -35,6 +36,9 @@ dense_gelu = dense gelu
 attention = batch_matmul reshape mul add softmax reshape batch_matmul
 attention = batch_matmul reshape div add softmax reshape batch_matmul
 attention = batch_matmul softmax batch_matmul
+attention = batch_matmul reshape mul add fast_softmax reshape batch_matmul
+attention = batch_matmul reshape div add fast_softmax reshape batch_matmul
+attention = batch_matmul fast_softmax batch_matmul
 )";
 
 struct CompositePattern {
@@ -136,11 +140,24 @@ struct MergeCompositePass : dlc::impl::MergeCompositePassBase<MergeCompositePass
         StringAttr name = StringAttr::get(func.getContext(), pattern.name);
         // The chain is erased: go on after the op before its first.
         Operation *prev = op->getPrevNode();
+        llvm::SetVector<Operation *> constants;
+        for (Operation *o : *chain)
+          for (Value v : o->getOperands())
+            if (auto c = v.getDefiningOp<ConstantOp>())
+              constants.insert(c);
         if (!wrapInRegion(*chain, [&](OpBuilder &b, TypeRange results, ValueRange inputs) {
               return CompositeOp::create(b, loc, results, name, inputs);
             })) {
           ++it;
           continue;
+        }
+        // Scalars the region copied in, now read by nothing.
+        for (Operation *c : constants) {
+          if (!c->use_empty())
+            continue;
+          if (c == prev)
+            prev = prev->getPrevNode();
+          c->erase();
         }
         ++count;
         it = prev ? std::next(prev->getIterator()) : block.begin();

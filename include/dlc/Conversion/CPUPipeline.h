@@ -25,10 +25,13 @@ std::optional<Phase> parsePhase(llvm::StringRef name);
 using PayloadPredicate = std::function<bool(mlir::DenseResourceElementsAttr)>;
 
 /// The start of every target's lowering: graph canonicalization, one
-/// function per kernel (a fused region or a lone op), graph to linalg on
-/// tensors, chains of elementwise linalg ops fused (math producers another
-/// user keeps materialized fused too with `recomputeSharedMath`).
-void buildGraphToKernelsPipeline(mlir::OpPassManager &pm, bool recomputeSharedMath = false);
+/// function per kernel (a fused region or a lone op), the target's passes
+/// on those kernels while they are graph ops (`onKernels`), graph to linalg
+/// on tensors, chains of elementwise linalg ops fused (math producers
+/// another user keeps materialized fused too with `recomputeSharedMath`).
+void buildGraphToKernelsPipeline(
+    mlir::OpPassManager &pm, bool recomputeSharedMath = false,
+    llvm::function_ref<void(mlir::OpPassManager &)> onKernels = nullptr);
 /// One-shot bufferization of the whole module, results becoming
 /// out-parameters (caller-provided buffers).
 void buildBufferizationPipeline(mlir::OpPassManager &pm);

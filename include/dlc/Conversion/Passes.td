@@ -129,6 +129,30 @@ def CPUWidenNarrowElementwisePass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def CPUTileAttentionPass : Pass<"dlc-cpu-tile-attention", "mlir::func::FuncOp"> {
+  let summary = "Compute an attention kernel block by block of query rows, scores to context in cache";
+  let description = [{
+    A kernel outlined from a `graph.composite "attention"` (MergeComposite's
+    pattern: scores `batch_matmul(Q, K)`, optional reshapes, scale and
+    additive mask, a softmax over the keys, context `batch_matmul(P, V)`)
+    becomes one `scf.forall` over heads and blocks of query rows. Each block
+    computes its scores, their softmax and its rows of the context while the
+    scores (at most 64 KiB a block) are in cache, instead of every head's
+    whole score matrix going through memory between five kernels. K, when
+    the scores multiply by it transposed, is transposed once before the
+    loop. The block's ops stay graph ops on slices, lowered by
+    graph-to-linalg. Chains of another shape (a scale or mask that varies
+    along heads or rows, other ops between the products, dynamic shapes)
+    are left as they are. Counters (`--dlc-pass-stats`): `tiled`, `left`.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the vector registers (256 for AVX2, 512 for AVX-512)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
+                           "dlc::graph::GraphDialect"];
+}
+
 def CPUTransposeProductOperandsPass
     : Pass<"dlc-cpu-transpose-product-operands", "mlir::func::FuncOp"> {
   let summary = "Copy a matrix product's B read as [.., n, k] to [.., k, n] first";

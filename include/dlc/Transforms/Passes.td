@@ -498,6 +498,13 @@ def MergeCompositePass : Pass<"graph-merge-composite", "mlir::func::FuncOp"> {
         attention = batch_matmul reshape mul add softmax reshape batch_matmul
         attention = batch_matmul reshape div add softmax reshape batch_matmul
         attention = batch_matmul softmax batch_matmul
+        attention = batch_matmul reshape mul add fast_softmax reshape batch_matmul
+        attention = batch_matmul reshape div add fast_softmax reshape batch_matmul
+        attention = batch_matmul fast_softmax batch_matmul
+
+    On the CPU an `attention` composite is computed block by block of
+    query rows, its scores in cache from the product that makes them to the
+    one that reads them (dlc-cpu-tile-attention).
 
     A table that cannot be read, a malformed line or an unknown op is an
     error naming the file and line.

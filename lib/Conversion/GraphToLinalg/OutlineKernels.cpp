@@ -147,6 +147,8 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
     kernel->setAttr("dlc.kernel", region && op->hasAttr("pattern")
                                       ? op->getAttr("pattern")
                                       : b.getStringAttr(op->getName().getStringRef()));
+    if (auto composite = dyn_cast<CompositeOp>(op))
+      kernel->setAttr("dlc.composite", composite.getNameAttr());
     if (auto backend = parent->getAttrOfType<StringAttr>(dlc::kBackendAttr))
       kernel->setAttr(dlc::kKernelBackendAttr, backend);
     Block *body = kernel.addEntryBlock();

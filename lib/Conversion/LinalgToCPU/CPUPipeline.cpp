@@ -84,7 +84,8 @@ void dlc::registerCPUCompilerDialects(DialectRegistry &registry) {
   registerOpenMPDialectTranslation(registry);
 }
 
-void dlc::buildGraphToKernelsPipeline(OpPassManager &pm, bool recomputeSharedMath) {
+void dlc::buildGraphToKernelsPipeline(OpPassManager &pm, bool recomputeSharedMath,
+                                      llvm::function_ref<void(OpPassManager &)> onKernels) {
   // The graph ops' folders and canonicalizations (x + 0, reshape chains,
   // ...) whatever the pipeline was; constants stay where they are (scalars
   // copied into fused regions belong to them).
@@ -94,6 +95,8 @@ void dlc::buildGraphToKernelsPipeline(OpPassManager &pm, bool recomputeSharedMat
   pm.addPass(createCanonicalizerPass(graphCanonicalize));
   // One function per kernel: fused regions and lone ops (FuseOps decided).
   pm.addPass(createOutlineKernelsPass());
+  if (onKernels)
+    onKernels(pm);
   pm.addNestedPass<func::FuncOp>(createConvertGraphToLinalgPass());
   CPUFuseElementwisePassOptions fusion;
   fusion.recomputeSharedMath = recomputeSharedMath;
@@ -134,7 +137,11 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
 }
 
 void dlc::buildCPUKernelsPipeline(OpPassManager &pm, PayloadPredicate overwritable) {
-  buildGraphToKernelsPipeline(pm);
+  buildGraphToKernelsPipeline(pm, /*recomputeSharedMath=*/false, [](OpPassManager &kernels) {
+    CPUTileAttentionPassOptions attention;
+    attention.vectorBits = hostVectorBits();
+    kernels.addNestedPass<func::FuncOp>(createCPUTileAttentionPass(attention));
+  });
   pm.addNestedPass<func::FuncOp>(createCPUWidenNarrowElementwisePass());
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
   // Constant B operands first (at compile time; tile-and-fuse and the
