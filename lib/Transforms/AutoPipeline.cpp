@@ -174,6 +174,10 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
       bool anchored = e.anchors.empty() ||
                       llvm::any_of(anchors, [&](llvm::StringRef op) { return present.contains(op); });
       std::string outside = outsideClasses(e, v, classNames);
+      // Outside the classes but for dlc's CPU measurements.
+      if (!outside.empty() && !unmeasured.empty() && v.measuredOf.empty())
+        outside = "measured faster on the CPU for class " + llvm::join(unmeasured, ", ") +
+                  ", not on " + target.str();
       if (llvm::is_contained(disabled, name)) {
         d.reason = "disabled by the user";
       } else if (llvm::is_contained(required, name)) {

@@ -32,9 +32,12 @@ MOBILENET: run  ForwardFoldScaleAxis: O3
 MOBILENET: run  AlterOpLayout: O3; class MN (CF'22); class MN, {target=cpu-nhwc}, measured faster (dlc)
 MOBILENET: auto: list:{{.*}}AlterOpLayout{target=cpu-nhwc},FoldConstant,FuseOps
 
-# On BERT, the class's FastMath runs (measured 1-2% faster); its BatchingOps
-# and O3's SimplifyInference (measured to gain nothing on the CPU: the layer
-# norms lower to fewer kernels as ops) and O3's dormant passes are skipped.
+# On BERT, the class's FastMath runs (measured 1-2% faster), and
+# MergeComposite (measured faster on the CPU, which computes its attention
+# composites block by block); its BatchingOps and O3's SimplifyInference
+# (measured to gain nothing on the CPU: the layer norms lower to fewer
+# kernels as ops) and O3's dormant passes are skipped. For cuda, where
+# nothing was measured, MergeComposite is left out.
 RUN: dlc-opt bert.mlirbc --dlc-pipeline=auto --dlc-explain --dlc-pass-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=BERT
 BERT: auto: bert (confidence 1.00
 BERT: skip SimplifyInference: no speed-up measured on BR models for its compile time (bench/auto_vs_o3.py)
@@ -42,8 +45,13 @@ BERT: skip BatchingOps: no speed-up measured on BR models for its compile time (
 BERT: skip BackwardFoldScaleAxis: dormant on BR models
 BERT: skip AlterOpLayout: no conv2d or layout_transform in the graph
 BERT: run  FastMath: class BR (CF'22)
+BERT: run  MergeComposite: class BR, measured faster (dlc)
 BERT: graph-auto-pipeline: passes-chosen {{[0-9]+}}
 BERT: graph-fast-math: erf 0, exp 0, gelu 2, softmax 2, tanh 0
+BERT: graph-merge-composite: attention 2, composites 2
+RUN: dlc-opt bert.mlirbc --pass-pipeline='builtin.module(graph-auto-pipeline{target=cuda explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BERT-CUDA
+BERT-CUDA: skip MergeComposite: measured faster on the CPU for class BR, not on cuda
+BERT-CUDA: auto: list:{{.*}}FastMath,FoldConstant,FuseOps
 
 # On SSD-ResNet50, CombineParallelConv2D runs with two branches, as dlc
 # measured faster on SSD (the box and class heads of each feature map share
