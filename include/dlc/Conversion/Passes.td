@@ -32,8 +32,10 @@ def OutlineKernelsPass : Pass<"dlc-outline-kernels", "mlir::ModuleOp"> {
   let description = [{
     The graph decides fusion and the backend obeys: every `graph.fused` or
     `graph.composite` region becomes a private function (a kernel, marked
-    `dlc.kernel` with the region's pattern or the op's name) called from
-    where it was, and so does every compute op outside all regions. The
+    `dlc.kernel` with the region's pattern or the op's name, and a
+    composite's also `dlc.composite` with its name, which a target's
+    kernel passes read) called from where it was, and so does every compute
+    op outside all regions. The
     lowering works function by function, so a backend fuses within a kernel
     (tile-and-fuse, elementwise fusion) and never across kernels: with
     FuseOps at fusion level 0 every op is its own kernel.
