@@ -65,6 +65,27 @@ func.func private @plain(%q: tensor<2x24x8xf32>, %k: tensor<2x8x40xf32>, %v: ten
 
 // -----
 
+// A batch of 2 padded sequences of 3 heads each: a mask per sample, whose
+// row h / 3 each block reads.
+// CHECK-LABEL: func private @batch_mask
+// CHECK-SAME: %[[MASK:[^:]*]]: tensor<2x1x1x16xf32>
+// CHECK: %[[R:.*]] = scf.forall (%[[H:.*]], %[[I:.*]]) = (0, 0) to (6, 16) step (1, 16)
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[N:.*]] = arith.divui %[[H]], %[[C3]] : index
+// CHECK: %[[M:.*]] = tensor.extract_slice %[[MASK]][%[[N]], 0, 0, 0] [1, 1, 1, 16] [1, 1, 1, 1]
+// CHECK: graph.add %{{.*}}, %[[M]] : (tensor<1x1x16x16xf32>, tensor<1x1x1x16xf32>) -> tensor<1x1x16x16xf32>
+func.func private @batch_mask(%q: tensor<6x16x8xf32>, %k: tensor<6x16x8xf32>, %mask: tensor<2x1x1x16xf32>, %v: tensor<6x16x8xf32>) -> tensor<6x16x8xf32> attributes {dlc.composite = "attention"} {
+  %0 = graph.batch_matmul %q, %k {transpose_b = true} : (tensor<6x16x8xf32>, tensor<6x16x8xf32>) -> tensor<6x16x16xf32>
+  %1 = graph.reshape %0 : (tensor<6x16x16xf32>) -> tensor<2x3x16x16xf32>
+  %2 = graph.add %1, %mask : (tensor<2x3x16x16xf32>, tensor<2x1x1x16xf32>) -> tensor<2x3x16x16xf32>
+  %3 = graph.softmax %2 : tensor<2x3x16x16xf32>
+  %4 = graph.reshape %3 : (tensor<2x3x16x16xf32>) -> tensor<6x16x16xf32>
+  %5 = graph.batch_matmul %4, %v : (tensor<6x16x16xf32>, tensor<6x16x8xf32>) -> tensor<6x16x8xf32>
+  return %5 : tensor<6x16x8xf32>
+}
+
+// -----
+
 // A mask that varies along the rows is not read whole by every block: the
 // kernel is left as it was, and counted.
 // CHECK-LABEL: func private @row_mask
@@ -107,4 +128,4 @@ func.func private @not_composite(%q: tensor<2x16x8xf32>, %k: tensor<2x8x16xf32>,
   return %2 : tensor<2x16x8xf32>
 }
 
-// STATS: dlc-cpu-tile-attention: left 2, tiled 2
+// STATS: dlc-cpu-tile-attention: left 2, tiled 3

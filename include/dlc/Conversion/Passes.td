@@ -142,17 +142,19 @@ def CPUTileAttentionPass : Pass<"dlc-cpu-tile-attention", "mlir::func::FuncOp"> 
     scores (at most 64 KiB a block) are in cache, instead of every head's
     whole score matrix going through memory between five kernels. K, when
     the scores multiply by it transposed, is transposed once before the
-    loop. The block's ops stay graph ops on slices, lowered by
-    graph-to-linalg. Chains of another shape (a scale or mask that varies
-    along heads or rows, other ops between the products, dynamic shapes)
-    are left as they are. Counters (`--dlc-pass-stats`): `tiled`, `left`.
+    loop. A mask per sample (`[batch, 1, 1, keys]`, a batch of padded
+    sequences) gives each block its sample's row. The block's ops stay graph
+    ops on slices, lowered by graph-to-linalg. Chains of another shape (a
+    scale or mask that varies along heads or rows, other ops between the
+    products, dynamic shapes) are left as they are. Counters
+    (`--dlc-pass-stats`): `tiled`, `left`.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
            "Width of the vector registers (256 for AVX2, 512 for AVX-512)">,
   ];
-  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
-                           "dlc::graph::GraphDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect", "dlc::graph::GraphDialect"];
 }
 
 def CPUTransposeProductOperandsPass

@@ -17,7 +17,7 @@
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Transforms/PassLedger.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -44,6 +44,10 @@ struct Attention {
   struct Step {
     Operation *op;
     unsigned operand;
+    /// For a mask per sample (`[batch, 1, .., 1, keys]` against values
+    /// `[batch, heads, .., rows, keys]`): the heads of a sample, whose
+    /// block reads the mask's row h / samplesHeads; 0 otherwise.
+    int64_t sampleHeads = 0;
   };
   graph::BatchMatmulOp scores, context;
   SmallVector<Step> between;
@@ -63,6 +67,23 @@ bool perKeyOnly(Value v, int64_t rank) {
     return false;
   ArrayRef<int64_t> shape = t.getShape();
   return llvm::all_of(shape.drop_back(shape.empty() ? 0 : 1), [](int64_t d) { return d == 1; });
+}
+
+/// The heads of a sample if `v` is a mask per sample against `values`
+/// ([batch, heads.., rows, keys], batch > 1): `[batch, 1, .., 1, keys]`,
+/// the same keys or one; 0 otherwise.
+int64_t sampleHeads(Value v, RankedTensorType values) {
+  RankedTensorType t = staticType(v);
+  int64_t rank = values.getRank();
+  if (!t || t.getRank() != rank || rank < 3 || t.getDimSize(0) != values.getDimSize(0) ||
+      t.getDimSize(0) == 1 || !llvm::all_of(t.getShape().slice(1, rank - 2), [](int64_t d) {
+        return d == 1;
+      }))
+    return 0;
+  int64_t heads = 1;
+  for (int64_t d : values.getShape().slice(1, rank - 3))
+    heads *= d;
+  return heads;
 }
 
 /// The chain `kernel` computes, if it is one this pass tiles (the reason
@@ -116,15 +137,19 @@ FailureOr<Attention> matchAttention(func::FuncOp kernel) {
   if (llvm::any_of(ValueRange{a.scores.getLhs(), a.scores.getRhs(), a.context.getRhs()},
                    [&](Value x) { return staticType(x).getDimSize(0) != heads; }))
     return fail("operands of different batches");
-  for (auto [op, operand] : a.between) {
+  for (Attention::Step &step : a.between) {
+    Operation *op = step.op;
     RankedTensorType t = staticType(op->getResult(0));
     // Reshapes only split or merge the leading (batch and head)
     // dimensions; the rows and keys stay the last two.
     if (!t || t.getRank() < 2 || t.getShape().take_back(2) != s.getShape().take_back(2))
       return fail("an intermediate shape moves the rows or keys");
-    if (isa<graph::MulOp, graph::DivOp, graph::AddOp>(op) &&
-        (op->getOperand(operand).getType() != t ||
-         !perKeyOnly(op->getOperand(1 - operand), t.getRank())))
+    if (!isa<graph::MulOp, graph::DivOp, graph::AddOp>(op))
+      continue;
+    Value other = op->getOperand(1 - step.operand);
+    step.sampleHeads = sampleHeads(other, t);
+    if (op->getOperand(step.operand).getType() != t ||
+        (!step.sampleHeads && !perKeyOnly(other, t.getRank())))
       return fail("a scale or mask varies along heads or rows");
   }
   return a;
@@ -210,9 +235,22 @@ LogicalResult tile(Attention &a, int64_t rowsPerBlock) {
   Value x = graph::BatchMatmulOp::create(
       b, loc, RankedTensorType::get({1, rowsPerBlock, keys}, element), qBlock, kHead,
       /*transpose_a=*/false, /*transpose_b=*/false);
-  for (auto [op, operand] : a.between) {
+  for (auto [op, operand, heads] : a.between) {
     SmallVector<Value> operands(op->getOperands());
     operands[operand] = x;
+    if (heads) { // the mask's row of the block's sample
+      Value other = operands[1 - operand];
+      auto type = staticType(other);
+      Value sample =
+          arith::DivUIOp::create(b, loc, h, arith::ConstantIndexOp::create(b, loc, heads));
+      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+      offsets[0] = sample;
+      SmallVector<OpFoldResult> sizes(type.getRank(), b.getIndexAttr(1));
+      sizes.back() = b.getIndexAttr(type.getShape().back());
+      SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+      operands[1 - operand] =
+          tensor::ExtractSliceOp::create(b, loc, other, offsets, sizes, strides);
+    }
     if (!(x = cloneOnBlock(b, op, operands, {rowsPerBlock, keys}))) {
       loop.erase();
       if (transpose)

@@ -1,0 +1,13 @@
+// A batch of 2 sequences, 3 heads each, with a mask per sample (BERT's
+// padding mask at batch 2): each block reads its sample's row.
+func.func @main(%q: tensor<6x24x8xf32>, %k: tensor<6x40x8xf32>, %mask: tensor<2x1x1x40xf32>, %v: tensor<6x40x8xf32>) -> tensor<6x24x8xf32> {
+  %0 = graph.batch_matmul %q, %k {transpose_b = true} : (tensor<6x24x8xf32>, tensor<6x40x8xf32>) -> tensor<6x24x40xf32>
+  %1 = graph.reshape %0 : (tensor<6x24x40xf32>) -> tensor<2x3x24x40xf32>
+  %c = graph.constant dense<3.535534e-01> : tensor<f32>
+  %2 = graph.mul %1, %c : (tensor<2x3x24x40xf32>, tensor<f32>) -> tensor<2x3x24x40xf32>
+  %3 = graph.add %2, %mask : (tensor<2x3x24x40xf32>, tensor<2x1x1x40xf32>) -> tensor<2x3x24x40xf32>
+  %4 = graph.softmax %3 : tensor<2x3x24x40xf32>
+  %5 = graph.reshape %4 : (tensor<2x3x24x40xf32>) -> tensor<6x24x40xf32>
+  %6 = graph.batch_matmul %5, %v : (tensor<6x24x40xf32>, tensor<6x40x8xf32>) -> tensor<6x24x8xf32>
+  return %6 : tensor<6x24x8xf32>
+}
