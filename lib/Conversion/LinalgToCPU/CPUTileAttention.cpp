@@ -235,14 +235,14 @@ LogicalResult tile(Attention &a, int64_t rowsPerBlock) {
   Value x = graph::BatchMatmulOp::create(
       b, loc, RankedTensorType::get({1, rowsPerBlock, keys}, element), qBlock, kHead,
       /*transpose_a=*/false, /*transpose_b=*/false);
-  for (auto [op, operand, heads] : a.between) {
+  for (auto [op, operand, perSample] : a.between) {
     SmallVector<Value> operands(op->getOperands());
     operands[operand] = x;
-    if (heads) { // the mask's row of the block's sample
+    if (perSample) { // the mask's row of the block's sample
       Value other = operands[1 - operand];
       auto type = staticType(other);
       Value sample =
-          arith::DivUIOp::create(b, loc, h, arith::ConstantIndexOp::create(b, loc, heads));
+          arith::DivUIOp::create(b, loc, h, arith::ConstantIndexOp::create(b, loc, perSample));
       SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
       offsets[0] = sample;
       SmallVector<OpFoldResult> sizes(type.getRank(), b.getIndexAttr(1));
