@@ -204,9 +204,13 @@ AutoPipeline dlc::chooseAutoPipeline(ModuleOp module, const ClassRules &rules,
         }
       }
       if (d.chosen)
-        for (const std::string &t : unmeasured)
-          d.reason += "; not " + e.optionsFor(t).str() + ", measured on the CPU for class " + t +
-                      ", not on " + target.str();
+        for (const std::string &t : unmeasured) {
+          llvm::StringRef options = e.optionsFor(t);
+          d.reason += "; " +
+                      (options.empty() ? std::string("measured faster")
+                                       : "not " + options.str() + ", measured") +
+                      " on the CPU for class " + t + ", not on " + target.str();
+        }
       std::string spec = name == "FuseOps" ? "FuseOps{fuse-opt-level=3}"
                          : measured        ? e.specFor(tags)
                                            : e.tvmName.str();

@@ -115,7 +115,7 @@ static const CatalogueEntry kCatalogue[] = {
      "conv2d dense batch_matmul", "composite", "", "RN MN SSD",
      "wraps pattern-table matches into named graph.composite regions", "", false,
      // BERTs' attention as one kernel a block of query rows at a time
-     // (dlc-cpu-tile-attention), auto's sequence with it against without
+     // (dlc-tile-attention), auto's sequence with it against without
      // (`--against`, 2026-12-06, AMD EPYC Zen 4, 2 threads): BERT-base at
      // sequence 512 0.940 [0.906, 0.953] over 12 rounds, at 128 0.976
      // [0.943, 1.004] over 30; attention alone at 512 0.63x.

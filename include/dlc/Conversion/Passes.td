@@ -63,6 +63,40 @@ def OutlineKernelsPass : Pass<"dlc-outline-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::func::FuncDialect"];
 }
 
+def TileAttentionPass : Pass<"dlc-tile-attention", "mlir::func::FuncOp"> {
+  let summary = "Compute an attention kernel block by block of query rows, scores to context in cache";
+  let description = [{
+    A kernel outlined from a `graph.composite "attention"` (MergeComposite's
+    pattern: scores `batch_matmul(Q, K)`, optional reshapes, scale and
+    additive mask, a softmax over the keys, context `batch_matmul(P, V)`)
+    becomes one `scf.forall` over heads and blocks of query rows. Each block
+    computes its scores, their softmax and its rows of the context while the
+    scores (at most `block-bytes` a block) are in cache, or in the GPU's
+    shared memory, instead of every head's whole score matrix going through
+    memory between five kernels. K, when the scores multiply by it
+    transposed, is transposed once before the loop. A mask per sample
+    (`[batch, 1, 1, keys]`, a batch of padded sequences) gives each block
+    its sample's row. The block's ops stay graph ops on slices, lowered by
+    graph-to-linalg. The CPU pipeline runs the loop on its threads (64 KiB
+    of scores a block, rows a multiple of the register tile's); the CUDA
+    pipeline runs it as one kernel, a thread block per iteration
+    (dlc-gpu-map-to-threads; 8 KiB, the block's buffers in shared memory).
+    Chains of another shape (a scale or mask that varies along heads or
+    rows, other ops between the products, dynamic shapes) are left as they
+    are. Counters (`--dlc-pass-stats`): `tiled`, `left`.
+  }];
+  let options = [
+    Option<"rowMultiple", "row-multiple", "int64_t", /*default=*/"8",
+           "Rows of a block a multiple of this where one divides the rows and fits "
+           "(the CPU's register tile rows: 8 with AVX-512, 6 with AVX2)">,
+    Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"65536",
+           "Most bytes of a block's f32 scores (a block takes one row where not "
+           "even that fits)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect", "dlc::graph::GraphDialect"];
+}
+
 def CPUFuseElementwisePass
     : Pass<"dlc-cpu-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "Fuse elementwise producers into elementwise consumers";
@@ -129,32 +163,6 @@ def CPUWidenNarrowElementwisePass
     rewritten), `ops` (ops of theirs that computed in f16 or bf16).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
-}
-
-def CPUTileAttentionPass : Pass<"dlc-cpu-tile-attention", "mlir::func::FuncOp"> {
-  let summary = "Compute an attention kernel block by block of query rows, scores to context in cache";
-  let description = [{
-    A kernel outlined from a `graph.composite "attention"` (MergeComposite's
-    pattern: scores `batch_matmul(Q, K)`, optional reshapes, scale and
-    additive mask, a softmax over the keys, context `batch_matmul(P, V)`)
-    becomes one `scf.forall` over heads and blocks of query rows. Each block
-    computes its scores, their softmax and its rows of the context while the
-    scores (at most 64 KiB a block) are in cache, instead of every head's
-    whole score matrix going through memory between five kernels. K, when
-    the scores multiply by it transposed, is transposed once before the
-    loop. A mask per sample (`[batch, 1, 1, keys]`, a batch of padded
-    sequences) gives each block its sample's row. The block's ops stay graph
-    ops on slices, lowered by graph-to-linalg. Chains of another shape (a
-    scale or mask that varies along heads or rows, other ops between the
-    products, dynamic shapes) are left as they are. Counters
-    (`--dlc-pass-stats`): `tiled`, `left`.
-  }];
-  let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
-           "Width of the vector registers (256 for AVX2, 512 for AVX-512)">,
-  ];
-  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
-                           "mlir::tensor::TensorDialect", "dlc::graph::GraphDialect"];
 }
 
 def CPUTransposeProductOperandsPass

@@ -504,7 +504,7 @@ def MergeCompositePass : Pass<"graph-merge-composite", "mlir::func::FuncOp"> {
 
     On the CPU an `attention` composite is computed block by block of
     query rows, its scores in cache from the product that makes them to the
-    one that reads them (dlc-cpu-tile-attention).
+    one that reads them (dlc-tile-attention).
 
     A table that cannot be read, a malformed line or an unknown op is an
     error naming the file and line.

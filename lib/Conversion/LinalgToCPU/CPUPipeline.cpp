@@ -1,5 +1,6 @@
 //===- CPUPipeline.cpp - graph dialect to LLVM for the host CPU ------------===//
 #include "dlc/Conversion/CPUPipeline.h"
+#include "CPUSchedules.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphDialect.h"
 #include "dlc/Support/Environment.h"
@@ -138,9 +139,11 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
 
 void dlc::buildCPUKernelsPipeline(OpPassManager &pm, PayloadPredicate overwritable) {
   buildGraphToKernelsPipeline(pm, /*recomputeSharedMath=*/false, [](OpPassManager &kernels) {
-    CPUTileAttentionPassOptions attention;
-    attention.vectorBits = hostVectorBits();
-    kernels.addNestedPass<func::FuncOp>(createCPUTileAttentionPass(attention));
+    // A block's 64 KiB of scores in a core's L2 with its K and V.
+    TileAttentionPassOptions attention;
+    attention.rowMultiple = cpu::registerTile(hostVectorBits()).mr;
+    attention.blockBytes = 64 << 10;
+    kernels.addNestedPass<func::FuncOp>(createTileAttentionPass(attention));
   });
   pm.addNestedPass<func::FuncOp>(createCPUWidenNarrowElementwisePass());
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());

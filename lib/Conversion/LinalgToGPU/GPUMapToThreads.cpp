@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -137,17 +138,19 @@ static bool readsAlongLoopOnly(scf::ParallelOp parallel, scf::ForOp loop) {
 }
 
 /// The warp reduction of `parallel`'s `total` iterations, if it is one: few
-/// outputs or inputs read along the reduction only, a loop of at least a
+/// outputs (at most `maxOutputs`) or inputs read along the reduction only, a loop of at least a
 /// warp's iterations around a 32-bit combination, only pure ops and loads
 /// before the loop and only pure ops, loads and stores after it (a fused
 /// epilogue's, which the warp's first lane runs).
-static std::optional<WarpReduction> matchWarpReduction(scf::ParallelOp parallel, int64_t total) {
+static std::optional<WarpReduction>
+matchWarpReduction(scf::ParallelOp parallel, int64_t total,
+                   int64_t maxOutputs = kMaxWarpReductions) {
   Block *body = parallel.getBody();
   SmallVector<scf::ForOp> loops(body->getOps<scf::ForOp>());
   if (loops.size() != 1 || loops.front().getNumRegionIterArgs() != 1)
     return std::nullopt;
   scf::ForOp loop = loops.front();
-  if (total > kMaxWarpReductions && !readsAlongLoopOnly(parallel, loop))
+  if (total > maxOutputs && !readsAlongLoopOnly(parallel, loop))
     return std::nullopt;
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
                          ub = getConstantIntValue(loop.getUpperBound()),
@@ -283,6 +286,60 @@ static std::string layerName(Location loc) {
   return name;
 }
 
+/// The body of `parallel` (of `counts` iterations) for its iteration
+/// `linear`, at the insertion point: cloned, or, where `warp` says how it
+/// reduces, run by the lanes of a warp (`lane` the one running).
+static void emitIteration(IRRewriter &rewriter, scf::ParallelOp parallel, ArrayRef<int64_t> counts,
+                          Value linear, Value lane, std::optional<WarpReduction> warp) {
+  Location loc = parallel.getLoc();
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+  SmallVector<Value> ivs = dlc::delinearize(rewriter, loc, linear, counts);
+  IRMapping map;
+  for (auto [i, iv] : llvm::enumerate(parallel.getInductionVars())) {
+    // lb + index * step, constants (tripCounts) built in the kernel
+    Value scaled = arith::MulIOp::create(rewriter, loc, ivs[i],
+                                         index(*getConstantIntValue(parallel.getStep()[i])));
+    map.map(iv, arith::AddIOp::create(rewriter, loc,
+                                      index(*getConstantIntValue(parallel.getLowerBound()[i])),
+                                      scaled));
+  }
+  if (!warp) {
+    for (Operation &op : parallel.getBody()->without_terminator())
+      rewriter.clone(op, map);
+    return;
+  }
+  // The lanes of a warp share the loop, lane l taking iterations l, l + 32,
+  // ... (consecutive elements: coalesced loads) from the neutral element;
+  // a butterfly of shuffles combines their partial results, which lane 0
+  // combines with the accumulator's initial value and stores.
+  scf::ForOp loop = warp->loop;
+  Operation *op = &parallel.getBody()->front();
+  for (; op != loop.getOperation(); op = op->getNextNode())
+    rewriter.clone(*op, map);
+  int64_t step = *getConstantIntValue(loop.getStep());
+  Value start = arith::AddIOp::create(rewriter, loc, map.lookupOrDefault(loop.getLowerBound()),
+                                      arith::MulIOp::create(rewriter, loc, lane, index(step)));
+  Value neutral = arith::ConstantOp::create(rewriter, loc, *arith::getNeutralElement(warp->combiner));
+  auto strided = scf::ForOp::create(rewriter, loc, start, map.lookupOrDefault(loop.getUpperBound()),
+                                    index(step * kGPUWarpSize), ValueRange{neutral});
+  rewriter.setInsertionPointToStart(strided.getBody());
+  map.map(loop.getInductionVar(), strided.getInductionVar());
+  map.map(loop.getRegionIterArgs()[0], strided.getRegionIterArgs()[0]);
+  for (Operation &inner : loop.getBody()->without_terminator())
+    rewriter.clone(inner, map);
+  scf::YieldOp::create(rewriter, loc, map.lookupOrDefault(loop.getYieldedValues()[0]));
+  rewriter.setInsertionPointAfter(strided);
+  BlockArgument acc = loop.getRegionIterArgs()[0];
+  Value warpTotal = dlc::combineLanes(rewriter, loc, warp->combiner, acc, strided.getResult(0));
+  map.map(loop.getResult(0), dlc::combine(rewriter, warp->combiner, acc,
+                                          map.lookupOrDefault(loop.getInitArgs()[0]), warpTotal));
+  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane, index(0));
+  auto store = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
+  rewriter.setInsertionPointToStart(store.thenBlock());
+  for (op = loop->getNextNode(); op != parallel.getBody()->getTerminator(); op = op->getNextNode())
+    rewriter.clone(*op, map);
+}
+
 /// Replaces `nest` with a gpu.launch: of one thread per iteration of
 /// `parallel` (the nest itself, of `counts` iterations) if given, a warp per
 /// iteration if `warp` says how it reduces, else of one thread running the
@@ -318,54 +375,162 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
                                         index(total));
   auto guard = scf::IfOp::create(rewriter, loc, inRange, /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(guard.thenBlock());
-  SmallVector<Value> ivs = dlc::delinearize(rewriter, loc, linear, counts);
-  IRMapping map;
-  for (auto [i, iv] : llvm::enumerate(parallel.getInductionVars())) {
-    // lb + index * step, constants (tripCounts) built in the kernel
-    Value scaled = arith::MulIOp::create(rewriter, loc, ivs[i],
-                                         index(*getConstantIntValue(parallel.getStep()[i])));
-    map.map(iv, arith::AddIOp::create(rewriter, loc,
-                                      index(*getConstantIntValue(parallel.getLowerBound()[i])),
-                                      scaled));
-  }
-  if (!warp) {
-    for (Operation &op : parallel.getBody()->without_terminator())
-      rewriter.clone(op, map);
-    rewriter.eraseOp(parallel);
-    return;
-  }
-  // The lanes of a warp share the loop, lane l taking iterations l, l + 32,
-  // ... (consecutive elements: coalesced loads) from the neutral element;
-  // a butterfly of shuffles combines their partial results, which lane 0
-  // combines with the accumulator's initial value and stores.
-  scf::ForOp loop = warp->loop;
-  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(kGPUWarpSize));
-  Operation *op = &parallel.getBody()->front();
-  for (; op != loop.getOperation(); op = op->getNextNode())
-    rewriter.clone(*op, map);
-  int64_t step = *getConstantIntValue(loop.getStep());
-  Value start = arith::AddIOp::create(rewriter, loc, map.lookupOrDefault(loop.getLowerBound()),
-                                      arith::MulIOp::create(rewriter, loc, lane, index(step)));
-  Value neutral = arith::ConstantOp::create(rewriter, loc, *arith::getNeutralElement(warp->combiner));
-  auto strided = scf::ForOp::create(rewriter, loc, start, map.lookupOrDefault(loop.getUpperBound()),
-                                    index(step * kGPUWarpSize), ValueRange{neutral});
-  rewriter.setInsertionPointToStart(strided.getBody());
-  map.map(loop.getInductionVar(), strided.getInductionVar());
-  map.map(loop.getRegionIterArgs()[0], strided.getRegionIterArgs()[0]);
-  for (Operation &inner : loop.getBody()->without_terminator())
-    rewriter.clone(inner, map);
-  scf::YieldOp::create(rewriter, loc, map.lookupOrDefault(loop.getYieldedValues()[0]));
-  rewriter.setInsertionPointAfter(strided);
-  BlockArgument acc = loop.getRegionIterArgs()[0];
-  Value warpTotal = dlc::combineLanes(rewriter, loc, warp->combiner, acc, strided.getResult(0));
-  map.map(loop.getResult(0), dlc::combine(rewriter, warp->combiner, acc,
-                                          map.lookupOrDefault(loop.getInitArgs()[0]), warpTotal));
-  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane, index(0));
-  auto store = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
-  rewriter.setInsertionPointToStart(store.thenBlock());
-  for (op = loop->getNextNode(); op != parallel.getBody()->getTerminator(); op = op->getNextNode())
-    rewriter.clone(*op, map);
+  Value lane = warp ? arith::RemUIOp::create(rewriter, loc, thread, index(kGPUWarpSize)) : Value();
+  emitIteration(rewriter, parallel, counts, linear, lane, warp);
   rewriter.eraseOp(parallel);
+}
+
+/// Threads of a block kernel (launchBlockKernel), and the most shared
+/// memory its buffers take (what a block may have without opting in).
+static constexpr int64_t kBlockKernelThreads = 128, kBlockKernelSharedBytes = 48 << 10;
+
+/// `type` in the GPU's shared memory.
+static MemRefType inSharedMemory(MemRefType type) {
+  return MemRefType::Builder(type).setMemorySpace(
+      gpu::AddressSpaceAttr::get(type.getContext(), gpu::AddressSpace::Workgroup));
+}
+
+/// Whether the block kernel of `loop` can run `op`, an op of its body.
+static bool inBlockKernel(Operation &op) {
+  if (auto alloc = dyn_cast<memref::AllocOp>(op))
+    return alloc.getType().hasStaticShape() && !alloc.getType().getMemorySpace();
+  return isa<linalg::LinalgOp, memref::SubViewOp, memref::ExpandShapeOp,
+             memref::CollapseShapeOp, scf::InParallelOp>(op) ||
+         (isPure(&op) && !op.getNumRegions());
+}
+
+/// Runs `op`, a linalg op at the insertion point of a block kernel of
+/// `threads` threads numbered `thread`, on the block's threads: a thread
+/// per output, or a warp per output of a reduction of fewer outputs than
+/// the block has threads, each taking outputs a block's width apart;
+/// an op of no parallel loops on the first thread. Fails where `op`
+/// cannot be lowered to loops.
+static LogicalResult distributeOverBlock(IRRewriter &rewriter, linalg::LinalgOp op, Value thread,
+                                         int64_t threads) {
+  Location loc = op.getLoc();
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+  rewriter.setInsertionPoint(op);
+  moveReductionsInnermost(rewriter, op);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToParallelLoops(rewriter, op);
+  if (failed(loops))
+    return op->emitError("cannot be lowered to loops for the GPU");
+  rewriter.eraseOp(op);
+  if (loops->empty())
+    return success();
+  Operation *nest = loops->front();
+  auto parallel = dyn_cast<scf::ParallelOp>(nest);
+  std::optional<SmallVector<int64_t>> counts;
+  if (parallel)
+    counts = tripCounts(parallel);
+  rewriter.setInsertionPoint(nest);
+  if (!counts) { // no parallel loops: the first thread runs them
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread, index(0));
+    auto guard = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
+    rewriter.moveOpBefore(nest, guard.thenBlock()->getTerminator());
+    return success();
+  }
+  int64_t total = 1;
+  for (int64_t c : *counts)
+    total *= c;
+  std::optional<WarpReduction> warp = matchWarpReduction(parallel, total, threads - 1);
+  int64_t workers = warp ? threads / kGPUWarpSize : threads;
+  Value worker = warp ? arith::DivUIOp::create(rewriter, loc, thread, index(kGPUWarpSize)) : thread;
+  Value lane = warp ? arith::RemUIOp::create(rewriter, loc, thread, index(kGPUWarpSize)) : Value();
+  auto outputs = scf::ForOp::create(rewriter, loc, worker, index(total), index(workers));
+  rewriter.setInsertionPointToStart(outputs.getBody());
+  emitIteration(rewriter, parallel, *counts, outputs.getInductionVar(), lane, warp);
+  rewriter.eraseOp(parallel);
+  return success();
+}
+
+/// Whether `loop` (dlc-tile-attention's loop over heads and blocks of
+/// query rows, bufferized) can run as a block kernel: static bounds, at
+/// most three dimensions, a body of views, static buffers that fit in
+/// kBlockKernelSharedBytes, linalg ops and scalar arithmetic.
+static bool canLaunchBlockKernel(scf::ForallOp loop) {
+  std::optional<SmallVector<int64_t>> lbs = getConstantIntValues(loop.getMixedLowerBound()),
+                                      ubs = getConstantIntValues(loop.getMixedUpperBound()),
+                                      steps = getConstantIntValues(loop.getMixedStep());
+  if (!lbs || !ubs || !steps || lbs->size() > 3 || loop.getNumResults() ||
+      !llvm::all_of(*steps, [](int64_t s) { return s > 0; }))
+    return false;
+  int64_t bytes = 0;
+  for (Operation &op : loop.getBody()->getOperations()) {
+    if (!inBlockKernel(op))
+      return false;
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      MemRefType t = alloc.getType();
+      bytes += t.getNumElements() * llvm::divideCeil(t.getElementTypeBitWidth(), 8);
+    }
+  }
+  return bytes <= kBlockKernelSharedBytes;
+}
+
+/// Runs `loop`, which canLaunchBlockKernel, as one kernel: a thread block
+/// per iteration, the buffers its body allocates in shared memory, each
+/// linalg op of the body run by the block's threads (distributeOverBlock),
+/// a barrier between them. Fails, saying why, where an op cannot be
+/// lowered to loops.
+static LogicalResult launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop) {
+  SmallVector<int64_t> lbs = *getConstantIntValues(loop.getMixedLowerBound()),
+                       ubs = *getConstantIntValues(loop.getMixedUpperBound()),
+                       steps = *getConstantIntValues(loop.getMixedStep());
+  SmallVector<memref::AllocOp> allocs(loop.getBody()->getOps<memref::AllocOp>());
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+  SmallVector<Value, 3> grid;
+  for (auto [lb, ub, step] : llvm::zip(lbs, ubs, steps))
+    grid.push_back(index(std::max<int64_t>(0, llvm::divideCeil(ub - lb, step))));
+  grid.resize(3, index(1));
+  Value one = index(1);
+  SmallVector<Type> shared = llvm::map_to_vector(
+      allocs, [](memref::AllocOp alloc) -> Type { return inSharedMemory(alloc.getType()); });
+  auto kernel = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1], grid[2],
+                                      index(kBlockKernelThreads), one, one, /*dynamicSharedMemorySize=*/
+                                      Value(), /*asyncTokenType=*/nullptr,
+                                      /*asyncDependencies=*/ValueRange{}, shared);
+  std::string layer = layerName(loc);
+  dlc::startKernel(rewriter, kernel, layer.empty() ? "" : "k_" + layer);
+  IRMapping map;
+  gpu::KernelDim3 blockIds = kernel.getBlockIds();
+  Value ids[3] = {blockIds.x, blockIds.y, blockIds.z};
+  for (auto [i, iv] : llvm::enumerate(loop.getInductionVars()))
+    map.map(iv, arith::AddIOp::create(
+                    rewriter, loc, index(lbs[i]),
+                    arith::MulIOp::create(rewriter, loc, ids[i], index(steps[i]))));
+  for (auto [alloc, buffer] : llvm::zip(allocs, kernel.getWorkgroupAttributions()))
+    map.map(alloc.getResult(), buffer);
+  Value thread = kernel.getThreadIds().x;
+  SmallVector<linalg::LinalgOp> ops;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (isa<memref::AllocOp>(op))
+      continue;
+    Operation *clone = rewriter.clone(op, map);
+    // A view of a buffer in shared memory is in shared memory too.
+    if (isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(op)) {
+      auto source = cast<MemRefType>(clone->getOperand(0).getType());
+      auto view = cast<MemRefType>(clone->getResult(0).getType());
+      if (source.getMemorySpace() != view.getMemorySpace())
+        clone->getResult(0).setType(
+            MemRefType::Builder(view).setMemorySpace(source.getMemorySpace()));
+    }
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(clone)) {
+      // What the op before wrote, every thread's part, is there to read.
+      if (!ops.empty()) {
+        rewriter.setInsertionPoint(clone);
+        gpu::BarrierOp::create(rewriter, loc);
+        rewriter.setInsertionPointAfter(clone);
+      }
+      ops.push_back(linalgOp);
+    }
+  }
+  for (linalg::LinalgOp op : ops)
+    if (failed(distributeOverBlock(rewriter, op, thread, kBlockKernelThreads)))
+      return failure();
+  rewriter.eraseOp(loop);
+  return success();
 }
 
 /// Whether `func` computes scalars between its loops and linalg ops (loops
@@ -509,6 +674,21 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     // and window reductions theirs (WindowKernel.h) unless the whole body
     // runs on one thread; every other linalg op becomes a loop nest.
     bool wholeBody = computesScalarsBetweenLoops(func);
+    // Loops over blocks (dlc-tile-attention's) as block kernels; where one
+    // cannot be, its iterations a thread each.
+    int64_t blockKernels = 0, blockLoopsOnThreads = 0;
+    SmallVector<scf::ForallOp> blockLoops(func.getBody().front().getOps<scf::ForallOp>());
+    for (scf::ForallOp loop : blockLoops) {
+      if (!wholeBody && canLaunchBlockKernel(loop)) {
+        if (failed(launchBlockKernel(rewriter, loop)))
+          return signalPassFailure();
+        ++blockKernels;
+        continue;
+      }
+      if (failed(scf::forallToParallelLoop(rewriter, loop)))
+        return signalPassFailure();
+      ++blockLoopsOnThreads;
+    }
     // With row-kernels, a body of row-wise ops (RowKernel.h) is one kernel.
     int64_t rowKernelsLaunched = 0;
     if (rowKernels && !wholeBody)
@@ -652,8 +832,10 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     // into a product's kernel).
     for (auto alloc : llvm::make_early_inc_range(func.getBody().front().getOps<memref::AllocOp>()))
       dlc::eraseIfUnused(rewriter, alloc);
-    dlc::recordPassStat(getArgument(), "kernels", kernels + rowKernelsLaunched);
+    dlc::recordPassStat(getArgument(), "kernels", kernels + rowKernelsLaunched + blockKernels);
     dlc::recordPassStat(getArgument(), "row-kernels", rowKernelsLaunched);
+    dlc::recordPassStat(getArgument(), "block-kernels", blockKernels);
+    dlc::recordPassStat(getArgument(), "block-loops-on-threads", blockLoopsOnThreads);
     dlc::recordPassStat(getArgument(), "last-block-sums", summedInKernel);
     dlc::recordPassStat(getArgument(), "single-thread", singleThread);
     dlc::recordPassStat(getArgument(), "warp-reductions", warpReductions);

@@ -123,7 +123,15 @@ void dlc::buildGPULoweringPipeline(OpPassManager &pm, GPUPhase stopAfter,
   // As on the CPU, but math producers fused into every elementwise consumer:
   // the GPU's reduction kernels compute their producers themselves (fused
   // reductions), so no buffer of them is there to read back.
-  buildGraphToKernelsPipeline(pm, /*recomputeSharedMath=*/true);
+  // Attention a thread block per block of 8 KiB of scores: BERT-base's 128
+  // keys in blocks of 16 rows, 96 blocks a sample, each buffer of the
+  // block's softmax in shared memory.
+  buildGraphToKernelsPipeline(pm, /*recomputeSharedMath=*/true, [](OpPassManager &kernels) {
+    TileAttentionPassOptions attention;
+    attention.rowMultiple = 1;
+    attention.blockBytes = 8 << 10;
+    kernels.addNestedPass<func::FuncOp>(createTileAttentionPass(attention));
+  });
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (stopAfter == GPUPhase::Linalg)

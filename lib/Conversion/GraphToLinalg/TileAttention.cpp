@@ -1,4 +1,4 @@
-//===- CPUTileAttention.cpp - attention as one loop over heads and rows ----===//
+//===- TileAttention.cpp - attention as one loop over heads and rows -------===//
 //
 // A kernel outlined from MergeComposite's `attention` (scores Q x K', an
 // optional scale and additive mask, a softmax over the keys, the context
@@ -9,10 +9,10 @@
 // chain on that block: its scores stay in cache from the product that makes
 // them to the product that reads them. K is transposed once, before the
 // loop, rather than by every block. The body stays graph ops on the block's
-// slices; graph-to-linalg lowers them where they are.
+// slices; graph-to-linalg lowers them where they are. The CPU runs the loop
+// on its threads, the GPU as one kernel of a block per iteration.
 //
 //===----------------------------------------------------------------------===//
-#include "CPUSchedules.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
 #include "dlc/Transforms/PassLedger.h"
@@ -24,7 +24,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
 namespace dlc {
-#define GEN_PASS_DEF_CPUTILEATTENTIONPASS
+#define GEN_PASS_DEF_TILEATTENTIONPASS
 #include "dlc/Conversion/Passes.h.inc"
 } // namespace dlc
 
@@ -32,10 +32,6 @@ using namespace mlir;
 using namespace dlc;
 
 namespace {
-/// Scores of a block of rows kept within this many bytes (a core's L2
-/// holds them with the block's K and V).
-constexpr int64_t kBlockScoreBytes = 64 << 10;
-
 /// The matched chain: `scores = batch_matmul(q, k)`, then `between` (one
 /// use each, in order: reshapes, a scale, a mask, the softmax; each reads
 /// the chain's value at `operand`), then `context = batch_matmul(
@@ -155,14 +151,25 @@ FailureOr<Attention> matchAttention(func::FuncOp kernel) {
   return a;
 }
 
-/// The rows of a block: a multiple of the register tile's rows dividing
-/// `rows` whose scores fit in kBlockScoreBytes; where none does (6-row
-/// tiles of 512 rows), any divisor that fits, the product kernel peeling
-/// its partial register tile; all the rows where they fit.
-int64_t blockRows(int64_t rows, int64_t keys, int64_t registerRows) {
-  int64_t limit = std::max<int64_t>(registerRows, kBlockScoreBytes / (keys * 4));
-  int64_t t = cpu::cacheTile(rows, std::min(registerRows, rows), limit);
-  return t == rows && rows > limit ? cpu::cacheTile(rows, 1, limit) : t;
+/// The largest multiple of `step` that divides `range` and is at most
+/// `limit`, but not below limit / 4; 0 if there is none.
+int64_t dividingTile(int64_t range, int64_t step, int64_t limit) {
+  for (int64_t t = std::min(range, limit) / step * step; t >= std::max(step, limit / 4); t -= step)
+    if (range % t == 0)
+      return t;
+  return 0;
+}
+
+/// The rows of a block: a multiple of `multiple` dividing `rows` whose
+/// scores fit in `bytes`; where none does (AVX2's 6-row register tiles of
+/// 512 rows), any divisor that fits, the CPU's product kernel peeling its
+/// partial register tile; all the rows where they fit or nothing divides.
+int64_t blockRows(int64_t rows, int64_t keys, int64_t multiple, int64_t bytes) {
+  int64_t limit = std::max<int64_t>(multiple, bytes / (keys * 4));
+  if (int64_t t = dividingTile(rows, std::min(multiple, rows), limit))
+    return t;
+  int64_t t = rows > limit ? dividingTile(rows, 1, limit) : 0;
+  return t ? t : rows;
 }
 
 /// `op` cloned onto `operands` (the block's values), its result typed for
@@ -274,19 +281,23 @@ LogicalResult tile(Attention &a, int64_t rowsPerBlock) {
   return success();
 }
 
-struct CPUTileAttentionPass : dlc::impl::CPUTileAttentionPassBase<CPUTileAttentionPass> {
-  using CPUTileAttentionPassBase::CPUTileAttentionPassBase;
+struct TileAttentionPass : dlc::impl::TileAttentionPassBase<TileAttentionPass> {
+  using TileAttentionPassBase::TileAttentionPassBase;
 
   void runOnOperation() override {
     func::FuncOp kernel = getOperation();
+    if (rowMultiple < 1 || blockBytes < 4) {
+      kernel.emitError() << getArgument() << ": row-multiple=" << int64_t(rowMultiple)
+                         << " and block-bytes=" << int64_t(blockBytes) << " must be positive";
+      return signalPassFailure();
+    }
     auto name = kernel->getAttrOfType<StringAttr>("dlc.composite");
     if (!name || name.getValue() != "attention")
       return;
     FailureOr<Attention> a = matchAttention(kernel);
     auto q = succeeded(a) ? staticType(a->scores.getLhs()) : RankedTensorType();
     int64_t keys = q ? staticType(a->scores.getResult()).getDimSize(2) : 0;
-    bool tiled = q && succeeded(tile(*a, blockRows(q.getDimSize(1), keys,
-                                                    cpu::registerTile(vectorBits).mr)));
+    bool tiled = q && succeeded(tile(*a, blockRows(q.getDimSize(1), keys, rowMultiple, blockBytes)));
     // Left as it was (a chain of another shape): computed op by op.
     recordPassStat(getArgument(), tiled ? "tiled" : "left", 1);
   }

@@ -1,12 +1,12 @@
 // RUN: dlc-opt %s -split-input-file --dlc-pass-stats \
-// RUN:   --pass-pipeline="builtin.module(func.func(dlc-cpu-tile-attention{vector-bits=512}))" \
+// RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-attention{row-multiple=8}))" \
 // RUN:   2>%t.stats | FileCheck %s
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 // With AVX2's 6-row register tiles, no multiple of 6 divides BERT's 64
 // rows within 64 KiB of scores: blocks of 32 rows, the last register tile
 // of each peeled by the product kernel.
 // RUN: dlc-opt %s -split-input-file \
-// RUN:   --pass-pipeline="builtin.module(func.func(dlc-cpu-tile-attention{vector-bits=256}))" \
+// RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-attention{row-multiple=6}))" \
 // RUN:   | FileCheck %s --check-prefix=AVX2
 // AVX2-LABEL: func private @bert
 // AVX2: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (4, 64) step (1, 32)
@@ -128,4 +128,4 @@ func.func private @not_composite(%q: tensor<2x16x8xf32>, %k: tensor<2x8x16xf32>,
   return %2 : tensor<2x16x8xf32>
 }
 
-// STATS: dlc-cpu-tile-attention: left 2, tiled 3
+// STATS: dlc-tile-attention: left 2, tiled 3
