@@ -10,6 +10,23 @@
 // RUN:   | FileCheck %s --check-prefix=AVX2
 // AVX2-LABEL: func private @bert
 // AVX2: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (4, 64) step (1, 32)
+// The GPU's 8 KiB of scores a block, rows of any number: BERT's 64 rows of
+// 512 keys in blocks of 4.
+// RUN: dlc-opt %s -split-input-file \
+// RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-attention{row-multiple=1 block-bytes=8192}))" \
+// RUN:   | FileCheck %s --check-prefix=GPU
+// GPU-LABEL: func private @bert
+// GPU: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (4, 64) step (1, 4)
+// A row of scores larger than a block's (more than 16 keys in 64 bytes):
+// left; only the chain with a mask per sample (16 keys) is tiled.
+// RUN: dlc-opt %s -split-input-file --dlc-pass-stats -o /dev/null \
+// RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-attention{block-bytes=64}))" \
+// RUN:   2>&1 | FileCheck %s --check-prefix=ROW
+// ROW: dlc-tile-attention: left 4, tiled 1
+// RUN: not dlc-opt %s -split-input-file -o /dev/null \
+// RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-attention{row-multiple=0}))" \
+// RUN:   2>&1 | FileCheck %s --check-prefix=INVALID
+// INVALID: error: dlc-tile-attention: row-multiple=0 and block-bytes=65536 must be positive
 
 // BERT's attention kernel: scores by K transposed, a scale, a mask over the
 // keys (here the first operand of its add), a softmax, the context. K is

@@ -82,16 +82,16 @@ def TileAttentionPass : Pass<"dlc-tile-attention", "mlir::func::FuncOp"> {
     pipeline runs it as one kernel, a thread block per iteration
     (dlc-gpu-map-to-threads; 8 KiB, the block's buffers in shared memory).
     Chains of another shape (a scale or mask that varies along heads or
-    rows, other ops between the products, dynamic shapes) are left as they
-    are. Counters (`--dlc-pass-stats`): `tiled`, `left`.
+    rows, other ops between the products, dynamic shapes) and chains whose
+    one row of scores is larger than `block-bytes` are left as they are. Counters (`--dlc-pass-stats`): `tiled`, `left`.
   }];
   let options = [
     Option<"rowMultiple", "row-multiple", "int64_t", /*default=*/"8",
            "Rows of a block a multiple of this where one divides the rows and fits "
            "(the CPU's register tile rows: 8 with AVX-512, 6 with AVX2)">,
     Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"65536",
-           "Most bytes of a block's f32 scores (a block takes one row where not "
-           "even that fits)">,
+           "Most bytes of a block's f32 scores (a chain whose one row of scores "
+           "takes more is left)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect", "dlc::graph::GraphDialect"];

@@ -399,26 +399,21 @@ static bool inBlockKernel(Operation &op) {
          (isPure(&op) && !op.getNumRegions());
 }
 
-/// Runs `op`, a linalg op at the insertion point of a block kernel of
-/// `threads` threads numbered `thread`, on the block's threads: a thread
-/// per output, or a warp per output of a reduction of fewer outputs than
-/// the block has threads, each taking outputs a block's width apart;
-/// an op of no parallel loops on the first thread. Fails where `op`
-/// cannot be lowered to loops.
-static LogicalResult distributeOverBlock(IRRewriter &rewriter, linalg::LinalgOp op, Value thread,
-                                         int64_t threads) {
-  Location loc = op.getLoc();
+/// Runs `nest`, the loops of a linalg op in a block kernel of `threads`
+/// threads numbered `thread`, on the block's threads: a thread per output,
+/// or a warp per output of a reduction of fewer outputs than the block has
+/// threads, each taking outputs a block's width apart; loops without
+/// parallel ones on the first thread.
+static void distributeOverBlock(IRRewriter &rewriter, Operation *nest, Value thread,
+                                int64_t threads) {
+  Location loc = nest->getLoc();
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
-  rewriter.setInsertionPoint(op);
-  moveReductionsInnermost(rewriter, op);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToParallelLoops(rewriter, op);
-  if (failed(loops))
-    return op->emitError("cannot be lowered to loops for the GPU");
-  rewriter.eraseOp(op);
-  if (loops->empty())
-    return success();
-  Operation *nest = loops->front();
+  // Accumulators in registers, innermost loops first, before matching a
+  // warp's reduction (of one iteration argument).
+  SmallVector<scf::ForOp> loops;
+  nest->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops)
+    promoteAccumulator(rewriter, loop);
   auto parallel = dyn_cast<scf::ParallelOp>(nest);
   std::optional<SmallVector<int64_t>> counts;
   if (parallel)
@@ -428,7 +423,7 @@ static LogicalResult distributeOverBlock(IRRewriter &rewriter, linalg::LinalgOp 
     Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread, index(0));
     auto guard = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
     rewriter.moveOpBefore(nest, guard.thenBlock()->getTerminator());
-    return success();
+    return;
   }
   int64_t total = 1;
   for (int64_t c : *counts)
@@ -441,7 +436,6 @@ static LogicalResult distributeOverBlock(IRRewriter &rewriter, linalg::LinalgOp 
   rewriter.setInsertionPointToStart(outputs.getBody());
   emitIteration(rewriter, parallel, *counts, outputs.getInductionVar(), lane, warp);
   rewriter.eraseOp(parallel);
-  return success();
 }
 
 /// Whether `loop` (dlc-tile-attention's loop over heads and blocks of
@@ -526,9 +520,26 @@ static LogicalResult launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop)
       ops.push_back(linalgOp);
     }
   }
-  for (linalg::LinalgOp op : ops)
-    if (failed(distributeOverBlock(rewriter, op, thread, kBlockKernelThreads)))
-      return failure();
+  // Each op as loops, their identity affine.applys folded (a load and a
+  // store of the same element at the same values), run by the threads.
+  SmallVector<Operation *> nests;
+  for (linalg::LinalgOp op : ops) {
+    rewriter.setInsertionPoint(op);
+    moveReductionsInnermost(rewriter, op);
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToParallelLoops(rewriter, op);
+    if (failed(loops))
+      return op->emitError("cannot be lowered to loops for the GPU");
+    rewriter.eraseOp(op);
+    if (!loops->empty())
+      nests.push_back(loops->front());
+  }
+  RewritePatternSet folds(rewriter.getContext());
+  affine::AffineApplyOp::getCanonicalizationPatterns(folds, rewriter.getContext());
+  if (failed(applyPatternsGreedily(kernel.getBody(), std::move(folds))))
+    return kernel.emitError("cannot fold the block kernel's index computations");
+  for (Operation *nest : nests)
+    distributeOverBlock(rewriter, nest, thread, kBlockKernelThreads);
   rewriter.eraseOp(loop);
   return success();
 }
