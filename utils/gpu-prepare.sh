@@ -63,7 +63,10 @@
 # convolutions NHWC and HWIO), and in f16 X = nhwcc3 with it and
 # --gpu-copy-stages=3, X = nhwcv with it and --gpu-vector-loads (their
 # im2col matrices copied or loaded in chunks of a pixel's channels, the
-# padding's chunks zeros); none: no such
+# padding's chunks zeros); attention: X = attn, at batch 1 with
+# `--pipeline=auto;require=MergeComposite` against M_b1_auto (BERT-base's
+# attention as one block kernel a layer, dlc-tile-attention; the other
+# models unchanged, so not timed); none: no such
 # libraries. (The fused reductions, row
 # kernels and merged epilogues, A/Bs until bench/gpu/h200-flags, are the
 # default since.)
@@ -76,7 +79,7 @@ build=$(cd "$1" && pwd)/bin
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=$2
 arch=${3:-sm_90}
-# the A/Bs of a flag: "VARIANT SUFFIX FLAGS" each (variants f32, tf32,
+# the A/Bs of a flag: "VARIANT SUFFIX FLAGS" each (variants f32, tf32, auto,
 # f16; bf16 takes f16's)
 abs_=()
 IFS=, read -r -a names <<< "${AB:-copy,ldmatrix}"
@@ -95,8 +98,9 @@ for a in "${names[@]}"; do
     nhwc) abs_+=("tf32 nhwc ;layout=cpu-nhwc" "f16 nhwc ;layout=cpu-nhwc"
                  "f16 nhwcc3 ;layout=cpu-nhwc --gpu-copy-stages=3"
                  "f16 nhwcv ;layout=cpu-nhwc --gpu-vector-loads") ;;
+    attention) abs_+=("auto attn ;require=MergeComposite") ;;
     none) ;;
-    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas, ldmatrix, vector, nhwc or none" >&2
+    *) echo "gpu-prepare: AB=$AB: expected split, copy, lastblock, depth, cublas, ldmatrix, vector, nhwc, attention or none" >&2
        exit 2 ;;
   esac
 done
@@ -123,7 +127,7 @@ with_ab() {
   done
 }
 # the A/Bs of kernels launched fewer (batch 1's concern), timed at batch 1
-batch1_only="lbs"
+batch1_only="lbs attn"
 node_data=${DLC_ONNX_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}
 rm -rf "$out"
 mkdir -p "$out/bin"
