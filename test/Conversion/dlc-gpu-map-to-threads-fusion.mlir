@@ -275,7 +275,7 @@ func.func @copies_kept(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32
 // five in @not_fused (the product, the two elementwise ops, the copy and
 // the sum), three in @masked_scores (the exponential, the transpose, the
 // product) and four in @copies_kept (two ops, two copies).
-// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, copies-forwarded 2, fused-epilogues 6, fused-inits 6, fused-inputs 2, fused-reductions 0, kernels 20, last-block-sums 0, ldmatrix-inputs 0, reductions-moved-innermost 0, row-kernels 0, single-thread 0, tiled-products 7, vector-loaded-inputs 0, warp-reductions 1
+// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, block-kernels 0, block-loops-on-threads 0, copies-forwarded 2, fused-epilogues 6, fused-inits 6, fused-inputs 2, fused-reductions 0, kernels 20, last-block-sums 0, ldmatrix-inputs 0, reductions-moved-innermost 0, row-kernels 0, single-thread 0, tiled-products 7, vector-loaded-inputs 0, warp-reductions 1
 
 // A chain of epilogues: the product's results through a tanh into a buffer
 // of the function's own, then transposed into the caller's; each op reads

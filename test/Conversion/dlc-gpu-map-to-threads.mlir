@@ -391,4 +391,4 @@ func.func private @helper(%x: i32, %c: i1) -> i32 {
 // rows, the scalar reduction, the op of no loops, the middle reduction, the
 // three single-thread bodies), five of one thread, three of a warp per
 // output, three tiled products, one reduction moved innermost.
-// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, copies-forwarded 0, fused-epilogues 0, fused-inits 0, fused-inputs 0, fused-reductions 0, kernels 17, last-block-sums 0, ldmatrix-inputs 0, reductions-moved-innermost 1, row-kernels 0, single-thread 5, tiled-products 3, vector-loaded-inputs 0, warp-reductions 3
+// STATS: dlc-gpu-map-to-threads: async-copied-inputs 0, block-kernels 0, block-loops-on-threads 0, copies-forwarded 0, fused-epilogues 0, fused-inits 0, fused-inputs 0, fused-reductions 0, kernels 17, last-block-sums 0, ldmatrix-inputs 0, reductions-moved-innermost 1, row-kernels 0, single-thread 5, tiled-products 3, vector-loaded-inputs 0, warp-reductions 3

@@ -83,7 +83,8 @@ def TileAttentionPass : Pass<"dlc-tile-attention", "mlir::func::FuncOp"> {
     (dlc-gpu-map-to-threads; 8 KiB, the block's buffers in shared memory).
     Chains of another shape (a scale or mask that varies along heads or
     rows, other ops between the products, dynamic shapes) and chains whose
-    one row of scores is larger than `block-bytes` are left as they are. Counters (`--dlc-pass-stats`): `tiled`, `left`.
+    one row of scores is larger than `block-bytes` are left as they are.
+    Counters (`--dlc-pass-stats`): `tiled`, `left`.
   }];
   let options = [
     Option<"rowMultiple", "row-multiple", "int64_t", /*default=*/"8",
@@ -753,7 +754,16 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     convolution puts its channels innermost, which would read and write a
     plane apart), the window's loops in the thread with the accumulator in
     a register, and the same ops around it fused: the input's padding read
-    through, the initial values, the epilogue. First, a copy from a buffer of the function used only before
+    through, the initial values, the epilogue. A loop over blocks
+    (`scf.forall` of at most three dimensions and static bounds, from
+    dlc-tile-attention: an attention's heads and blocks of query rows)
+    whose body allocates at most 48 KiB of static buffers is one kernel
+    (`block-kernels`): a block of 128 threads per iteration, the buffers
+    in shared memory, each linalg op of the body run by the block's
+    threads (a thread per output, taking outputs 128 apart; a warp per
+    output of a reduction of fewer outputs than threads, combined with
+    shuffles) with a barrier between two ops; another such loop runs an
+    iteration a thread (`block-loops-on-threads`). First, a copy from a buffer of the function used only before
     it into one (or a reshape of one) not used meanwhile writes there
     instead (`copies-forwarded`). Kernels are named `k_<layer>` after the op's
     location. Counters (`--dlc-pass-stats`): `kernels`, `single-thread`,
@@ -761,7 +771,8 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     `reductions-moved-innermost`,
     `fused-inputs`, `fused-inits`, `fused-epilogues`, `async-copied-inputs`,
     `ldmatrix-inputs`, `vector-loaded-inputs`, `fused-reductions`, `row-kernels`,
-    `copies-forwarded`, `last-block-sums`.
+    `copies-forwarded`, `last-block-sums`, `block-kernels`,
+    `block-loops-on-threads`.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",

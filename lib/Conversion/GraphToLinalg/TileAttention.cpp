@@ -298,7 +298,8 @@ struct TileAttentionPass : dlc::impl::TileAttentionPassBase<TileAttentionPass> {
     auto q = succeeded(a) ? staticType(a->scores.getLhs()) : RankedTensorType();
     int64_t keys = q ? staticType(a->scores.getResult()).getDimSize(2) : 0;
     // (a row of scores larger than a block's: left)
-    bool tiled = q && keys * 4 <= blockBytes && succeeded(tile(*a, blockRows(q.getDimSize(1), keys, rowMultiple, blockBytes)));
+    bool tiled = q && keys * 4 <= blockBytes &&
+                 succeeded(tile(*a, blockRows(q.getDimSize(1), keys, rowMultiple, blockBytes)));
     // Left as it was (a chain of another shape): computed op by op.
     recordPassStat(getArgument(), tiled ? "tiled" : "left", 1);
   }

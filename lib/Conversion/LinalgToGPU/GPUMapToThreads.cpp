@@ -138,10 +138,10 @@ static bool readsAlongLoopOnly(scf::ParallelOp parallel, scf::ForOp loop) {
 }
 
 /// The warp reduction of `parallel`'s `total` iterations, if it is one: few
-/// outputs (at most `maxOutputs`) or inputs read along the reduction only, a loop of at least a
-/// warp's iterations around a 32-bit combination, only pure ops and loads
-/// before the loop and only pure ops, loads and stores after it (a fused
-/// epilogue's, which the warp's first lane runs).
+/// outputs (at most `maxOutputs`) or inputs read along the reduction only,
+/// a loop of at least a warp's iterations around a 32-bit combination, only
+/// pure ops and loads before the loop and only pure ops, loads and stores
+/// after it (a fused epilogue's, which the warp's first lane runs).
 static std::optional<WarpReduction>
 matchWarpReduction(scf::ParallelOp parallel, int64_t total,
                    int64_t maxOutputs = kMaxWarpReductions) {
@@ -288,9 +288,9 @@ static std::string layerName(Location loc) {
 
 /// The body of `parallel` (of `counts` iterations) for its iteration
 /// `linear`, at the insertion point: cloned, or, where `warp` says how it
-/// reduces, run by the lanes of a warp (`lane` the one running).
+/// reduces, run by the lanes of a warp (the lane of `thread` running).
 static void emitIteration(IRRewriter &rewriter, scf::ParallelOp parallel, ArrayRef<int64_t> counts,
-                          Value linear, Value lane, std::optional<WarpReduction> warp) {
+                          Value linear, Value thread, std::optional<WarpReduction> warp) {
   Location loc = parallel.getLoc();
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
   SmallVector<Value> ivs = dlc::delinearize(rewriter, loc, linear, counts);
@@ -313,6 +313,7 @@ static void emitIteration(IRRewriter &rewriter, scf::ParallelOp parallel, ArrayR
   // a butterfly of shuffles combines their partial results, which lane 0
   // combines with the accumulator's initial value and stores.
   scf::ForOp loop = warp->loop;
+  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(kGPUWarpSize));
   Operation *op = &parallel.getBody()->front();
   for (; op != loop.getOperation(); op = op->getNextNode())
     rewriter.clone(*op, map);
@@ -375,8 +376,7 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
                                         index(total));
   auto guard = scf::IfOp::create(rewriter, loc, inRange, /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(guard.thenBlock());
-  Value lane = warp ? arith::RemUIOp::create(rewriter, loc, thread, index(kGPUWarpSize)) : Value();
-  emitIteration(rewriter, parallel, counts, linear, lane, warp);
+  emitIteration(rewriter, parallel, counts, linear, thread, warp);
   rewriter.eraseOp(parallel);
 }
 
@@ -431,10 +431,9 @@ static void distributeOverBlock(IRRewriter &rewriter, Operation *nest, Value thr
   std::optional<WarpReduction> warp = matchWarpReduction(parallel, total, threads - 1);
   int64_t workers = warp ? threads / kGPUWarpSize : threads;
   Value worker = warp ? arith::DivUIOp::create(rewriter, loc, thread, index(kGPUWarpSize)) : thread;
-  Value lane = warp ? arith::RemUIOp::create(rewriter, loc, thread, index(kGPUWarpSize)) : Value();
   auto outputs = scf::ForOp::create(rewriter, loc, worker, index(total), index(workers));
   rewriter.setInsertionPointToStart(outputs.getBody());
-  emitIteration(rewriter, parallel, *counts, outputs.getInductionVar(), lane, warp);
+  emitIteration(rewriter, parallel, *counts, outputs.getInductionVar(), thread, warp);
   rewriter.eraseOp(parallel);
 }
 
@@ -482,8 +481,9 @@ static LogicalResult launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop)
   SmallVector<Type> shared = llvm::map_to_vector(
       allocs, [](memref::AllocOp alloc) -> Type { return inSharedMemory(alloc.getType()); });
   auto kernel = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1], grid[2],
-                                      index(kBlockKernelThreads), one, one, /*dynamicSharedMemorySize=*/
-                                      Value(), /*asyncTokenType=*/nullptr,
+                                      index(kBlockKernelThreads), one, one,
+                                      /*dynamicSharedMemorySize=*/Value(),
+                                      /*asyncTokenType=*/nullptr,
                                       /*asyncDependencies=*/ValueRange{}, shared);
   std::string layer = layerName(loc);
   dlc::startKernel(rewriter, kernel, layer.empty() ? "" : "k_" + layer);
