@@ -262,6 +262,7 @@ AB_SIDES = {"_t64": "tiles up to 64 x 64", "_k32": "32-element steps",
             "_epi": "products' kernels computing the transposes after them",
             "_lbs": "split products' slices added by their last blocks",
             "_all": "all of _fused, _rows, _epi, _lbs (and _c3 in f16)",
+            "_attn": "attention as one block kernel (MergeComposite required)",
             "_before": "the compiler before"}
 
 
