@@ -76,25 +76,47 @@ func.func @blocks(%q: memref<2x8x16xf32>, %kt: memref<2x16x64xf32>, %out: memref
 
 // -----
 
-// Buffers larger than a block's shared memory (64 KiB of 48): the loop's
-// iterations a thread each instead.
-// CHECK-LABEL: func.func @too_large
-// CHECK: gpu.launch
-// CHECK-NOT: workgroup
-// CHECK: scf.if
-// CHECK: memref.alloc() : memref<2x8192xf32>
-
-func.func @too_large(%x: memref<4x8192xf32>, %out: memref<4x8192xf32>) {
+// Buffers of more than 48 KiB (64 KiB) in the kernel's dynamic shared
+// memory, one view each.
+// CHECK-LABEL: func.func @wide
+// CHECK: %[[BYTES:.*]] = arith.constant 65536 : i32
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %[[BYTES]]
+// CHECK-NOT: workgroup(
+// CHECK: %[[SHARED:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SHARED]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x8192xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SHARED]][%c32768{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x8192xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+func.func @wide(%x: memref<4x8192xf32>, %out: memref<4x8192xf32>) {
   scf.forall (%r) in (4) {
     %xr = memref.subview %x[%r, 0] [1, 8192] [1, 1] : memref<4x8192xf32> to memref<1x8192xf32, strided<[8192, 1], offset: ?>>
-    %t = memref.alloc() : memref<2x8192xf32>
-    %t0 = memref.subview %t[0, 0] [1, 8192] [1, 1] : memref<2x8192xf32> to memref<1x8192xf32, strided<[8192, 1]>>
-    memref.copy %xr, %t0 : memref<1x8192xf32, strided<[8192, 1], offset: ?>> to memref<1x8192xf32, strided<[8192, 1]>>
+    %t = memref.alloc() : memref<1x8192xf32>
+    %u = memref.alloc() : memref<1x8192xf32>
+    linalg.copy ins(%xr : memref<1x8192xf32, strided<[8192, 1], offset: ?>>) outs(%t : memref<1x8192xf32>)
+    linalg.copy ins(%t : memref<1x8192xf32>) outs(%u : memref<1x8192xf32>)
     %or = memref.subview %out[%r, 0] [1, 8192] [1, 1] : memref<4x8192xf32> to memref<1x8192xf32, strided<[8192, 1], offset: ?>>
-    memref.copy %t0, %or : memref<1x8192xf32, strided<[8192, 1]>> to memref<1x8192xf32, strided<[8192, 1], offset: ?>>
+    linalg.copy ins(%u : memref<1x8192xf32>) outs(%or : memref<1x8192xf32, strided<[8192, 1], offset: ?>>)
+  }
+  return
+}
+
+// -----
+
+// A loop of a dynamic bound that allocates nothing: a parallel loop like
+// any other (of a dynamic bound: one thread runs it).
+// CHECK-LABEL: func.func @dynamic
+// CHECK: gpu.launch
+// CHECK-NOT: workgroup(
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%dim) step (%c1)
+func.func @dynamic(%x: memref<?x16xf32>, %out: memref<?x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x16xf32>
+  scf.forall (%r) in (%n) {
+    %xr = memref.subview %x[%r, 0] [1, 16] [1, 1] : memref<?x16xf32> to memref<1x16xf32, strided<[16, 1], offset: ?>>
+    %or = memref.subview %out[%r, 0] [1, 16] [1, 1] : memref<?x16xf32> to memref<1x16xf32, strided<[16, 1], offset: ?>>
+    linalg.copy ins(%xr : memref<1x16xf32, strided<[16, 1], offset: ?>>) outs(%or : memref<1x16xf32, strided<[16, 1], offset: ?>>)
   }
   return
 }
 
 // (the counters summed over the two functions)
-// STATS: dlc-gpu-map-to-threads: {{.*}}block-kernels 1, block-loops-on-threads 1, {{.*}}kernels 2,
+// STATS: dlc-gpu-map-to-threads: {{.*}}block-kernels 2, block-loops-on-threads 1, {{.*}}kernels 3,

@@ -757,13 +757,15 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     through, the initial values, the epilogue. A loop over blocks
     (`scf.forall` of at most three dimensions and static bounds, from
     dlc-tile-attention: an attention's heads and blocks of query rows)
-    whose body allocates at most 48 KiB of static buffers is one kernel
+    whose body allocates at most 96 KiB of static buffers is one kernel
     (`block-kernels`): a block of 128 threads per iteration, the buffers
-    in shared memory, each linalg op of the body run by the block's
-    threads (a thread per output, taking outputs 128 apart; a warp per
-    output of a reduction of fewer outputs than threads, combined with
-    shuffles) with a barrier between two ops; another such loop runs an
-    iteration a thread (`block-loops-on-threads`). First, a copy from a buffer of the function used only before
+    in shared memory (beyond 48 KiB, in its dynamic shared memory), each
+    linalg op of the body run by the block's threads (a thread per output,
+    taking outputs 128 apart; a warp per output of a reduction of fewer
+    outputs than threads, combined with shuffles) with a barrier between
+    two ops. Another such loop runs an iteration a thread
+    (`block-loops-on-threads`) if it allocates nothing, and is an error
+    otherwise. First, a copy from a buffer of the function used only before
     it into one (or a reshape of one) not used meanwhile writes there
     instead (`copies-forwarded`). Kernels are named `k_<layer>` after the op's
     location. Counters (`--dlc-pass-stats`): `kernels`, `single-thread`,

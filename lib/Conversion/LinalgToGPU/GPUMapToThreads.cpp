@@ -380,9 +380,8 @@ static void launch(IRRewriter &rewriter, Operation *nest, ArrayRef<int64_t> coun
   rewriter.eraseOp(parallel);
 }
 
-/// Threads of a block kernel (launchBlockKernel), and the most shared
-/// memory its buffers take (what a block may have without opting in).
-static constexpr int64_t kBlockKernelThreads = 128, kBlockKernelSharedBytes = 48 << 10;
+/// Threads of a block kernel (launchBlockKernel).
+static constexpr int64_t kBlockKernelThreads = 128;
 
 /// `type` in the GPU's shared memory.
 static MemRefType inSharedMemory(MemRefType type) {
@@ -437,10 +436,17 @@ static void distributeOverBlock(IRRewriter &rewriter, Operation *nest, Value thr
   rewriter.eraseOp(parallel);
 }
 
+/// The bytes of `type`'s buffer in shared memory, rounded up to 16 (each
+/// buffer aligned for vector accesses).
+static int64_t sharedBytes(MemRefType type) {
+  return llvm::alignTo(type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+                       16);
+}
+
 /// Whether `loop` (dlc-tile-attention's loop over heads and blocks of
 /// query rows, bufferized) can run as a block kernel: static bounds, at
 /// most three dimensions, a body of views, static buffers that fit in
-/// kBlockKernelSharedBytes, linalg ops and scalar arithmetic.
+/// kGPUMostSharedBytes, linalg ops and scalar arithmetic.
 static bool canLaunchBlockKernel(scf::ForallOp loop) {
   std::optional<SmallVector<int64_t>> lbs = getConstantIntValues(loop.getMixedLowerBound()),
                                       ubs = getConstantIntValues(loop.getMixedUpperBound()),
@@ -452,16 +458,15 @@ static bool canLaunchBlockKernel(scf::ForallOp loop) {
   for (Operation &op : loop.getBody()->getOperations()) {
     if (!inBlockKernel(op))
       return false;
-    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      MemRefType t = alloc.getType();
-      bytes += t.getNumElements() * llvm::divideCeil(t.getElementTypeBitWidth(), 8);
-    }
+    if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      bytes += sharedBytes(alloc.getType());
   }
-  return bytes <= kBlockKernelSharedBytes;
+  return bytes <= dlc::kGPUMostSharedBytes;
 }
 
 /// Runs `loop`, which canLaunchBlockKernel, as one kernel: a thread block
-/// per iteration, the buffers its body allocates in shared memory, each
+/// per iteration, the buffers its body allocates in shared memory (its
+/// dynamic shared memory where they take more than 48 KiB), each
 /// linalg op of the body run by the block's threads (distributeOverBlock),
 /// a barrier between them. Fails, saying why, where an op cannot be
 /// lowered to loops.
@@ -478,24 +483,43 @@ static LogicalResult launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop)
     grid.push_back(index(std::max<int64_t>(0, llvm::divideCeil(ub - lb, step))));
   grid.resize(3, index(1));
   Value one = index(1);
-  SmallVector<Type> shared = llvm::map_to_vector(
-      allocs, [](memref::AllocOp alloc) -> Type { return inSharedMemory(alloc.getType()); });
-  auto kernel = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1], grid[2],
-                                      index(kBlockKernelThreads), one, one,
-                                      /*dynamicSharedMemorySize=*/Value(),
-                                      /*asyncTokenType=*/nullptr,
-                                      /*asyncDependencies=*/ValueRange{}, shared);
+  // Buffers of at most 48 KiB in all are the kernel's own; more, views of
+  // its dynamic shared memory.
+  int64_t bytes = 0;
+  for (memref::AllocOp alloc : allocs)
+    bytes += sharedBytes(alloc.getType());
+  bool dynamic = bytes > dlc::kGPUStaticSharedBytes;
+  SmallVector<Type> shared;
+  if (!dynamic)
+    shared = llvm::map_to_vector(
+        allocs, [](memref::AllocOp alloc) -> Type { return inSharedMemory(alloc.getType()); });
+  auto kernel = gpu::LaunchOp::create(
+      rewriter, loc, grid[0], grid[1], grid[2], index(kBlockKernelThreads), one, one,
+      dynamic ? arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), bytes) : Value(),
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{}, shared);
   std::string layer = layerName(loc);
   dlc::startKernel(rewriter, kernel, layer.empty() ? "" : "k_" + layer);
   IRMapping map;
+  if (dynamic) {
+    Value memory = gpu::DynamicSharedMemoryOp::create(
+        rewriter, loc, inSharedMemory(MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type())));
+    int64_t offset = 0;
+    for (memref::AllocOp alloc : allocs) {
+      map.map(alloc.getResult(),
+              memref::ViewOp::create(rewriter, loc, inSharedMemory(alloc.getType()), memory,
+                                     index(offset), ValueRange{}));
+      offset += sharedBytes(alloc.getType());
+    }
+  } else {
+    for (auto [alloc, buffer] : llvm::zip(allocs, kernel.getWorkgroupAttributions()))
+      map.map(alloc.getResult(), buffer);
+  }
   gpu::KernelDim3 blockIds = kernel.getBlockIds();
   Value ids[3] = {blockIds.x, blockIds.y, blockIds.z};
   for (auto [i, iv] : llvm::enumerate(loop.getInductionVars()))
     map.map(iv, arith::AddIOp::create(
                     rewriter, loc, index(lbs[i]),
                     arith::MulIOp::create(rewriter, loc, ids[i], index(steps[i]))));
-  for (auto [alloc, buffer] : llvm::zip(allocs, kernel.getWorkgroupAttributions()))
-    map.map(alloc.getResult(), buffer);
   Value thread = kernel.getThreadIds().x;
   SmallVector<linalg::LinalgOp> ops;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -686,7 +710,8 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     // runs on one thread; every other linalg op becomes a loop nest.
     bool wholeBody = computesScalarsBetweenLoops(func);
     // Loops over blocks (dlc-tile-attention's) as block kernels; where one
-    // cannot be, its iterations a thread each.
+    // cannot be, its iterations a thread each, unless it allocates buffers
+    // (which a thread would allocate on the device's heap every run).
     int64_t blockKernels = 0, blockLoopsOnThreads = 0;
     SmallVector<scf::ForallOp> blockLoops(func.getBody().front().getOps<scf::ForallOp>());
     for (scf::ForallOp loop : blockLoops) {
@@ -695,6 +720,15 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
           return signalPassFailure();
         ++blockKernels;
         continue;
+      }
+      if (!loop.getBody()->getOps<memref::AllocOp>().empty()) {
+        loop.emitError() << "cannot run on the GPU: a loop over blocks whose body allocates "
+                            "buffers runs as one kernel, a block per iteration, only with static "
+                            "bounds, at most three dimensions, buffers of static shapes that fit "
+                            "in "
+                         << (dlc::kGPUMostSharedBytes >> 10)
+                         << " KiB of shared memory, and views, linalg ops and arithmetic";
+        return signalPassFailure();
       }
       if (failed(scf::forallToParallelLoop(rewriter, loop)))
         return signalPassFailure();

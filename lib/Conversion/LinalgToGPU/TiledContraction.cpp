@@ -56,9 +56,6 @@ constexpr int64_t kLongReduction = 1024;
 constexpr int64_t kMinStepsPerSplit = 8;
 /// The bytes a cp.async copies (its most).
 constexpr int64_t kCopyBytes = 16;
-/// The shared memory a block's tiles may take when its inputs are copied in
-/// stages (from sm_80 on, every chip allows a block 99 KB or more).
-constexpr int64_t kMostSharedBytes = 96 * 1024;
 
 /// The loops of a product by role (linalg::inferContractionDims) and their
 /// trip counts.
@@ -899,7 +896,7 @@ void TiledKernels::chooseCopies(int64_t most, bool vectorLoads) {
   auto bytes = [&](OpOperand &input) { return bytesOf(tileType(input)); };
   int64_t copied = (lhsSource ? bytes(lhs) : 0) + (rhsSource ? bytes(rhs) : 0);
   int64_t staged = (lhsSource ? 0 : bytes(lhs)) + (rhsSource ? 0 : bytes(rhs));
-  int64_t fit = copied ? std::min(most, (kMostSharedBytes - staged) / copied) : 0;
+  int64_t fit = copied ? std::min(most, (dlc::kGPUMostSharedBytes - staged) / copied) : 0;
   if (fit >= dlc::kGPUFewestCopyStages)
     stages = fit;
   else if (!vectorLoads) // (one tile each, through registers: as much shared memory as before)

@@ -18,6 +18,10 @@ namespace dlc {
 
 /// Threads per block of dlc's kernels, and lanes per warp.
 inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
+/// The shared memory a block may take: 48 KiB without opting in (static
+/// buffers), 96 KiB of dynamic shared memory, which the runtime opts in to
+/// (from sm_80 on, every chip allows a block 99 KB or more).
+inline constexpr int64_t kGPUStaticSharedBytes = 48 << 10, kGPUMostSharedBytes = 96 << 10;
 
 /// Names `kernel` `name` (for profiles) unless it is empty and ends its
 /// body, leaving the insertion point at the body's start.
