@@ -107,7 +107,7 @@ for so in "$models"/*.so; do
   plain=$m
   case ${m##*.} in "$m" | tf32 | f16 | bf16) ;; *) plain=${m%.*} ;; esac
   case ${plain#"$base"} in
-    "") tolerance=(--rtol=1e-3 --atol=1e-4) ;;
+    "" | .auto) tolerance=(--rtol=1e-3 --atol=1e-4) ;;
     .tf32) tolerance=(--rtol=2e-2 --atol=2e-2) ;;
     *) tolerance=(--rtol=5e-2 --atol=0.1) ;; # f16, bf16
   esac

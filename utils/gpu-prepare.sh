@@ -29,11 +29,12 @@
 #                                   and in f16 (`O3;mixed=f16`), and
 #                                   M_b1_auto.so with --pipeline=auto,
 #                                   and the A/B of a flag (AB below):
-#                                   M_bB[_VARIANT]_X.so (lastblock at
-#                                   batch 1 only; and
+#                                   M_bB[_VARIANT]_X.so (lastblock and
+#                                   attention at batch 1 only; and
 #                                   models/M[.VARIANT].X.so: large_product,
 #                                   BERT-base, BERT-tiny and MobileNetV2
-#                                   checked so, where AB has the variant);
+#                                   checked so, where AB has the variant;
+#                                   attention's BERT-tiny under auto);
 #                                   weights left out (the runner fills them
 #                                   pseudo-randomly: timing only, see README)
 #   bench-unchanged.txt             the A/B sides left out: identical to
@@ -207,11 +208,12 @@ done
 # weights (in a file of its own, M[.VARIANT].X.weights, where its graph
 # writes them in another order), for the variants AB has
 for spec in large_product: large_product:tf32 large_product:f16 large_product:bf16 \
-    bert_base: bert_tiny:tf32 bert_tiny:bf16 mobilenet_v2:f16; do
+    bert_base: bert_tiny:tf32 bert_tiny:bf16 mobilenet_v2:f16 bert_tiny:auto; do
   IFS=: read -r m variant <<< "$spec"
   lib=$m${variant:+.$variant} flags=() kind=${variant:-f32}
   case $variant in
     tf32) flags=(--gpu-tf32) ;;
+    auto) flags=(--pipeline=auto) ;; # against M's outputs (O3's, within f32's tolerance)
     f16 | bf16) flags=("--pipeline=O3;mixed=$variant") kind=f16 ;;
   esac
   own=$models/$lib.weights # the variant's own weights, else the model's

@@ -26,7 +26,7 @@
 // RUN: not dlc-opt %s -split-input-file -o /dev/null \
 // RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-attention{row-multiple=0}))" \
 // RUN:   2>&1 | FileCheck %s --check-prefix=INVALID
-// INVALID: error: dlc-tile-attention: row-multiple=0 and block-bytes=65536 must be positive
+// INVALID: error: dlc-tile-attention: row-multiple=0 is not a number of rows (1 or more)
 
 // BERT's attention kernel: scores by K transposed, a scale, a mask over the
 // keys (here the first operand of its add), a softmax, the context. K is

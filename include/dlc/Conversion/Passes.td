@@ -761,9 +761,11 @@ def GPUMapToThreadsPass : Pass<"dlc-gpu-map-to-threads", "mlir::func::FuncOp"> {
     (`block-kernels`): a block of 128 threads per iteration, the buffers
     in shared memory (beyond 48 KiB, in its dynamic shared memory), each
     linalg op of the body run by the block's threads (a thread per output,
-    taking outputs 128 apart; a warp per output of a reduction of fewer
-    outputs than threads, combined with shuffles) with a barrier between
-    two ops. Another such loop runs an iteration a thread
+    taking outputs 128 apart; a warp per output of a reduction of 32 steps
+    or more that has fewer outputs than threads or reads its inputs only
+    along the reduction, combined with shuffles) with a barrier between
+    two ops. Another such loop, or any loop over blocks in a function that
+    runs as one single-thread kernel, runs an iteration a thread
     (`block-loops-on-threads`) if it allocates nothing, and is an error
     otherwise. First, a copy from a buffer of the function used only before
     it into one (or a reshape of one) not used meanwhile writes there

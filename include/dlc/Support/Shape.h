@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,6 +75,16 @@ bool windowFits(int64_t span, int64_t kernel, int64_t dilation);
 
 /// "2x3x4" for diagnostics ("scalar" for rank 0).
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// The largest multiple of `step` that divides `range` and is at most
+/// `limit`, but not below limit / 4; 0 if there is none. (The tiles of a
+/// loop that need no remainder: the CPU's cache tiles, attention's blocks.)
+inline int64_t dividingTile(int64_t range, int64_t step, int64_t limit) {
+  for (int64_t t = std::min(range, limit) / step * step; t >= std::max(step, limit / 4); t -= step)
+    if (range % t == 0)
+      return t;
+  return 0;
+}
 
 } // namespace dlc
 

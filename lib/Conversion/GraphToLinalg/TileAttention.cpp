@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
+#include "dlc/Support/Shape.h"
 #include "dlc/Transforms/PassLedger.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -151,15 +152,6 @@ FailureOr<Attention> matchAttention(func::FuncOp kernel) {
   return a;
 }
 
-/// The largest multiple of `step` that divides `range` and is at most
-/// `limit`, but not below limit / 4; 0 if there is none.
-int64_t dividingTile(int64_t range, int64_t step, int64_t limit) {
-  for (int64_t t = std::min(range, limit) / step * step; t >= std::max(step, limit / 4); t -= step)
-    if (range % t == 0)
-      return t;
-  return 0;
-}
-
 /// The rows of a block: a multiple of `multiple` dividing `rows` whose
 /// scores fit in `bytes`; where none does (AVX2's 6-row register tiles of
 /// 512 rows), any divisor that fits, the CPU's product kernel peeling its
@@ -286,9 +278,14 @@ struct TileAttentionPass : dlc::impl::TileAttentionPassBase<TileAttentionPass> {
 
   void runOnOperation() override {
     func::FuncOp kernel = getOperation();
-    if (rowMultiple < 1 || blockBytes < 4) {
+    if (rowMultiple < 1) {
       kernel.emitError() << getArgument() << ": row-multiple=" << int64_t(rowMultiple)
-                         << " and block-bytes=" << int64_t(blockBytes) << " must be positive";
+                         << " is not a number of rows (1 or more)";
+      return signalPassFailure();
+    }
+    if (blockBytes < 4) {
+      kernel.emitError() << getArgument() << ": block-bytes=" << int64_t(blockBytes)
+                         << " holds no f32 score (4 bytes or more)";
       return signalPassFailure();
     }
     auto name = kernel->getAttrOfType<StringAttr>("dlc.composite");

@@ -1,5 +1,6 @@
 //===- CPUSchedules.cpp - shapes of the CPU kernels ------------------------===//
 #include "CPUSchedules.h"
+#include "dlc/Support/Shape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -148,11 +149,8 @@ dlc::cpu::RegisterTile dlc::cpu::productTile(linalg::LinalgOp op, ProductDims d,
 }
 
 int64_t dlc::cpu::cacheTile(int64_t range, int64_t step, int64_t limit) {
-  for (int64_t t = std::min(range, limit) / step * step; t >= std::max(step, limit / 4);
-       t -= step)
-    if (range % t == 0)
-      return t;
-  return range;
+  int64_t t = dividingTile(range, step, limit);
+  return t ? t : range;
 }
 
 int64_t dlc::cpu::cacheTileM(int64_t m, RegisterTile reg) {

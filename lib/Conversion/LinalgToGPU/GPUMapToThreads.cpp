@@ -389,13 +389,15 @@ static MemRefType inSharedMemory(MemRefType type) {
       gpu::AddressSpaceAttr::get(type.getContext(), gpu::AddressSpace::Workgroup));
 }
 
-/// Whether the block kernel of `loop` can run `op`, an op of its body.
+/// Whether a block kernel can run `op`, an op of its loop's body: views it
+/// puts in shared memory with their buffers, linalg ops, scalars.
 static bool inBlockKernel(Operation &op) {
   if (auto alloc = dyn_cast<memref::AllocOp>(op))
     return alloc.getType().hasStaticShape() && !alloc.getType().getMemorySpace();
   return isa<linalg::LinalgOp, memref::SubViewOp, memref::ExpandShapeOp,
              memref::CollapseShapeOp, scf::InParallelOp>(op) ||
-         (isPure(&op) && !op.getNumRegions());
+         (isPure(&op) && !op.getNumRegions() &&
+          llvm::none_of(op.getResultTypes(), llvm::IsaPred<BaseMemRefType>));
 }
 
 /// Runs `nest`, the loops of a linalg op in a block kernel of `threads`
@@ -408,9 +410,13 @@ static void distributeOverBlock(IRRewriter &rewriter, Operation *nest, Value thr
   Location loc = nest->getLoc();
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
   // Accumulators in registers, innermost loops first, before matching a
-  // warp's reduction (of one iteration argument).
+  // warp's reduction (of one iteration argument); a nest of reductions only
+  // keeps its own loop (promoting it would replace the nest).
   SmallVector<scf::ForOp> loops;
-  nest->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  nest->walk([&](scf::ForOp loop) {
+    if (loop != nest)
+      loops.push_back(loop);
+  });
   for (scf::ForOp loop : loops)
     promoteAccumulator(rewriter, loop);
   auto parallel = dyn_cast<scf::ParallelOp>(nest);
@@ -468,9 +474,10 @@ static bool canLaunchBlockKernel(scf::ForallOp loop) {
 /// per iteration, the buffers its body allocates in shared memory (its
 /// dynamic shared memory where they take more than 48 KiB), each
 /// linalg op of the body run by the block's threads (distributeOverBlock),
-/// a barrier between them. Fails, saying why, where an op cannot be
-/// lowered to loops.
-static LogicalResult launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop) {
+/// a barrier between them; a loop of no iterations goes. Returns the
+/// kernels launched; fails, saying why, where an op cannot be lowered to
+/// loops.
+static FailureOr<int64_t> launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop) {
   SmallVector<int64_t> lbs = *getConstantIntValues(loop.getMixedLowerBound()),
                        ubs = *getConstantIntValues(loop.getMixedUpperBound()),
                        steps = *getConstantIntValues(loop.getMixedStep());
@@ -478,10 +485,17 @@ static LogicalResult launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop)
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
-  SmallVector<Value, 3> grid;
+  SmallVector<int64_t, 3> counts;
   for (auto [lb, ub, step] : llvm::zip(lbs, ubs, steps))
-    grid.push_back(index(std::max<int64_t>(0, llvm::divideCeil(ub - lb, step))));
-  grid.resize(3, index(1));
+    counts.push_back(std::max<int64_t>(0, llvm::divideCeil(ub - lb, step)));
+  if (llvm::is_contained(counts, 0)) { // no iterations
+    rewriter.eraseOp(loop);
+    return 0;
+  }
+  counts.resize(3, 1);
+  SmallVector<Value, 3> grid;
+  for (int64_t c : counts)
+    grid.push_back(index(c));
   Value one = index(1);
   // Buffers of at most 48 KiB in all are the kernel's own; more, views of
   // its dynamic shared memory.
@@ -495,7 +509,8 @@ static LogicalResult launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop)
         allocs, [](memref::AllocOp alloc) -> Type { return inSharedMemory(alloc.getType()); });
   auto kernel = gpu::LaunchOp::create(
       rewriter, loc, grid[0], grid[1], grid[2], index(kBlockKernelThreads), one, one,
-      dynamic ? arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), bytes) : Value(),
+      dynamic ? arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), bytes)
+              : Value(),
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{}, shared);
   std::string layer = layerName(loc);
   dlc::startKernel(rewriter, kernel, layer.empty() ? "" : "k_" + layer);
@@ -548,6 +563,13 @@ static LogicalResult launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop)
   // store of the same element at the same values), run by the threads.
   SmallVector<Operation *> nests;
   for (linalg::LinalgOp op : ops) {
+    if (op.getNumLoops() == 0) { // a load and a store: the first thread's
+      rewriter.setInsertionPoint(op);
+      Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread,
+                                          index(0));
+      auto guard = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
+      rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
+    }
     rewriter.setInsertionPoint(op);
     moveReductionsInnermost(rewriter, op);
     rewriter.setInsertionPoint(op);
@@ -565,7 +587,7 @@ static LogicalResult launchBlockKernel(IRRewriter &rewriter, scf::ForallOp loop)
   for (Operation *nest : nests)
     distributeOverBlock(rewriter, nest, thread, kBlockKernelThreads);
   rewriter.eraseOp(loop);
-  return success();
+  return 1;
 }
 
 /// Whether `func` computes scalars between its loops and linalg ops (loops
@@ -716,9 +738,10 @@ struct GPUMapToThreadsPass : dlc::impl::GPUMapToThreadsPassBase<GPUMapToThreadsP
     SmallVector<scf::ForallOp> blockLoops(func.getBody().front().getOps<scf::ForallOp>());
     for (scf::ForallOp loop : blockLoops) {
       if (!wholeBody && canLaunchBlockKernel(loop)) {
-        if (failed(launchBlockKernel(rewriter, loop)))
+        FailureOr<int64_t> launched = launchBlockKernel(rewriter, loop);
+        if (failed(launched))
           return signalPassFailure();
-        ++blockKernels;
+        blockKernels += *launched;
         continue;
       }
       if (!loop.getBody()->getOps<memref::AllocOp>().empty()) {
