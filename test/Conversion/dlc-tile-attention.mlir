@@ -27,6 +27,10 @@
 // RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-attention{row-multiple=0}))" \
 // RUN:   2>&1 | FileCheck %s --check-prefix=INVALID
 // INVALID: error: dlc-tile-attention: row-multiple=0 is not a number of rows (1 or more)
+// RUN: not dlc-opt %s -split-input-file -o /dev/null \
+// RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-attention{block-bytes=2}))" \
+// RUN:   2>&1 | FileCheck %s --check-prefix=INVALID-BYTES
+// INVALID-BYTES: error: dlc-tile-attention: block-bytes=2 holds no f32 score (4 bytes or more)
 
 // BERT's attention kernel: scores by K transposed, a scale, a mask over the
 // keys (here the first operand of its add), a softmax, the context. K is

@@ -400,6 +400,16 @@ static bool inBlockKernel(Operation &op) {
           llvm::none_of(op.getResultTypes(), llvm::IsaPred<BaseMemRefType>));
 }
 
+/// Moves `op` into a branch that only the block's thread 0 (`thread`) runs.
+static void onFirstThread(IRRewriter &rewriter, Operation *op, Value thread) {
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread,
+                                      arith::ConstantIndexOp::create(rewriter, loc, 0));
+  auto guard = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
+  rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
+}
+
 /// Runs `nest`, the loops of a linalg op in a block kernel of `threads`
 /// threads numbered `thread`, on the block's threads: a thread per output,
 /// or a warp per output of a reduction of fewer outputs than the block has
@@ -423,13 +433,11 @@ static void distributeOverBlock(IRRewriter &rewriter, Operation *nest, Value thr
   std::optional<SmallVector<int64_t>> counts;
   if (parallel)
     counts = tripCounts(parallel);
-  rewriter.setInsertionPoint(nest);
   if (!counts) { // no parallel loops: the first thread runs them
-    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread, index(0));
-    auto guard = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
-    rewriter.moveOpBefore(nest, guard.thenBlock()->getTerminator());
+    onFirstThread(rewriter, nest, thread);
     return;
   }
+  rewriter.setInsertionPoint(nest);
   int64_t total = 1;
   for (int64_t c : *counts)
     total *= c;
@@ -444,9 +452,14 @@ static void distributeOverBlock(IRRewriter &rewriter, Operation *nest, Value thr
 
 /// The bytes of `type`'s buffer in shared memory, rounded up to 16 (each
 /// buffer aligned for vector accesses).
-static int64_t sharedBytes(MemRefType type) {
-  return llvm::alignTo(type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(), 8),
-                       16);
+static int64_t sharedBytes(MemRefType type) { return llvm::alignTo(dlc::bytesOf(type), 16); }
+
+/// The shared memory the buffers `loop`'s body allocates take.
+static int64_t blockBuffersBytes(scf::ForallOp loop) {
+  int64_t bytes = 0;
+  for (memref::AllocOp alloc : loop.getBody()->getOps<memref::AllocOp>())
+    bytes += sharedBytes(alloc.getType());
+  return bytes;
 }
 
 /// Whether `loop` (dlc-tile-attention's loop over heads and blocks of
@@ -460,14 +473,8 @@ static bool canLaunchBlockKernel(scf::ForallOp loop) {
   if (!lbs || !ubs || !steps || lbs->size() > 3 || loop.getNumResults() ||
       !llvm::all_of(*steps, [](int64_t s) { return s > 0; }))
     return false;
-  int64_t bytes = 0;
-  for (Operation &op : loop.getBody()->getOperations()) {
-    if (!inBlockKernel(op))
-      return false;
-    if (auto alloc = dyn_cast<memref::AllocOp>(op))
-      bytes += sharedBytes(alloc.getType());
-  }
-  return bytes <= dlc::kGPUMostSharedBytes;
+  return llvm::all_of(loop.getBody()->getOperations(), inBlockKernel) &&
+         blockBuffersBytes(loop) <= dlc::kGPUMostSharedBytes;
 }
 
 /// Runs `loop`, which canLaunchBlockKernel, as one kernel: a thread block
@@ -499,9 +506,7 @@ static FailureOr<int64_t> launchBlockKernel(IRRewriter &rewriter, scf::ForallOp 
   Value one = index(1);
   // Buffers of at most 48 KiB in all are the kernel's own; more, views of
   // its dynamic shared memory.
-  int64_t bytes = 0;
-  for (memref::AllocOp alloc : allocs)
-    bytes += sharedBytes(alloc.getType());
+  int64_t bytes = blockBuffersBytes(loop);
   bool dynamic = bytes > dlc::kGPUStaticSharedBytes;
   SmallVector<Type> shared;
   if (!dynamic)
@@ -563,13 +568,8 @@ static FailureOr<int64_t> launchBlockKernel(IRRewriter &rewriter, scf::ForallOp 
   // store of the same element at the same values), run by the threads.
   SmallVector<Operation *> nests;
   for (linalg::LinalgOp op : ops) {
-    if (op.getNumLoops() == 0) { // a load and a store: the first thread's
-      rewriter.setInsertionPoint(op);
-      Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread,
-                                          index(0));
-      auto guard = scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
-      rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
-    }
+    if (op.getNumLoops() == 0) // a load and a store: the first thread's
+      onFirstThread(rewriter, op, thread);
     rewriter.setInsertionPoint(op);
     moveReductionsInnermost(rewriter, op);
     rewriter.setInsertionPoint(op);

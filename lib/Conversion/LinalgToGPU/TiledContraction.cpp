@@ -205,10 +205,6 @@ static TilePlan choosePlan(const ContractionShape &shape, const dlc::TileLimits 
 }
 
 /// The bytes of a buffer of `type`.
-static int64_t bytesOf(MemRefType type) {
-  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
-}
-
 /// The narrow type (f16, bf16) of both inputs' values where `cores` takes
 /// products of them, else null.
 static Type narrowInputs(linalg::LinalgOp op, const dlc::TensorCores &cores,
@@ -893,7 +889,7 @@ void TiledKernels::chooseCopies(int64_t most, bool vectorLoads) {
   // (the tiles' shapes are those of the inputs copied)
   lhsSource = copySource(lhs);
   rhsSource = copySource(rhs);
-  auto bytes = [&](OpOperand &input) { return bytesOf(tileType(input)); };
+  auto bytes = [&](OpOperand &input) { return dlc::bytesOf(tileType(input)); };
   int64_t copied = (lhsSource ? bytes(lhs) : 0) + (rhsSource ? bytes(rhs) : 0);
   int64_t staged = (lhsSource ? 0 : bytes(lhs)) + (rhsSource ? 0 : bytes(rhs));
   int64_t fit = copied ? std::min(most, (dlc::kGPUMostSharedBytes - staged) / copied) : 0;
@@ -1055,7 +1051,7 @@ dlc::TiledKernelCounts TiledKernels::build() {
   for (OpOperand *input : {&lhs, &rhs}) {
     MemRefType type = tileType(*input);
     if (inDynamicShared(*input))
-      dynamicBytes += (sourceOf(*input) ? stages : 1) * bytesOf(type);
+      dynamicBytes += (sourceOf(*input) ? stages : 1) * dlc::bytesOf(type);
     else
       ownTiles.push_back(type);
   }
@@ -1099,7 +1095,7 @@ dlc::TiledKernelCounts TiledKernels::build() {
     }
     Value tiles =
         memref::ViewOp::create(rewriter, loc, type, dynamic, index(dynamicOffset), ValueRange{});
-    dynamicOffset += bytesOf(type);
+    dynamicOffset += dlc::bytesOf(type);
     return tiles;
   };
   Value lhsTile = tileOf(lhs), rhsTile = tileOf(rhs);

@@ -23,6 +23,11 @@ inline constexpr int64_t kGPUBlockThreads = 256, kGPUWarpSize = 32;
 /// (from sm_80 on, every chip allows a block 99 KB or more).
 inline constexpr int64_t kGPUStaticSharedBytes = 48 << 10, kGPUMostSharedBytes = 96 << 10;
 
+/// The bytes of a buffer of `type` (static shape, elements of whole bytes).
+inline int64_t bytesOf(mlir::MemRefType type) {
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
 /// Names `kernel` `name` (for profiles) unless it is empty and ends its
 /// body, leaving the insertion point at the body's start.
 void startKernel(mlir::RewriterBase &rewriter, mlir::gpu::LaunchOp kernel, llvm::StringRef name);
