@@ -458,8 +458,8 @@ LogicalResult Thread::runRegion(Region &region, ArrayRef<Val> args,
         forward(cond.getTrueDest(), cond.getTrueDestOperands());
       else
         forward(cond.getFalseDest(), cond.getFalseDestOperands());
-    } else if (isa<func::ReturnOp, gpu::ReturnOp, scf::YieldOp, scf::ReduceOp,
-                   scf::ReduceReturnOp>(term)) {
+    } else if (isa<func::ReturnOp, gpu::ReturnOp, scf::YieldOp, scf::ConditionOp,
+                   scf::ReduceOp, scf::ReduceReturnOp>(term)) {
       results.clear();
       for (Value v : term->getOperands())
         results.push_back(get(v));
@@ -1225,6 +1225,26 @@ LogicalResult Thread::run(Operation *op) {
       carried = results;
     }
     for (auto [r, v] : llvm::zip_equal(loop.getResults(), carried))
+      set(r, v);
+    return success();
+  }
+  if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+    // The before region's scf.condition yields the condition, then the
+    // values the after region (or the loop's results) takes.
+    SmallVector<Val> carried, passed;
+    for (Value v : loop.getInits())
+      carried.push_back(get(v));
+    while (true) {
+      if (failed(runRegion(loop.getBefore(), carried, results)))
+        return failure();
+      passed.assign(results.begin() + 1, results.end());
+      if (!results.front().i)
+        break;
+      if (failed(runRegion(loop.getAfter(), passed, results)))
+        return failure();
+      carried = results;
+    }
+    for (auto [r, v] : llvm::zip_equal(loop.getResults(), passed))
       set(r, v);
     return success();
   }

@@ -104,19 +104,23 @@ func.func @fused_and_reshape(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 }
 
 // NMS: loops over the operands' buffers into fresh result buffers; per image
-// and class in parallel, a while loop keeps the best surviving box (scores
-// and IoU in f64) and suppresses the boxes it overlaps; then, per image in
-// parallel, the best detections over all classes fill the results.
-// Numerics: test/e2e/cpu-vs-reference.test.
+// and class in parallel, the boxes above the threshold (scores and IoU in
+// f64) made a heap in a buffer of i32 candidates, sifted down by while
+// loops, then popped while a loop keeps those no kept box overlaps; then,
+// per image in parallel, the best detections over all classes fill the
+// results. Numerics: test/e2e/cpu-vs-reference.test and test/e2e/nms.test.
 // CHECK-LABEL: func @nms
 // CHECK-DAG: %[[B:.*]] = bufferization.to_buffer %arg0 read_only : tensor<1x3x4xf32> to memref<1x3x4xf32>
 // CHECK-DAG: %[[S:.*]] = bufferization.to_buffer %arg1 read_only : tensor<1x2x3xf32> to memref<1x2x3xf32>
 // CHECK: %[[CLS:.*]] = memref.alloc() : memref<1x2xi64>
-// CHECK: memref.alloc() : memref<1x2x3xi1>
+// CHECK: %[[CAND:.*]] = memref.alloc() : memref<1x2x3xi32>
+// CHECK-NOT: xi1>
 // CHECK: scf.parallel {{.*}} to (%c1{{.*}}, %c2{{.*}})
-// CHECK: scf.while
 // CHECK: arith.extf {{.*}} : f32 to f64
+// CHECK: scf.while
 // CHECK: scf.condition
+// CHECK: memref.store {{.*}}, %[[CAND]]
+// CHECK: scf.while
 // CHECK: arith.divf {{.*}} : f64
 // CHECK: scf.parallel {{.*}} to (%c1{{.*}})
 // CHECK: %[[OUT:.*]] = bufferization.to_tensor %[[CLS]] restrict writable : memref<1x2xi64> to tensor<1x2xi64>
