@@ -33,6 +33,13 @@ conv2d_bias_add_relu = conv2d add add relu
 conv2d_bias_relu = conv2d add relu
 dense_bias_gelu = dense add gelu
 dense_gelu = dense gelu
+# attention with its context's heads merged into the rows' layout, then without
+attention = batch_matmul reshape mul add softmax reshape batch_matmul reshape transpose reshape
+attention = batch_matmul reshape div add softmax reshape batch_matmul reshape transpose reshape
+attention = batch_matmul softmax batch_matmul reshape transpose reshape
+attention = batch_matmul reshape mul add fast_softmax reshape batch_matmul reshape transpose reshape
+attention = batch_matmul reshape div add fast_softmax reshape batch_matmul reshape transpose reshape
+attention = batch_matmul fast_softmax batch_matmul reshape transpose reshape
 attention = batch_matmul reshape mul add softmax reshape batch_matmul
 attention = batch_matmul reshape div add softmax reshape batch_matmul
 attention = batch_matmul softmax batch_matmul

@@ -6,7 +6,7 @@
 // RUN: not dlc-opt %s --pass-pipeline="builtin.module(func.func(graph-merge-composite{patterns=%S/Inputs/composite-unknown-op.txt}))" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not dlc-opt %s --pass-pipeline="builtin.module(func.func(graph-merge-composite{patterns=%S/Inputs/composite-malformed.txt}))" 2>&1 | FileCheck %s --check-prefix=MALFORMED
 
-// STATS: graph-merge-composite: attention 1, composites 4, conv2d_bias_add_relu 1, conv2d_bias_relu 1, dense_gelu 1
+// STATS: graph-merge-composite: attention 2, composites 5, conv2d_bias_add_relu 1, conv2d_bias_relu 1, dense_gelu 1
 // MISSING: graph-merge-composite: cannot read pattern table '{{.*}}missing.txt'
 // UNKNOWN: graph-merge-composite: {{.*}}composite-unknown-op.txt:2: unknown graph op 'frobnicate'
 // MALFORMED: graph-merge-composite: {{.*}}composite-malformed.txt:1: expected 'name = op op ...', got 'conv2d relu'
@@ -67,6 +67,29 @@ func.func @encoder(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32>, %v: tensor<2x4x
   %d = graph.dense %c, %w : (tensor<2x4x8xf32>, tensor<8x8xf32>) -> tensor<2x4x8xf32>
   %g = graph.gelu %d : tensor<2x4x8xf32>
   return %g : tensor<2x4x8xf32>
+}
+
+// -----
+
+// With the context's heads merged back into its rows (BERT's reshape,
+// transpose and reshape), the longer pattern takes the merge in.
+// CHECK-LABEL: func @merged_heads
+// CHECK: %[[A:.*]] = graph.composite "attention" %arg0, %arg1, %arg2 : ({{.*}}) -> tensor<1x4x16xf32>
+// CHECK: graph.softmax
+// CHECK: graph.batch_matmul
+// CHECK-NEXT: graph.reshape
+// CHECK-NEXT: graph.transpose
+// CHECK-NEXT: graph.reshape
+// CHECK-NEXT: graph.yield
+// CHECK: return %[[A]]
+func.func @merged_heads(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32>, %v: tensor<2x4x8xf32>) -> tensor<1x4x16xf32> {
+  %s = graph.batch_matmul %q, %k {transpose_b = true} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x4xf32>
+  %p = graph.softmax %s : tensor<2x4x4xf32>
+  %c = graph.batch_matmul %p, %v : (tensor<2x4x4xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %c4 = graph.reshape %c : (tensor<2x4x8xf32>) -> tensor<1x2x4x8xf32>
+  %t = graph.transpose %c4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x2x4x8xf32>) -> tensor<1x4x2x8xf32>
+  %r = graph.reshape %t : (tensor<1x4x2x8xf32>) -> tensor<1x4x16xf32>
+  return %r : tensor<1x4x16xf32>
 }
 
 // -----

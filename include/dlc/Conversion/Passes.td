@@ -74,7 +74,12 @@ def TileAttentionPass : Pass<"dlc-tile-attention", "mlir::func::FuncOp"> {
     scores (at most `block-bytes` a block) are in cache, or in the GPU's
     shared memory, instead of every head's whole score matrix going through
     memory between five kernels. K, when the scores multiply by it
-    transposed, is transposed once before the loop. A mask per sample
+    transposed, is transposed once before the loop. Where the chain ends
+    by merging the context's heads into its rows (reshape `[B*H, S, W]` to
+    `[B, H, S, W]`, transpose `(0, 2, 1, 3)`, and a reshape or not: BERT's,
+    which MergeComposite's longer patterns take in), the loop's result is
+    `[B, S, H, W]` and each block is written at its sample's and head's
+    place, so no kernel permutes the context afterwards. A mask per sample
     (`[batch, 1, 1, keys]`, a batch of padded sequences) gives each block
     its sample's row. The block's ops stay graph ops on slices, lowered by
     graph-to-linalg. The CPU pipeline runs the loop on its threads (64 KiB

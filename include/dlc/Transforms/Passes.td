@@ -495,6 +495,13 @@ def MergeCompositePass : Pass<"graph-merge-composite", "mlir::func::FuncOp"> {
         conv2d_bias_relu = conv2d add relu
         dense_bias_gelu = dense add gelu
         dense_gelu = dense gelu
+        # attention with its context's heads merged into the rows' layout, then without
+        attention = batch_matmul reshape mul add softmax reshape batch_matmul reshape transpose reshape
+        attention = batch_matmul reshape div add softmax reshape batch_matmul reshape transpose reshape
+        attention = batch_matmul softmax batch_matmul reshape transpose reshape
+        attention = batch_matmul reshape mul add fast_softmax reshape batch_matmul reshape transpose reshape
+        attention = batch_matmul reshape div add fast_softmax reshape batch_matmul reshape transpose reshape
+        attention = batch_matmul fast_softmax batch_matmul reshape transpose reshape
         attention = batch_matmul reshape mul add softmax reshape batch_matmul
         attention = batch_matmul reshape div add softmax reshape batch_matmul
         attention = batch_matmul softmax batch_matmul
@@ -502,9 +509,11 @@ def MergeCompositePass : Pass<"graph-merge-composite", "mlir::func::FuncOp"> {
         attention = batch_matmul reshape div add fast_softmax reshape batch_matmul
         attention = batch_matmul fast_softmax batch_matmul
 
-    On the CPU an `attention` composite is computed block by block of
-    query rows, its scores in cache from the product that makes them to the
-    one that reads them (dlc-tile-attention).
+    An `attention` composite is computed block by block of query rows, its
+    scores in cache (on the GPU in shared memory) from the product that
+    makes them to the one that reads them, and with BERT's merge of the
+    heads taken in, each block of the context written where the merged
+    result has it (dlc-tile-attention).
 
     A table that cannot be read, a malformed line or an unknown op is an
     error naming the file and line.

@@ -48,6 +48,13 @@ struct Attention {
   };
   graph::BatchMatmulOp scores, context;
   SmallVector<Step> between;
+  /// The context's heads merged into its rows' layout, where the chain
+  /// ends so (MergeComposite's longer patterns): `split` [B*H, S, W] to
+  /// [B, H, S, W], `transpose` to [B, S, H, W], and `join` to any shape of
+  /// it, if the kernel has it (outlining may leave it to the caller). The
+  /// loop then writes each block where the transpose has it.
+  graph::ReshapeOp split, join;
+  graph::TransposeOp transpose;
 };
 
 RankedTensorType staticType(Value v) {
@@ -83,6 +90,32 @@ int64_t sampleHeads(Value v, RankedTensorType values) {
   return heads;
 }
 
+/// Records in `a` the merge of the context's heads ending the chain at
+/// `result` (Attention::split): reshape [B*H, S, W] to [B, H, S, W],
+/// transpose (0, 2, 1, 3), and a reshape or not, each read once. Success
+/// without a merge where `result` is not a transpose or a reshape of one;
+/// failure where it is one of another kind.
+LogicalResult matchHeadsMerge(Value result, Attention &a) {
+  auto join = result.getDefiningOp<graph::ReshapeOp>();
+  auto transpose = (join ? join.getInput() : result).getDefiningOp<graph::TransposeOp>();
+  if (!transpose)
+    return success();
+  auto split = transpose.getInput().getDefiningOp<graph::ReshapeOp>();
+  RankedTensorType context = split ? staticType(split.getInput()) : RankedTensorType();
+  RankedTensorType heads = split ? staticType(split.getResult()) : RankedTensorType();
+  if (!context || !heads || context.getRank() != 3 || heads.getRank() != 4 ||
+      transpose.getPerm() != ArrayRef<int64_t>{0, 2, 1, 3} ||
+      heads.getDimSize(0) * heads.getDimSize(1) != context.getDimSize(0) ||
+      heads.getShape().take_back(2) != context.getShape().take_back(2) ||
+      !split.getResult().hasOneUse() || !transpose.getResult().hasOneUse() ||
+      (join && !staticType(join.getResult())))
+    return failure();
+  a.split = split;
+  a.transpose = transpose;
+  a.join = join;
+  return success();
+}
+
 /// The chain `kernel` computes, if it is one this pass tiles (the reason
 /// why not in each failure, for reading).
 FailureOr<Attention> matchAttention(func::FuncOp kernel) {
@@ -91,9 +124,14 @@ FailureOr<Attention> matchAttention(func::FuncOp kernel) {
   if (!ret || ret.getNumOperands() != 1)
     return fail("not one result");
   Attention a;
-  a.context = ret.getOperand(0).getDefiningOp<graph::BatchMatmulOp>();
+  Value result = ret.getOperand(0);
+  if (failed(matchHeadsMerge(result, a)))
+    return fail("its heads are merged otherwise");
+  a.context = (a.split ? a.split.getInput() : result).getDefiningOp<graph::BatchMatmulOp>();
   if (!a.context || a.context.getTransposeA() || a.context.getTransposeB())
     return fail("its result is not a plain batch_matmul");
+  if (a.split && !a.context.getResult().hasOneUse())
+    return fail("the context has other uses");
   Value v = a.context.getLhs();
   // Back from the context's probabilities to the scores.
   while (Operation *op = v.getDefiningOp()) {
@@ -209,7 +247,14 @@ LogicalResult tile(Attention &a, int64_t rowsPerBlock) {
     transpose = graph::TransposeOp::create(b, loc, kt, k, b.getDenseI64ArrayAttr({0, 2, 1}));
     k = transpose->getResult(0);
   }
-  Value init = tensor::EmptyOp::create(b, loc, outType.getShape(), outType.getElementType());
+  // The loop's result: the context, or with its heads merged [B, S, H, W].
+  SmallVector<int64_t> resultShape(outType.getShape());
+  int64_t headsPerSample = 0;
+  if (a.split) {
+    headsPerSample = staticType(a.split.getResult()).getDimSize(1);
+    resultShape = {heads / headsPerSample, rows, headsPerSample, width};
+  }
+  Value init = tensor::EmptyOp::create(b, loc, resultShape, outType.getElementType());
   SmallVector<OpFoldResult> lbs = {b.getIndexAttr(0), b.getIndexAttr(0)};
   SmallVector<OpFoldResult> ubs = {b.getIndexAttr(heads), b.getIndexAttr(rows)};
   SmallVector<OpFoldResult> steps = {b.getIndexAttr(1), b.getIndexAttr(rowsPerBlock)};
@@ -261,11 +306,35 @@ LogicalResult tile(Attention &a, int64_t rowsPerBlock) {
   Value out = graph::BatchMatmulOp::create(
       b, loc, RankedTensorType::get({1, rowsPerBlock, width}, outType.getElementType()), x,
       vHead, false, false);
+  Value sample, head;
+  if (a.split) {
+    Value perSample = arith::ConstantIndexOp::create(b, loc, headsPerSample);
+    sample = arith::DivUIOp::create(b, loc, h, perSample);
+    head = arith::RemUIOp::create(b, loc, h, perSample);
+  }
   b.setInsertionPointToStart(loop.getTerminator().getBody());
   auto [offsets, sizes, strides] = box(r, rowsPerBlock, width);
+  if (a.split) { // the block [1, rows, W] at [sample, r, head, 0] of [B, S, H, W]
+    offsets = {sample, r, head, b.getIndexAttr(0)};
+    sizes = {b.getIndexAttr(1), b.getIndexAttr(rowsPerBlock), b.getIndexAttr(1),
+             b.getIndexAttr(width)};
+    strides.push_back(b.getIndexAttr(1));
+  }
   tensor::ParallelInsertSliceOp::create(b, loc, out, loop.getRegionIterArgs()[0], offsets, sizes,
                                         strides);
-  a.context.getResult().replaceAllUsesWith(loop.getResult(0));
+  if (a.join) {
+    b.setInsertionPointAfter(loop);
+    Value joined = graph::ReshapeOp::create(b, loc, a.join.getType(), loop.getResult(0));
+    a.join.getResult().replaceAllUsesWith(joined);
+    a.join.erase();
+  }
+  if (a.split) {
+    a.transpose.getResult().replaceAllUsesWith(loop.getResult(0));
+    a.transpose.erase();
+    a.split.erase();
+  } else {
+    a.context.getResult().replaceAllUsesWith(loop.getResult(0));
+  }
   a.context.erase();
   for (Attention::Step s : llvm::reverse(a.between))
     s.op->erase();
