@@ -223,6 +223,7 @@ struct Thread {
   Emulator &emu;
   gpu::GPUFuncOp kernel; // null on the host
   int64_t tid[3] = {0, 0, 0}, linear = 0;
+  int64_t ops = 0; ///< the ops it ran in the block running
   /// The values of the function running, by slot (Emulator::slots).
   const DenseMap<Value, unsigned> *slots = nullptr;
   std::vector<Val> frame;
@@ -1197,6 +1198,7 @@ LogicalResult Thread::run(Operation *op) {
   if (!emu.error.empty())
     return failure();
   ++emu.stats.ops;
+  ++ops;
   for (auto family : {&Thread::runArith, &Thread::runMemRef, &Thread::runGPU}) {
     bool handled = false;
     if (failed((this->*family)(op, handled)))
@@ -1736,7 +1738,11 @@ LogicalResult Emulator::launch(gpu::LaunchFuncOp op, Thread &host) {
       b.dynamicShared = allocate(b.dynamicSharedBytes);
       b.scratch.push_back(b.dynamicShared);
     }
+    for (std::unique_ptr<Thread> &t : b.threads)
+      t->ops = 0;
     result = runBlock(kernel, args);
+    for (std::unique_ptr<Thread> &t : b.threads)
+      kernelStats.longestThread = std::max(kernelStats.longestThread, t->ops);
     for (char *p : b.scratch)
       release(p);
     b.scratch.clear();

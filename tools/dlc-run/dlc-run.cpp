@@ -109,7 +109,7 @@ static cl::opt<bool> gpuEmulate(
 static cl::opt<bool> gpuEmulateKernels(
     "gpu-emulate-kernels",
     cl::desc("cuda, with --gpu-emulate: print each kernel's launches, threads and the IR ops "
-             "its threads ran, most ops first"));
+             "its threads ran, most ops first, and the most one thread ran in one launch"));
 static cl::opt<bool> gpuEmulateReverse(
     "gpu-emulate-reverse",
     cl::desc("cuda, with --gpu-emulate: run each grid's blocks, and each block's threads up "
@@ -813,9 +813,10 @@ int main(int argc, char **argv) {
     if (gpuEmulateKernels) {
       llvm::stable_sort(emulated.kernels,
                         [](const auto &a, const auto &b) { return a.ops > b.ops; });
-      outs() << "kernel launches threads ops\n";
+      outs() << "kernel launches threads ops longest-thread-ops\n";
       for (const GPUEmulatorStats::Kernel &k : emulated.kernels)
-        outs() << k.name << " " << k.launches << " " << k.threads << " " << k.ops << "\n";
+        outs() << k.name << " " << k.launches << " " << k.threads << " " << k.ops << " "
+               << k.longestThread << "\n";
     }
   } else {
     mlir::FailureOr<std::vector<Tensor>> results = interpret(*func, *inputs);

@@ -30,10 +30,12 @@ struct GPUEmulatorStats {
   int64_t launches = 0, blocks = 0, threads = 0;
   int64_t ops = 0; ///< ops run, host code's and every thread's
   /// Each kernel's launches and the ops its threads ran, in the order of
-  /// their first launch: what the kernels cost in IR ops, a GPU's time aside.
+  /// their first launch: what the kernels cost in IR ops, a GPU's time
+  /// aside; and the most ops one thread ran, the length of a kernel whose
+  /// threads are few and long (each class's NMS, a loop on one thread).
   struct Kernel {
     std::string name;
-    int64_t launches = 0, threads = 0, ops = 0;
+    int64_t launches = 0, threads = 0, ops = 0, longestThread = 0;
   };
   std::vector<Kernel> kernels;
 };

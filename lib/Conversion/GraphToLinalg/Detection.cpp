@@ -223,6 +223,7 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
     Value boxZero = arith::ConstantOp::create(b, b.getFloatAttr(boxElem, 0));
     Value scoreZero = arith::ConstantOp::create(b, b.getFloatAttr(scoreElem, 0));
     Value noClass = arith::ConstantIntOp::create(b, i64, -1);
+    Value no = arith::ConstantIntOp::create(b, b.getI1Type(), 0);
     auto asIndex = [&](Value v) { return arith::IndexCastOp::create(b, idx, v).getResult(); };
     auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y).getResult(); };
     auto both = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y).getResult(); };
@@ -315,7 +316,7 @@ struct NmsLowering : OpConversionPattern<NmsOp> {
                         Value overlap = e.iou(corners, e.corners(boxes, n, other));
                         return e.cmpf(arith::CmpFPredicate::ULE, overlap, e.f64(iouMax));
                       },
-                      [&] { return arith::ConstantIntOp::create(b, b.getI1Type(), 0).getResult(); });
+                      [&] { return no; });
                   return {clear, t[0]};
                 },
                 [&](ValueRange t) -> SmallVector<Value> { return {add(t[0], one)}; })[0];
