@@ -79,7 +79,8 @@ def TileAttentionPass : Pass<"dlc-tile-attention", "mlir::func::FuncOp"> {
     `[B, H, S, W]`, transpose `(0, 2, 1, 3)`, and a reshape or not: BERT's,
     which MergeComposite's longer patterns take in), the loop's result is
     `[B, S, H, W]` and each block is written at its sample's and head's
-    place, so no kernel permutes the context afterwards. A mask per sample
+    place, so no kernel permutes the context afterwards; other reshapes and
+    transposes after the context stay after the loop. A mask per sample
     (`[batch, 1, 1, keys]`, a batch of padded sequences) gives each block
     its sample's row. The block's ops stay graph ops on slices, lowered by
     graph-to-linalg. The CPU pipeline runs the loop on its threads (64 KiB

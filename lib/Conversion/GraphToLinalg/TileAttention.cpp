@@ -91,29 +91,25 @@ int64_t sampleHeads(Value v, RankedTensorType values) {
 }
 
 /// Records in `a` the merge of the context's heads ending the chain at
-/// `result` (Attention::split): reshape [B*H, S, W] to [B, H, S, W],
-/// transpose (0, 2, 1, 3), and a reshape or not, each read once. Success
-/// without a merge where `result` is not a transpose or a reshape of one;
-/// failure where it is one of another kind.
-LogicalResult matchHeadsMerge(Value result, Attention &a) {
+/// `result` (Attention::split), if there is one: reshape [B*H, S, W] to
+/// [B, H, S, W], transpose (0, 2, 1, 3), and a reshape or not, each read
+/// once.
+void matchHeadsMerge(Value result, Attention &a) {
   auto join = result.getDefiningOp<graph::ReshapeOp>();
   auto transpose = (join ? join.getInput() : result).getDefiningOp<graph::TransposeOp>();
-  if (!transpose)
-    return success();
-  auto split = transpose.getInput().getDefiningOp<graph::ReshapeOp>();
+  auto split = transpose ? transpose.getInput().getDefiningOp<graph::ReshapeOp>() : nullptr;
   RankedTensorType context = split ? staticType(split.getInput()) : RankedTensorType();
   RankedTensorType heads = split ? staticType(split.getResult()) : RankedTensorType();
   if (!context || !heads || context.getRank() != 3 || heads.getRank() != 4 ||
-      transpose.getPerm() != ArrayRef<int64_t>{0, 2, 1, 3} ||
+      heads.getNumElements() == 0 || transpose.getPerm() != ArrayRef<int64_t>{0, 2, 1, 3} ||
       heads.getDimSize(0) * heads.getDimSize(1) != context.getDimSize(0) ||
       heads.getShape().take_back(2) != context.getShape().take_back(2) ||
       !split.getResult().hasOneUse() || !transpose.getResult().hasOneUse() ||
       (join && !staticType(join.getResult())))
-    return failure();
+    return;
   a.split = split;
   a.transpose = transpose;
   a.join = join;
-  return success();
 }
 
 /// The chain `kernel` computes, if it is one this pass tiles (the reason
@@ -124,14 +120,20 @@ FailureOr<Attention> matchAttention(func::FuncOp kernel) {
   if (!ret || ret.getNumOperands() != 1)
     return fail("not one result");
   Attention a;
-  Value result = ret.getOperand(0);
-  if (failed(matchHeadsMerge(result, a)))
-    return fail("its heads are merged otherwise");
-  a.context = (a.split ? a.split.getInput() : result).getDefiningOp<graph::BatchMatmulOp>();
+  // The context: the result, or behind the reshapes and transposes that
+  // MergeComposite's longer patterns end with. Those that merge the heads
+  // become the loop's writes; others stay after the loop.
+  Value result = ret.getOperand(0), context = result;
+  for (int tail = 0; tail < 3 && isa_and_present<graph::ReshapeOp, graph::TransposeOp>(
+                                     context.getDefiningOp());
+       ++tail)
+    context = context.getDefiningOp()->getOperand(0);
+  a.context = context.getDefiningOp<graph::BatchMatmulOp>();
   if (!a.context || a.context.getTransposeA() || a.context.getTransposeB())
     return fail("its result is not a plain batch_matmul");
-  if (a.split && !a.context.getResult().hasOneUse())
+  if (context != result && !context.hasOneUse())
     return fail("the context has other uses");
+  matchHeadsMerge(result, a);
   Value v = a.context.getLhs();
   // Back from the context's probabilities to the scores.
   while (Operation *op = v.getDefiningOp()) {
