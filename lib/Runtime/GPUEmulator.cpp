@@ -246,6 +246,15 @@ struct Thread {
   explicit Thread(Emulator &emu) : emu(emu) {}
   Val &get(Value v) { return frame[slots->find(v)->second]; }
   void set(Value v, Val x) { get(v) = std::move(x); }
+  /// The values of `values`, in order.
+  SmallVector<Val> getAll(ValueRange values) {
+    return llvm::map_to_vector(values, [&](Value v) { return get(v); });
+  }
+  /// Sets `values[k]` to `xs[k]`.
+  void setAll(ValueRange values, ArrayRef<Val> xs) {
+    for (auto [v, x] : llvm::zip_equal(values, xs))
+      set(v, x);
+  }
   /// Makes `fn`'s frame the one running; returns the one before.
   std::pair<const DenseMap<Value, unsigned> *, std::vector<Val>>
   enter(Operation *fn);
@@ -438,8 +447,7 @@ LogicalResult Thread::runRegion(Region &region, ArrayRef<Val> args,
   Block *block = &region.front();
   SmallVector<Val> blockArgs(args.begin(), args.end());
   while (true) {
-    for (auto [arg, v] : llvm::zip_equal(block->getArguments(), blockArgs))
-      set(arg, v);
+    setAll(block->getArguments(), blockArgs);
     for (Operation &op : block->without_terminator())
       if (failed(run(&op)))
         return failure();
@@ -447,9 +455,7 @@ LogicalResult Thread::runRegion(Region &region, ArrayRef<Val> args,
     // convert-math-to-funcs writes them); any other terminator ends the region.
     Operation *term = block->getTerminator();
     auto forward = [&](Block *next, ValueRange operands) {
-      blockArgs.clear();
-      for (Value v : operands)
-        blockArgs.push_back(get(v));
+      blockArgs = getAll(operands);
       block = next;
     };
     if (auto br = dyn_cast<cf::BranchOp>(term)) {
@@ -461,9 +467,7 @@ LogicalResult Thread::runRegion(Region &region, ArrayRef<Val> args,
         forward(cond.getFalseDest(), cond.getFalseDestOperands());
     } else if (isa<func::ReturnOp, gpu::ReturnOp, scf::YieldOp, scf::ConditionOp,
                    scf::ReduceOp, scf::ReduceReturnOp>(term)) {
-      results.clear();
-      for (Value v : term->getOperands())
-        results.push_back(get(v));
+      results.assign(getAll(term->getOperands()));
       return success();
     } else {
       return fail(term, "the emulator does not know this terminator");
@@ -1105,13 +1109,10 @@ LogicalResult Thread::runGPU(Operation *op, bool &handled) {
   if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op))
     return synchronize(op, State::AtBarrier);
   if (isa<gpu::ShuffleOp, NVVM::MmaOp, NVVM::LdMatrixOp, NVVM::SyncWarpOp>(op)) {
-    collectiveIn.clear();
-    for (Value v : op->getOperands())
-      collectiveIn.push_back(get(v));
+    collectiveIn.assign(getAll(op->getOperands()));
     if (failed(synchronize(op, State::AtWarpOp)))
       return failure();
-    for (auto [r, v] : llvm::zip_equal(op->getResults(), collectiveOut))
-      set(r, v);
+    setAll(op->getResults(), collectiveOut);
     return success();
   }
   // One thread runs at a time: memory is sequentially consistent.
@@ -1214,10 +1215,7 @@ LogicalResult Thread::run(Operation *op) {
     int64_t step = signExtend(get(loop.getStep()).i, w);
     if (step <= 0)
       return fail(op, "a loop step of " + Twine(step));
-    SmallVector<Val> carried;
-    for (Value v : loop.getInitArgs())
-      carried.push_back(get(v));
-    SmallVector<Val> args;
+    SmallVector<Val> carried = getAll(loop.getInitArgs()), args;
     for (int64_t iv = lb; iv < ub; iv += step) {
       args.assign(1, Val());
       args[0].i = truncBits(static_cast<uint64_t>(iv), w);
@@ -1226,16 +1224,13 @@ LogicalResult Thread::run(Operation *op) {
         return failure();
       carried = results;
     }
-    for (auto [r, v] : llvm::zip_equal(loop.getResults(), carried))
-      set(r, v);
+    setAll(loop.getResults(), carried);
     return success();
   }
   if (auto loop = dyn_cast<scf::WhileOp>(op)) {
     // The before region's scf.condition yields the condition, then the
     // values the after region (or the loop's results) takes.
-    SmallVector<Val> carried, passed;
-    for (Value v : loop.getInits())
-      carried.push_back(get(v));
+    SmallVector<Val> carried = getAll(loop.getInits()), passed;
     while (true) {
       if (failed(runRegion(loop.getBefore(), carried, results)))
         return failure();
@@ -1246,8 +1241,7 @@ LogicalResult Thread::run(Operation *op) {
         return failure();
       carried = results;
     }
-    for (auto [r, v] : llvm::zip_equal(loop.getResults(), passed))
-      set(r, v);
+    setAll(loop.getResults(), passed);
     return success();
   }
   if (auto loops = dyn_cast<scf::ParallelOp>(op)) {
@@ -1262,15 +1256,11 @@ LogicalResult Thread::run(Operation *op) {
       if (steps.back() <= 0)
         return fail(op, "a loop step of " + Twine(steps.back()));
       if (lbs.back() >= ubs.back()) {
-        for (auto [r, init] :
-             llvm::zip_equal(loops.getResults(), loops.getInitVals()))
-          set(r, get(init));
+        setAll(loops.getResults(), getAll(loops.getInitVals()));
         return success();
       }
     }
-    SmallVector<Val> carried;
-    for (Value v : loops.getInitVals())
-      carried.push_back(get(v));
+    SmallVector<Val> carried = getAll(loops.getInitVals());
     auto reduce = cast<scf::ReduceOp>(loops.getBody()->getTerminator());
     ivs = lbs;
     SmallVector<Val> args, combined;
@@ -1299,8 +1289,7 @@ LogicalResult Thread::run(Operation *op) {
       if (d < 0)
         break;
     }
-    for (auto [r, v] : llvm::zip_equal(loops.getResults(), carried))
-      set(r, v);
+    setAll(loops.getResults(), carried);
     return success();
   }
   if (auto branch = dyn_cast<scf::IfOp>(op)) {
@@ -1310,8 +1299,7 @@ LogicalResult Thread::run(Operation *op) {
       return success();
     if (failed(runRegion(region, {}, results)))
       return failure();
-    for (auto [r, v] : llvm::zip_equal(branch.getResults(), results))
-      set(r, v);
+    setAll(branch.getResults(), results);
     return success();
   }
   if (auto callOp = dyn_cast<func::CallOp>(op)) {
@@ -1319,13 +1307,9 @@ LogicalResult Thread::run(Operation *op) {
         op, callOp.getCalleeAttr());
     if (!callee)
       return fail(op, "no function @" + callOp.getCallee());
-    SmallVector<Val> args;
-    for (Value v : callOp.getOperands())
-      args.push_back(get(v));
-    if (failed(call(callee, args, results, op)))
+    if (failed(call(callee, getAll(callOp.getOperands()), results, op)))
       return failure();
-    for (auto [r, v] : llvm::zip_equal(callOp.getResults(), results))
-      set(r, v);
+    setAll(callOp.getResults(), results);
     return success();
   }
   if (isa<LLVM::IntToPtrOp, LLVM::PtrToIntOp>(op)) {

@@ -44,16 +44,22 @@ struct Emitter {
   Value mul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
   Value select(Value c, Value x, Value y) { return arith::SelectOp::create(b, c, x, y); }
 
+  /// Runs `build` with `b` inserting where `nested` (a region's builder
+  /// in an op's body-building callback) does.
+  void at(OpBuilder &nested, function_ref<void()> build) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+    build();
+  }
+
   /// for (i = 0; i < n; ++i) body(i), carrying `init`.
   ValueRange loop(Value n, ValueRange init,
                   function_ref<SmallVector<Value>(Value, ValueRange)> body) {
-    auto op = scf::ForOp::create(b, index(0), n, index(1), init,
-                                 [&](OpBuilder &nested, Location loc, Value i, ValueRange carried) {
-                                   OpBuilder::InsertionGuard guard(b);
-                                   b.setInsertionPoint(nested.getInsertionBlock(),
-                                                       nested.getInsertionPoint());
-                                   scf::YieldOp::create(b, body(i, carried));
-                                 });
+    auto op = scf::ForOp::create(
+        b, index(0), n, index(1), init,
+        [&](OpBuilder &nested, Location, Value i, ValueRange carried) {
+          at(nested, [&] { scf::YieldOp::create(b, body(i, carried)); });
+        });
     return op.getResults();
   }
 
@@ -65,13 +71,9 @@ struct Emitter {
       ubs.push_back(index(c));
       steps.push_back(index(1));
     }
-    scf::ParallelOp::create(b, lbs, ubs, steps,
-                            [&](OpBuilder &nested, Location, ValueRange ivs) {
-                              OpBuilder::InsertionGuard guard(b);
-                              b.setInsertionPoint(nested.getInsertionBlock(),
-                                                  nested.getInsertionPoint());
-                              body(ivs);
-                            });
+    scf::ParallelOp::create(b, lbs, ubs, steps, [&](OpBuilder &nested, Location, ValueRange ivs) {
+      at(nested, [&] { body(ivs); });
+    });
   }
 
   /// if (c) then(); no results.
@@ -84,15 +86,14 @@ struct Emitter {
 
   /// c ? then() : otherwise(), computing only the branch taken.
   Value choose(Value c, function_ref<Value()> then, function_ref<Value()> otherwise) {
-    auto op = scf::IfOp::create(b, c, [&](OpBuilder &nested, Location) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
-      scf::YieldOp::create(b, then());
-    }, [&](OpBuilder &nested, Location) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
-      scf::YieldOp::create(b, otherwise());
-    });
+    auto op = scf::IfOp::create(
+        b, c,
+        [&](OpBuilder &nested, Location) {
+          at(nested, [&] { scf::YieldOp::create(b, then()); });
+        },
+        [&](OpBuilder &nested, Location) {
+          at(nested, [&] { scf::YieldOp::create(b, otherwise()); });
+        });
     return op.getResult(0);
   }
 

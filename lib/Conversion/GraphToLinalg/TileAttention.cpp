@@ -324,20 +324,19 @@ LogicalResult tile(Attention &a, int64_t rowsPerBlock) {
   }
   tensor::ParallelInsertSliceOp::create(b, loc, out, loop.getRegionIterArgs()[0], offsets, sizes,
                                         strides);
-  if (a.join) {
-    b.setInsertionPointAfter(loop);
-    Value joined = graph::ReshapeOp::create(b, loc, a.join.getType(), loop.getResult(0));
-    a.join.getResult().replaceAllUsesWith(joined);
-    a.join.erase();
-  }
-  if (a.split) {
-    a.transpose.getResult().replaceAllUsesWith(loop.getResult(0));
-    a.transpose.erase();
-    a.split.erase();
-  } else {
-    a.context.getResult().replaceAllUsesWith(loop.getResult(0));
-  }
-  a.context.erase();
+  // The loop replaces the chain's last op: the context, or its heads' merge.
+  b.setInsertionPointAfter(loop);
+  Value result = loop.getResult(0);
+  if (a.join)
+    result = graph::ReshapeOp::create(b, loc, a.join.getType(), result);
+  Operation *last = a.join      ? a.join.getOperation()
+                    : a.split ? a.transpose.getOperation()
+                              : a.context.getOperation();
+  last->getResult(0).replaceAllUsesWith(result);
+  for (Operation *op : {a.join.getOperation(), a.transpose.getOperation(), a.split.getOperation(),
+                        a.context.getOperation()})
+    if (op)
+      op->erase();
   for (Attention::Step s : llvm::reverse(a.between))
     s.op->erase();
   a.scores.erase();

@@ -204,7 +204,6 @@ static TilePlan choosePlan(const ContractionShape &shape, const dlc::TileLimits 
   return *plan(shape, limits.maxTile, stepK, splitBlocks);
 }
 
-/// The bytes of a buffer of `type`.
 /// The narrow type (f16, bf16) of both inputs' values where `cores` takes
 /// products of them, else null.
 static Type narrowInputs(linalg::LinalgOp op, const dlc::TensorCores &cores,
