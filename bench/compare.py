@@ -5,12 +5,14 @@ Exports torchvision ResNet-50 and MobileNetV2 and a BERT-base-sized encoder
 (torch.nn.TransformerEncoder: 12 layers, d 768, 12 heads, FFN 3072, GELU,
 sequence 128) to ONNX with random weights (seed 0), then, alternating the
 systems round by round in one run, measures each system's latency on the same
-input: dlc (dlc-import, then dlc-run --target=cpu --threads=2 --bench), ONNX Runtime
+input: dlc (dlc-import, then dlc-run --target=cpu --threads=2 --bench, once per
+pipeline: O3, the default, and auto, the architecture-aware one), ONNX Runtime
 (npm onnxruntime-node, all graph optimizations, 2 intra-op threads) and
 PyTorch eager (torch.set_num_threads(2)). Prints per model each system's p50
-and the ratio dlc / ONNX Runtime, and writes bench/results.json.
+and the ratios dlc / ONNX Runtime, and writes bench/results.json.
 
 Usage: python3 bench/compare.py [--runs N] [--rounds R] [--models resnet50,...]
+                                [--pipelines O3,auto]
 (Debian's /usr/bin/python3 with python3-torch; `npm install` in bench/ first.)
 """
 import argparse
@@ -83,10 +85,10 @@ function readNpy(p) {{
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-def dlc_latency(mlir_path, npy_path, runs, report):
+def dlc_latency(mlir_path, npy_path, runs, report, pipeline):
     r = subprocess.run([os.path.join(BIN, "dlc-run"), mlir_path, "--target=cpu",
                         f"--input={npy_path}", "--threads=2", "--bench", "--warmup=2",
-                        f"--runs={runs}",
+                        f"--runs={runs}", f"--pipeline={pipeline}",
                         f"--json={report}"], capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit("dlc-run failed: " + r.stderr[-1000:])
@@ -111,6 +113,7 @@ def main():
     ap.add_argument("--runs", type=int, default=10, help="timed runs per system per round")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--models", default="resnet50,mobilenet_v2,bert_encoder")
+    ap.add_argument("--pipelines", default="O3,auto", help="dlc pipelines, each timed")
     args = ap.parse_args()
     scratch = tempfile.TemporaryDirectory(prefix="dlc-bench-")  # models: 100s of MB
     work = scratch.name
@@ -123,22 +126,24 @@ def main():
         np.save(npy, x.numpy())
         mlir = os.path.join(work, f"{name}.mlirbc")
         subprocess.run([os.path.join(BIN, "dlc-import"), onnx_path, "-o", mlir], check=True)
-        samples = {"dlc": [], "onnxruntime": [], "pytorch": []}
+        pipelines = args.pipelines.split(",")
+        dlc = [f"dlc {p}" for p in pipelines]
+        samples = {k: [] for k in dlc + ["onnxruntime", "pytorch"]}
         report = None
         for _ in range(args.rounds):  # alternate the systems
-            d, report = dlc_latency(mlir, npy, args.runs, os.path.join(work, f"{name}.json"))
-            samples["dlc"] += d
+            for p, key in zip(pipelines, dlc):
+                d, report = dlc_latency(mlir, npy, args.runs, os.path.join(work, f"{name}.json"), p)
+                samples[key] += d
             samples["onnxruntime"] += ort_latency(onnx_path, npy, args.runs)
             samples["pytorch"] += torch_latency(model, x, args.runs)
         p50 = {k: statistics.median(v) for k, v in samples.items()}
         results[name] = {"p50_ms": p50, "runs": {k: len(v) for k, v in samples.items()},
-                         "dlc_over_onnxruntime": p50["dlc"] / p50["onnxruntime"],
+                         "dlc_over_onnxruntime": {k: p50[k] / p50["onnxruntime"] for k in dlc},
                          "dlc_compile_ms": report.get("compile_ms"),
                          "provenance": {k: report[k] for k in ("dlc_version", "llvm_version",
                                                                "host_cpu", "date")}}
-        print(f"{name:14s} dlc {p50['dlc']:9.2f} ms  onnxruntime {p50['onnxruntime']:8.2f} ms  "
-              f"pytorch {p50['pytorch']:8.2f} ms  dlc/ort {p50['dlc'] / p50['onnxruntime']:6.1f}x",
-              flush=True)
+        print(f"{name:14s} " + "  ".join(f"{k} {v:8.2f} ms" for k, v in p50.items()) + "  " +
+              "  ".join(f"{k}/ort {p50[k] / p50['onnxruntime']:5.2f}x" for k in dlc), flush=True)
     with open(os.path.join(HERE, "results.json"), "w") as f:
         json.dump(results, f, indent=2)
 

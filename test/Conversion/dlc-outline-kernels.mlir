@@ -1,7 +1,7 @@
 // RUN: dlc-opt %s -split-input-file --dlc-outline-kernels | FileCheck %s
 // RUN: dlc-opt %s -split-input-file --dlc-outline-kernels --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 
-// STATS: dlc-outline-kernels: distinct 7, kernels 9, views 1
+// STATS: dlc-outline-kernels: distinct 9, kernels 11, views 1
 
 // A fused region becomes a private function called in its place; an op
 // outside every region is a kernel of its own; small constants are copied
@@ -109,4 +109,35 @@ func.func @repeated(%x: tensor<1x8xf32>) -> tensor<1x2xf32> {
   %r2 = graph.relu %d2 : tensor<1x8xf32>
   %d3 = graph.dense %r2, %w3 : (tensor<1x8xf32>, tensor<2x8xf32>) -> tensor<1x2xf32>
   return %d3 : tensor<1x2xf32>
+}
+
+// -----
+
+// A splat read by a product (a convolution here, a dense layer alone) is
+// passed, as a weight that is not a splat is: copied in, it would be folded
+// into the product's body, leaving no product for the backends' kernels.
+// A splat that no product reads is copied in.
+// CHECK-LABEL: func.func @splat_weights
+// CHECK: %[[W:.*]] = graph.constant dense<5.000000e-01> : tensor<8x4x1x1xf32>
+// CHECK: call @splat_weights_kernel(%arg0, %[[W]])
+// CHECK: %[[D:.*]] = graph.constant dense<2.500000e-01> : tensor<8x8xf32>
+// CHECK: call @splat_weights_kernel_0(%{{.*}}, %[[D]])
+// CHECK: func.func private @splat_weights_kernel_0(%{{.*}}: tensor<16x8xf32>, %{{.*}}: tensor<8x8xf32>)
+// CHECK: func.func private @splat_weights_kernel(%[[A:.*]]: tensor<1x4x4x4xf32>, %[[B:.*]]: tensor<8x4x1x1xf32>)
+// CHECK-NEXT: %[[S:.*]] = graph.constant dense<1.000000e+00> : tensor<1x8x4x4xf32>
+// CHECK-NEXT: %[[P:.*]] = graph.conv2d %[[A]], %[[B]]
+// CHECK-NEXT: graph.add %[[P]], %[[S]]
+func.func @splat_weights(%x: tensor<1x4x4x4xf32>) -> tensor<16x8xf32> {
+  %w = graph.constant dense<0.5> : tensor<8x4x1x1xf32>
+  %s = graph.constant dense<1.0> : tensor<1x8x4x4xf32>
+  %f = graph.fused %x, %w, %s {pattern = "out_elemwise_fusable"} : (tensor<1x4x4x4xf32>, tensor<8x4x1x1xf32>, tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  ^bb0(%a: tensor<1x4x4x4xf32>, %b: tensor<8x4x1x1xf32>, %c: tensor<1x8x4x4xf32>):
+    %p = graph.conv2d %a, %b : (tensor<1x4x4x4xf32>, tensor<8x4x1x1xf32>) -> tensor<1x8x4x4xf32>
+    %q = graph.add %p, %c : (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+    graph.yield %q : tensor<1x8x4x4xf32>
+  }
+  %v = graph.reshape %f : (tensor<1x8x4x4xf32>) -> tensor<16x8xf32>
+  %d = graph.constant dense<0.25> : tensor<8x8xf32>
+  %y = graph.dense %v, %d : (tensor<16x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
 }

@@ -32,15 +32,38 @@ namespace {
 /// Ops that only reinterpret a tensor's shape: views, not kernels.
 bool isView(Operation *op) { return isa<ReshapeOp, ExpandDimsOp, SqueezeOp>(op); }
 
-/// A constant copied into the kernels that read it rather than passed:
-/// splats and tiny ones. Others (weights, biases) are arguments, so that
-/// kernels differing only in the data they read are one kernel.
-bool sinks(Value v, int64_t maxElements) {
-  auto c = v.getDefiningOp<ConstantOp>();
+bool isProduct(Operation *op) {
+  return isa<Conv2DOp, Conv2DWinogradOp, DenseOp, MatmulOp, BatchMatmulOp>(op);
+}
+
+/// Whether `v` is read by a convolution or a matrix product, through views
+/// or not.
+bool feedsProduct(Value v) {
+  return llvm::any_of(v.getUsers(), [](Operation *user) {
+    return isView(user) ? feedsProduct(user->getResult(0)) : isProduct(user);
+  });
+}
+
+/// Whether operand `use` of `op` (a region op, or a single op) is a constant
+/// copied into the kernel rather than passed: tiny ones, and splats but
+/// those a product reads. Others (weights, biases) are arguments, so that
+/// kernels differing only in the data they read are one kernel. A product's
+/// splat operand copied in would be folded into its body, leaving a loop
+/// nest that is no product for the backends' kernels (a 1x1 convolution of
+/// a splat weight ran 40x slower that way).
+bool sinks(OpOperand &use, int64_t maxElements) {
+  auto c = use.get().getDefiningOp<ConstantOp>();
   if (!c)
     return false;
+  if (c.getType().getNumElements() <= maxElements)
+    return true;
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-  return (dense && dense.isSplat()) || c.getType().getNumElements() <= maxElements;
+  if (!dense || !dense.isSplat())
+    return false;
+  Operation *op = use.getOwner();
+  if (isa<FusedOp, CompositeOp>(op))
+    return !feedsProduct(op->getRegion(0).front().getArgument(use.getOperandNumber()));
+  return !isProduct(op);
 }
 
 /// What a kernel computes, for people reading profiles (the machine code's
@@ -135,9 +158,9 @@ struct OutlineKernelsPass : dlc::impl::OutlineKernelsPassBase<OutlineKernelsPass
     bool region = isa<FusedOp, CompositeOp>(op);
     // The kernel's operands: the op's, less the constants it copies.
     SmallVector<Value> inputs;
-    for (Value v : op->getOperands())
-      if (!sinks(v, maxConstantElements) && !llvm::is_contained(inputs, v))
-        inputs.push_back(v);
+    for (OpOperand &use : op->getOpOperands())
+      if (!sinks(use, maxConstantElements) && !llvm::is_contained(inputs, use.get()))
+        inputs.push_back(use.get());
 
     OpBuilder b(ctx);
     auto type = FunctionType::get(ctx, ValueRange(inputs).getTypes(), op->getResultTypes());
