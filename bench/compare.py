@@ -12,7 +12,7 @@ PyTorch eager (torch.set_num_threads(2)). Prints per model each system's p50
 and the ratios dlc / ONNX Runtime, and writes bench/results.json.
 
 Usage: python3 bench/compare.py [--runs N] [--rounds R] [--models resnet50,...]
-                                [--pipelines O3,auto]
+                                [--pipeline P ...] (dlc's pipelines; default O3 and auto)
 (Debian's /usr/bin/python3 with python3-torch; `npm install` in bench/ first.)
 """
 import argparse
@@ -113,8 +113,11 @@ def main():
     ap.add_argument("--runs", type=int, default=10, help="timed runs per system per round")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--models", default="resnet50,mobilenet_v2,bert_encoder")
-    ap.add_argument("--pipelines", default="O3,auto", help="dlc pipelines, each timed")
+    ap.add_argument("--pipeline", action="append", dest="pipelines",
+                    help="a dlc pipeline to time (repeat for several; default O3 and auto)")
     args = ap.parse_args()
+    pipelines = args.pipelines or ["O3", "auto"]
+    dlc = [f"dlc {p}" for p in pipelines]
     scratch = tempfile.TemporaryDirectory(prefix="dlc-bench-")  # models: 100s of MB
     work = scratch.name
     results = {}
@@ -126,22 +129,21 @@ def main():
         np.save(npy, x.numpy())
         mlir = os.path.join(work, f"{name}.mlirbc")
         subprocess.run([os.path.join(BIN, "dlc-import"), onnx_path, "-o", mlir], check=True)
-        pipelines = args.pipelines.split(",")
-        dlc = [f"dlc {p}" for p in pipelines]
         samples = {k: [] for k in dlc + ["onnxruntime", "pytorch"]}
-        report = None
+        reports = {}
         for _ in range(args.rounds):  # alternate the systems
             for p, key in zip(pipelines, dlc):
-                d, report = dlc_latency(mlir, npy, args.runs, os.path.join(work, f"{name}.json"), p)
+                d, reports[key] = dlc_latency(mlir, npy, args.runs,
+                                              os.path.join(work, f"{name}.json"), p)
                 samples[key] += d
             samples["onnxruntime"] += ort_latency(onnx_path, npy, args.runs)
             samples["pytorch"] += torch_latency(model, x, args.runs)
         p50 = {k: statistics.median(v) for k, v in samples.items()}
         results[name] = {"p50_ms": p50, "runs": {k: len(v) for k, v in samples.items()},
                          "dlc_over_onnxruntime": {k: p50[k] / p50["onnxruntime"] for k in dlc},
-                         "dlc_compile_ms": report.get("compile_ms"),
-                         "provenance": {k: report[k] for k in ("dlc_version", "llvm_version",
-                                                               "host_cpu", "date")}}
+                         "dlc_compile_ms": {k: r.get("compile_ms") for k, r in reports.items()},
+                         "provenance": {k: reports[dlc[0]][k] for k in (
+                             "dlc_version", "llvm_version", "host_cpu", "date")}}
         print(f"{name:14s} " + "  ".join(f"{k} {v:8.2f} ms" for k, v in p50.items()) + "  " +
               "  ".join(f"{k}/ort {p50[k] / p50['onnxruntime']:5.2f}x" for k in dlc), flush=True)
     with open(os.path.join(HERE, "results.json"), "w") as f:

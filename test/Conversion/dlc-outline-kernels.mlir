@@ -1,7 +1,7 @@
 // RUN: dlc-opt %s -split-input-file --dlc-outline-kernels | FileCheck %s
 // RUN: dlc-opt %s -split-input-file --dlc-outline-kernels --dlc-pass-stats 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 
-// STATS: dlc-outline-kernels: distinct 9, kernels 11, views 1
+// STATS: dlc-outline-kernels: distinct 10, kernels 12, views 1
 
 // A fused region becomes a private function called in its place; an op
 // outside every region is a kernel of its own; small constants are copied
@@ -140,4 +140,28 @@ func.func @splat_weights(%x: tensor<1x4x4x4xf32>) -> tensor<16x8xf32> {
   %d = graph.constant dense<0.25> : tensor<8x8xf32>
   %y = graph.dense %v, %d : (tensor<16x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32>
   return %y : tensor<16x8xf32>
+}
+
+// -----
+
+// A splat weight reshaped in the region before its dense layer is passed
+// too; a splat bias, which the product adds rather than multiplies, is
+// copied in.
+// CHECK-LABEL: func.func @splat_weight_view
+// CHECK: %[[W:.*]] = graph.constant dense<5.000000e-01> : tensor<32x2x4xf32>
+// CHECK: call @splat_weight_view_kernel(%arg0, %[[W]])
+// CHECK: func.func private @splat_weight_view_kernel(%[[A:.*]]: tensor<3x8xf32>, %[[B:.*]]: tensor<32x2x4xf32>)
+// CHECK-NEXT: %[[BIAS:.*]] = graph.constant dense<1.000000e+00> : tensor<32xf32>
+// CHECK-NEXT: %[[R:.*]] = graph.reshape %[[B]]
+// CHECK-NEXT: graph.dense %[[A]], %[[R]], %[[BIAS]]
+func.func @splat_weight_view(%x: tensor<3x8xf32>) -> tensor<3x32xf32> {
+  %w = graph.constant dense<0.5> : tensor<32x2x4xf32>
+  %b = graph.constant dense<1.0> : tensor<32xf32>
+  %f = graph.fused %x, %w, %b {pattern = "out_elemwise_fusable"} : (tensor<3x8xf32>, tensor<32x2x4xf32>, tensor<32xf32>) -> tensor<3x32xf32> {
+  ^bb0(%a: tensor<3x8xf32>, %c: tensor<32x2x4xf32>, %d: tensor<32xf32>):
+    %r = graph.reshape %c : (tensor<32x2x4xf32>) -> tensor<32x8xf32>
+    %y = graph.dense %a, %r, %d : (tensor<3x8xf32>, tensor<32x8xf32>, tensor<32xf32>) -> tensor<3x32xf32>
+    graph.yield %y : tensor<3x32xf32>
+  }
+  return %f : tensor<3x32xf32>
 }

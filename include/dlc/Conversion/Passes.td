@@ -45,7 +45,10 @@ def OutlineKernelsPass : Pass<"dlc-outline-kernels", "mlir::ModuleOp"> {
     kernel never returns a view of its own buffer (which would be copied). A
     region that computes nothing but views is inlined. Splat constants and
     constants of at most `max-constant-elements` elements are copied into
-    the kernels that read them; others (weights, biases) are passed.
+    the kernels that read them; others (weights, biases) are passed, and so
+    are splats that a convolution or matrix product multiplies (its input or
+    weight, through views or not), which copied in would be folded into the
+    product's body and leave a loop nest no backend tiles as a product.
 
     Kernels with the same structural fingerprint (`lib/Analysis`: the same
     ops on the same types and attributes, whatever buffers they read) are

@@ -32,25 +32,24 @@ namespace {
 /// Ops that only reinterpret a tensor's shape: views, not kernels.
 bool isView(Operation *op) { return isa<ReshapeOp, ExpandDimsOp, SqueezeOp>(op); }
 
-bool isProduct(Operation *op) {
-  return isa<Conv2DOp, Conv2DWinogradOp, DenseOp, MatmulOp, BatchMatmulOp>(op);
-}
-
-/// Whether `v` is read by a convolution or a matrix product, through views
+/// Whether `use` is a factor of a convolution or a matrix product (its
+/// input or weight, either side of a matrix product), read through views
 /// or not.
-bool feedsProduct(Value v) {
-  return llvm::any_of(v.getUsers(), [](Operation *user) {
-    return isView(user) ? feedsProduct(user->getResult(0)) : isProduct(user);
-  });
+bool isFactor(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (isView(user))
+    return llvm::any_of(user->getResult(0).getUses(), isFactor);
+  return isa<Conv2DOp, Conv2DWinogradOp, DenseOp, MatmulOp, BatchMatmulOp>(user) &&
+         use.getOperandNumber() < 2;
 }
 
-/// Whether operand `use` of `op` (a region op, or a single op) is a constant
-/// copied into the kernel rather than passed: tiny ones, and splats but
-/// those a product reads. Others (weights, biases) are arguments, so that
-/// kernels differing only in the data they read are one kernel. A product's
-/// splat operand copied in would be folded into its body, leaving a loop
-/// nest that is no product for the backends' kernels (a 1x1 convolution of
-/// a splat weight ran 40x slower that way).
+/// Whether `use`, an operand of a region op or of a single op, is a
+/// constant copied into the kernel rather than passed: tiny ones, and
+/// splats but a product's factors. Others (weights, biases) are arguments,
+/// so that kernels differing only in the data they read are one kernel. A
+/// splat factor copied in would be folded into the product's body, leaving
+/// a loop nest that is no product for the backends' kernels (a 1x1
+/// convolution of a splat weight ran 40x slower that way).
 bool sinks(OpOperand &use, int64_t maxElements) {
   auto c = use.get().getDefiningOp<ConstantOp>();
   if (!c)
@@ -61,9 +60,10 @@ bool sinks(OpOperand &use, int64_t maxElements) {
   if (!dense || !dense.isSplat())
     return false;
   Operation *op = use.getOwner();
-  if (isa<FusedOp, CompositeOp>(op))
-    return !feedsProduct(op->getRegion(0).front().getArgument(use.getOperandNumber()));
-  return !isProduct(op);
+  if (!isa<FusedOp, CompositeOp>(op))
+    return !isFactor(use);
+  Value arg = op->getRegion(0).front().getArgument(use.getOperandNumber());
+  return llvm::none_of(arg.getUses(), isFactor);
 }
 
 /// What a kernel computes, for people reading profiles (the machine code's
