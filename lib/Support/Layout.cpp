@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cctype>
+#include <limits>
 
 using namespace dlc;
 
@@ -13,8 +14,14 @@ std::optional<Layout> Layout::parse(llvm::StringRef text, std::string &error) {
   while (i < text.size()) {
     int64_t factor = 0;
     size_t start = i;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
-      factor = factor * 10 + (text[i++] - '0');
+    for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+      int digit = text[i] - '0';
+      if (factor > (std::numeric_limits<int64_t>::max() - digit) / 10) {
+        error = "layout '" + text.str() + "' has a block factor beyond 2^63 - 1";
+        return std::nullopt;
+      }
+      factor = factor * 10 + digit;
+    }
     if (i == text.size()) {
       error = "layout '" + text.str() + "' ends in a number";
       return std::nullopt;

@@ -872,6 +872,15 @@ func.func @layout_axes(%x: tensor<1x16x7x7xf32>) {
 
 // -----
 
+func.func @layout_block_overflow(%x: tensor<1x16x7x7xf32>) {
+  // expected-error @+2 {{layout_transform: dst_layout: layout 'NCHW88888888888888888888c' has a block factor beyond 2^63 - 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.layout_transform %x {src_layout = "NCHW", dst_layout = "NCHW88888888888888888888c"} : (tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  return
+}
+
+// -----
+
 func.func @layout_block_parse(%x: tensor<1x16x7x7xf32>) {
   // expected-error @+2 {{layout_transform: dst_layout: layout 'NHW8c' blocks axis 'C' that it does not contain}}
   // expected-error @+1 {{failed to infer returned types}}
