@@ -4,7 +4,6 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cctype>
-#include <limits>
 
 using namespace dlc;
 
@@ -14,13 +13,11 @@ std::optional<Layout> Layout::parse(llvm::StringRef text, std::string &error) {
   while (i < text.size()) {
     int64_t factor = 0;
     size_t start = i;
-    for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
-      int digit = text[i] - '0';
-      if (factor > (std::numeric_limits<int64_t>::max() - digit) / 10) {
-        error = "layout '" + text.str() + "' has a block factor beyond 2^63 - 1";
-        return std::nullopt;
-      }
-      factor = factor * 10 + digit;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      ++i;
+    if (i > start && text.slice(start, i).getAsInteger(10, factor)) {
+      error = "layout '" + text.str() + "' has a block factor beyond 2^63 - 1";
+      return std::nullopt;
     }
     if (i == text.size()) {
       error = "layout '" + text.str() + "' ends in a number";
