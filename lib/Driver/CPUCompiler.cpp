@@ -199,7 +199,9 @@ dlc::compileForCPU(ModuleOp module, StringRef entry, StringRef pipeline, int64_t
   PassCounts before = passStats();
   if (llvm::Error e = runLowering(
           *copy,
-          [&](OpPassManager &pm) { buildCPUKernelsPipeline(pm, writtenUnder(payloads)); },
+          [&](OpPassManager &pm) {
+            buildCPUKernelsPipeline(pm, threads, writtenUnder(payloads));
+          },
           &times))
     return e;
   times.weightBytesPackedInPlace = passStats()["dlc-cpu-pack-weights"]["in-place-bytes"] -

@@ -52,7 +52,9 @@ void buildCPULoweringPipeline(mlir::OpPassManager &pm, Phase stopAfter = Phase::
 /// B operands of matrix products packed into panels), then their code
 /// (tiling, threads, bufferization, vectorization, LLVM). Between the two,
 /// the JIT turns the large constants, packed ones included, into arguments.
-void buildCPUKernelsPipeline(mlir::OpPassManager &pm, PayloadPredicate overwritable = {});
+/// Both split work between `threads`.
+void buildCPUKernelsPipeline(mlir::OpPassManager &pm, int64_t threads,
+                             PayloadPredicate overwritable = {});
 void buildCPUCodePipeline(mlir::OpPassManager &pm, Phase stopAfter, int64_t threads);
 
 /// Runs a lowering pipeline (CPU or GPU) on `module`, verifying the IR once

@@ -107,6 +107,41 @@ def TileAttentionPass : Pass<"dlc-tile-attention", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect", "dlc::graph::GraphDialect"];
 }
 
+def TileWinogradPass : Pass<"dlc-tile-winograd", "mlir::func::FuncOp"> {
+  let summary = "Compute a Winograd convolution band by band of tile rows, every stage in cache";
+  let description = [{
+    A `graph.conv2d_winograd` is four stages over every tile of its input
+    (the tiles' copy, the input transform, the product with the transformed
+    weights, the output transform), each a parallel loop over the whole
+    input split along its own dimension: with several threads each stage
+    reads what the other threads wrote in the stage before. This pass makes
+    it one `scf.forall` over samples and bands of tile rows, whose body is
+    the convolution of its band (a slice of the input, padded once before
+    the loop) and the elementwise ops after it that read nothing but
+    per-channel or scalar operands (a folded batch norm's scale and shift,
+    an activation): each band goes through every stage while it is in the
+    core's cache. A band takes as many tile rows as divide the rows and
+    keep each stage's transformed tiles within `band-bytes`, and there are
+    at least `threads` bands. Output rows and columns past the output's
+    edge (a size that is no multiple of the tile) are cut after the loop.
+    Convolutions whose transformed weights take more than `weight-bytes`,
+    which every band reads whole, and those that would make fewer than two
+    bands, are left as they are. The body stays graph ops on slices,
+    lowered by graph-to-linalg. Counters (`--dlc-pass-stats`): `tiled`,
+    `left`.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "Fewest bands (the threads that run them)">,
+    Option<"bandBytes", "band-bytes", "int64_t", /*default=*/"131072",
+           "Most bytes of a band's transformed tiles in one stage (at least one tile row)">,
+    Option<"weightBytes", "weight-bytes", "int64_t", /*default=*/"4194304",
+           "Most bytes of transformed weights (every band reads them whole)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect", "dlc::graph::GraphDialect"];
+}
+
 def CPUFuseElementwisePass
     : Pass<"dlc-cpu-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "Fuse elementwise producers into elementwise consumers";

@@ -133,17 +133,21 @@ void dlc::buildCPULoweringPipeline(OpPassManager &pm, Phase stopAfter,
                                    int64_t threads, PayloadPredicate overwritable) {
   if (stopAfter == Phase::Graph)
     return;
-  buildCPUKernelsPipeline(pm, std::move(overwritable));
+  buildCPUKernelsPipeline(pm, threads, std::move(overwritable));
   buildCPUCodePipeline(pm, stopAfter, threads);
 }
 
-void dlc::buildCPUKernelsPipeline(OpPassManager &pm, PayloadPredicate overwritable) {
-  buildGraphToKernelsPipeline(pm, /*recomputeSharedMath=*/false, [](OpPassManager &kernels) {
+void dlc::buildCPUKernelsPipeline(OpPassManager &pm, int64_t threads,
+                                  PayloadPredicate overwritable) {
+  buildGraphToKernelsPipeline(pm, /*recomputeSharedMath=*/false, [&](OpPassManager &kernels) {
     // A block's 64 KiB of scores in a core's L2 with its K and V.
     TileAttentionPassOptions attention;
     attention.rowMultiple = cpu::registerTile(hostVectorBits()).mr;
     attention.blockBytes = 64 << 10;
     kernels.addNestedPass<func::FuncOp>(createTileAttentionPass(attention));
+    TileWinogradPassOptions winograd;
+    winograd.threads = threads;
+    kernels.addNestedPass<func::FuncOp>(createTileWinogradPass(winograd));
   });
   pm.addNestedPass<func::FuncOp>(createCPUWidenNarrowElementwisePass());
   pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
