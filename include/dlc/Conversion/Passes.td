@@ -127,8 +127,9 @@ def TileWinogradPass : Pass<"dlc-tile-winograd", "mlir::func::FuncOp"> {
     Convolutions whose transformed weights take more than `weight-bytes`,
     which every band reads whole, and those that would make fewer than two
     bands, are left as they are. The body stays graph ops on slices,
-    lowered by graph-to-linalg. Counters (`--dlc-pass-stats`): `tiled`,
-    `left`.
+    lowered by graph-to-linalg. The CPU pipeline runs it with two threads
+    or more, `threads` its thread count. Counters (`--dlc-pass-stats`):
+    `tiled`, `left`.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"1",
