@@ -2,12 +2,12 @@
 // RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-winograd{threads=2}))" \
 // RUN:   2>%t.stats | FileCheck %s
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
-// STATS: dlc-tile-winograd: left 2, tiled 3
+// STATS: dlc-tile-winograd: left 2, tiled 6
 // Transformed weights beyond weight-bytes: left.
 // RUN: dlc-opt %s -split-input-file --dlc-pass-stats -o /dev/null \
 // RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-winograd{threads=2 weight-bytes=4096}))" \
 // RUN:   2>&1 | FileCheck %s --check-prefix=WEIGHTS
-// WEIGHTS: dlc-tile-winograd: left 4, tiled 1
+// WEIGHTS: dlc-tile-winograd: left 7, tiled 1
 // RUN: not dlc-opt %s -split-input-file -o /dev/null \
 // RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-winograd{threads=0}))" \
 // RUN:   2>&1 | FileCheck %s --check-prefix=INVALID
@@ -79,10 +79,10 @@ func.func private @valid(%x: tensor<1x18x18x4xf32>, %u: tensor<16x4x4xf32>) -> t
 // -----
 
 // One row of tiles in one sample: no bands to split, left.
-// CHECK-LABEL: func private @one_row
+// CHECK-LABEL: func private @negative_one_row
 // CHECK-NOT: scf.forall
 // CHECK: graph.conv2d_winograd %{{.*}}, %{{.*}} {data_layout = "NHWC", padding = array<i64: 1, 1, 1, 1>}
-func.func private @one_row(%x: tensor<1x4x28x16xf32>, %u: tensor<36x16x16xf32>) -> tensor<1x4x28x16xf32> {
+func.func private @negative_one_row(%x: tensor<1x4x28x16xf32>, %u: tensor<36x16x16xf32>) -> tensor<1x4x28x16xf32> {
   %y = graph.conv2d_winograd %x, %u {data_layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x28x16xf32>, tensor<36x16x16xf32>) -> tensor<1x4x28x16xf32>
   return %y : tensor<1x4x28x16xf32>
 }
@@ -91,9 +91,54 @@ func.func private @one_row(%x: tensor<1x4x28x16xf32>, %u: tensor<36x16x16xf32>) 
 
 // Transformed weights of 4.5 MiB (36 x 256 x 128), more than every band
 // should read again: left.
-// CHECK-LABEL: func private @large_weights
+// CHECK-LABEL: func private @negative_large_weights
 // CHECK-NOT: scf.forall
-func.func private @large_weights(%x: tensor<1x14x14x256xf32>, %u: tensor<36x256x128xf32>) -> tensor<1x14x14x128xf32> {
+func.func private @negative_large_weights(%x: tensor<1x14x14x256xf32>, %u: tensor<36x256x128xf32>) -> tensor<1x14x14x128xf32> {
   %y = graph.conv2d_winograd %x, %u {data_layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x14x14x256xf32>, tensor<36x256x128xf32>) -> tensor<1x14x14x128xf32>
   return %y : tensor<1x14x14x128xf32>
+}
+
+// -----
+
+// An epilogue and the edge cut together: a scale by a scalar defined after
+// the convolution (the loop goes where the chain ends, after it), then a
+// conversion to f16; the loop's whole tiles are f16, cut to 19 x 19.
+// CHECK-LABEL: func private @epilogue_cut
+// CHECK: %[[SCALE:.*]] = graph.constant dense<2.000000e+00> : tensor<f32>
+// CHECK: %[[LOOP:.*]] = scf.forall (%{{.*}}, %{{.*}}) in (1, 5) shared_outs(%{{.*}}) -> (tensor<1x20x20x16xf16>)
+// CHECK: %[[CONV:.*]] = graph.conv2d_winograd {{.*}} -> tensor<1x4x20x16xf32>
+// CHECK: %[[MUL:.*]] = graph.mul %[[CONV]], %[[SCALE]] : (tensor<1x4x20x16xf32>, tensor<f32>) -> tensor<1x4x20x16xf32>
+// CHECK: graph.cast %[[MUL]] : (tensor<1x4x20x16xf32>) -> tensor<1x4x20x16xf16>
+// CHECK: %[[CUT:.*]] = tensor.extract_slice %[[LOOP]][0, 0, 0, 0] [1, 19, 19, 16] [1, 1, 1, 1] : tensor<1x20x20x16xf16> to tensor<1x19x19x16xf16>
+// CHECK: return %[[CUT]]
+func.func private @epilogue_cut(%x: tensor<1x19x19x16xf32>, %u: tensor<36x16x16xf32>) -> tensor<1x19x19x16xf16> {
+  %y = graph.conv2d_winograd %x, %u {data_layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x19x19x16xf32>, tensor<36x16x16xf32>) -> tensor<1x19x19x16xf32>
+  %s = graph.constant dense<2.0> : tensor<f32>
+  %m = graph.mul %y, %s : (tensor<1x19x19x16xf32>, tensor<f32>) -> tensor<1x19x19x16xf32>
+  %h = graph.cast %m : (tensor<1x19x19x16xf32>) -> tensor<1x19x19x16xf16>
+  return %h : tensor<1x19x19x16xf16>
+}
+
+// -----
+
+// The chain ends at a value with two users (the add after the loop reads
+// the scaled output twice), and at an op with an axis that is not the
+// channels' (bias_add's default, 1: a bias per row in NHWC, here as long
+// as the channels).
+// CHECK-LABEL: func private @chain_ends
+// CHECK: %[[LOOP:.*]] = scf.forall
+// CHECK: graph.mul
+// CHECK: scf.forall.in_parallel
+// CHECK: %[[ADD:.*]] = graph.add %[[LOOP]], %[[LOOP]]
+// CHECK: %[[LOOP2:.*]] = scf.forall
+// CHECK-NOT: graph.bias_add
+// CHECK: scf.forall.in_parallel
+// CHECK: graph.bias_add %[[LOOP2]], %{{.*}} :
+func.func private @chain_ends(%x: tensor<1x16x16x16xf32>, %u: tensor<36x16x16xf32>, %s: tensor<16xf32>) -> (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>) {
+  %y = graph.conv2d_winograd %x, %u {data_layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x16x16x16xf32>, tensor<36x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %m = graph.mul %y, %s : (tensor<1x16x16x16xf32>, tensor<16xf32>) -> tensor<1x16x16x16xf32>
+  %a = graph.add %m, %m : (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %z = graph.conv2d_winograd %x, %u {data_layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x16x16x16xf32>, tensor<36x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %b = graph.bias_add %z, %s {axis = 1 : i64} : (tensor<1x16x16x16xf32>, tensor<16xf32>) -> tensor<1x16x16x16xf32>
+  return %a, %b : tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>
 }

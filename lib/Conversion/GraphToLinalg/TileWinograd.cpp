@@ -1,5 +1,4 @@
-//===- TileWinograd.cpp - a Winograd convolution band by band
-//--------------===//
+//===- TileWinograd.cpp - a Winograd convolution band by band -------------===//
 //
 // graph-to-linalg lowers a conv2d_winograd to four stages over all of its
 // tiles (the tiles' copy, the input transform, the batched product, the
@@ -15,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/Graph/GraphOps.h"
+#include "dlc/Support/Shape.h"
 #include "dlc/Support/Winograd.h"
 #include "dlc/Transforms/PassLedger.h"
 
@@ -32,16 +32,17 @@ using namespace mlir;
 using namespace dlc;
 
 namespace {
-/// Whether `v` is read whole by every band of an output of `rank`
-/// dimensions whose channels are dimension `channel`: a scalar or a
-/// constant per channel (every other dimension 1 or absent).
-bool perChannel(Value v, int64_t rank, int64_t channel) {
+/// Whether `v` is read whole by every band of `out`, whose channels are
+/// dimension `channel`: a scalar or a value per channel (every other
+/// dimension 1 or absent).
+bool perChannel(Value v, RankedTensorType out, int64_t channel) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
+  int64_t rank = out.getRank();
   if (!t || !t.hasStaticShape() || t.getRank() > rank)
     return false;
   int64_t lead = rank - t.getRank();
   for (auto [i, d] : llvm::enumerate(t.getShape()))
-    if (d != 1 && int64_t(i) + lead != channel)
+    if (d != 1 && (int64_t(i) + lead != channel || d != out.getDimSize(channel)))
       return false;
   return true;
 }
@@ -49,11 +50,12 @@ bool perChannel(Value v, int64_t rank, int64_t channel) {
 /// The chain of ops after `conv` that a band computes on its own output:
 /// each the only user of the one before, in the same block, elementwise or
 /// broadcast, of the convolution's shape, its other operands per channel
-/// or scalars.
+/// or scalars; an op with an `axis` (a bias_add's, a quantize's) only along
+/// the channels.
 SmallVector<Operation *> epilogue(graph::Conv2DWinogradOp conv, int64_t channel) {
   SmallVector<Operation *> chain;
   Value v = conv.getResult();
-  int64_t rank = conv.getType().getRank();
+  RankedTensorType out = conv.getType();
   while (v.hasOneUse()) {
     Operation *user = *v.getUsers().begin();
     graph::OpPatternKind kind = graph::getOpPatternKind(user);
@@ -61,10 +63,13 @@ SmallVector<Operation *> epilogue(graph::Conv2DWinogradOp conv, int64_t channel)
         (kind != graph::OpPatternKind::ElemWise && kind != graph::OpPatternKind::Broadcast))
       break;
     auto type = dyn_cast<RankedTensorType>(user->getResult(0).getType());
-    if (!type || type.getShape() != conv.getType().getShape() ||
+    if (!type || type.getShape() != out.getShape() ||
         llvm::any_of(user->getOperands(), [&](Value operand) {
-          return operand != v && !perChannel(operand, rank, channel);
+          return operand != v && !perChannel(operand, out, channel);
         }))
+      break;
+    if (auto axis = user->getAttrOfType<IntegerAttr>("axis");
+        axis && normalizeAxis(axis.getInt(), out.getRank()) != channel)
       break;
     chain.push_back(user);
     v = user->getResult(0);
@@ -83,9 +88,10 @@ int64_t bandRows(int64_t rows, int64_t samples, int64_t rowBytes, int64_t bytes,
 }
 
 /// Rebuilds `conv` and `chain` as one scf.forall over samples and bands
-/// of `rows` tile rows.
+/// of `rows` tile rows, where the chain's last op is: every operand of the
+/// chain is defined there.
 void tile(graph::Conv2DWinogradOp conv, ArrayRef<Operation *> chain, int64_t rows) {
-  OpBuilder b(conv);
+  OpBuilder b(chain.empty() ? conv.getOperation() : chain.back());
   Location loc = conv.getLoc();
   bool nhwc = conv.getDataLayout() == "NHWC";
   int64_t ci = nhwc ? 3 : 1, hi = nhwc ? 1 : 2, wi = hi + 1;
