@@ -16,6 +16,10 @@
 // RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-winograd{band-bytes=0}))" \
 // RUN:   2>&1 | FileCheck %s --check-prefix=INVALID-BAND
 // INVALID-BAND: error: dlc-tile-winograd: band-bytes=0 is below 1
+// RUN: not dlc-opt %s -split-input-file -o /dev/null \
+// RUN:   --pass-pipeline="builtin.module(func.func(dlc-tile-winograd{weight-bytes=-1}))" \
+// RUN:   2>&1 | FileCheck %s --check-prefix=INVALID-WEIGHTS
+// INVALID-WEIGHTS: error: dlc-tile-winograd: weight-bytes=-1 is below 0
 
 // ResNet-50's first stage, NHWC: a tile row's transformed tiles (36 x 14
 // tiles x 64 channels, 126 KiB) a band, 14 bands; the band's convolution

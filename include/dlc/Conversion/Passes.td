@@ -122,8 +122,9 @@ def TileWinogradPass : Pass<"dlc-tile-winograd", "mlir::func::FuncOp"> {
     an activation): each band goes through every stage while it is in the
     core's cache. A band takes as many tile rows as divide the rows and
     keep each stage's transformed tiles within `band-bytes`, and there are
-    at least `threads` bands where the rows allow (two at least). Output rows and columns past the output's
-    edge (a size that is no multiple of the tile) are cut after the loop.
+    at least `threads` bands where the rows allow (two at least). Output
+    rows and columns past the output's edge (a size that is no multiple of
+    the tile) are cut after the loop.
     Convolutions whose transformed weights take more than `weight-bytes`,
     which every band reads whole, and those that would make fewer than two
     bands, are left as they are. The body stays graph ops on slices,

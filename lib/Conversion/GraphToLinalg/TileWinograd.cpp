@@ -36,9 +36,9 @@ namespace {
 /// dimension `channel`: a scalar or a value per channel (every other
 /// dimension 1 or absent).
 bool perChannel(Value v, RankedTensorType out, int64_t channel) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
+  auto t = cast<RankedTensorType>(v.getType());
   int64_t rank = out.getRank();
-  if (!t || !t.hasStaticShape() || t.getRank() > rank)
+  if (t.getRank() > rank)
     return false;
   int64_t lead = rank - t.getRank();
   for (auto [i, d] : llvm::enumerate(t.getShape()))
@@ -62,8 +62,7 @@ SmallVector<Operation *> epilogue(graph::Conv2DWinogradOp conv, int64_t channel)
     if (user->getBlock() != conv->getBlock() || user->getNumResults() != 1 ||
         (kind != graph::OpPatternKind::ElemWise && kind != graph::OpPatternKind::Broadcast))
       break;
-    auto type = dyn_cast<RankedTensorType>(user->getResult(0).getType());
-    if (!type || type.getShape() != out.getShape() ||
+    if (cast<RankedTensorType>(user->getResult(0).getType()).getShape() != out.getShape() ||
         llvm::any_of(user->getOperands(), [&](Value operand) {
           return operand != v && !perChannel(operand, out, channel);
         }))
@@ -75,6 +74,27 @@ SmallVector<Operation *> epilogue(graph::Conv2DWinogradOp conv, int64_t channel)
     v = user->getResult(0);
   }
   return chain;
+}
+
+/// Where a convolution's layout keeps the channels, rows and columns, its
+/// tiles' size (m outputs, alpha inputs a side), and its output's tile rows
+/// and columns.
+struct Tiles {
+  int64_t ci, hi, wi, m, alpha, rows, cols;
+};
+
+Tiles tilesOf(graph::Conv2DWinogradOp conv) {
+  bool nhwc = conv.getDataLayout() == "NHWC";
+  int64_t hi = nhwc ? 1 : 2;
+  winograd::Transforms tr = winograd::transforms(conv.getTile());
+  RankedTensorType out = conv.getType();
+  return {nhwc ? 3 : 1,
+          hi,
+          hi + 1,
+          tr.m,
+          tr.alpha,
+          llvm::divideCeil(out.getDimSize(hi), tr.m),
+          llvm::divideCeil(out.getDimSize(hi + 1), tr.m)};
 }
 
 /// The most tile rows of `rows` that divide them, take at most `bytes`
@@ -90,15 +110,12 @@ int64_t bandRows(int64_t rows, int64_t samples, int64_t rowBytes, int64_t bytes,
 /// Rebuilds `conv` and `chain` as one scf.forall over samples and bands
 /// of `rows` tile rows, where the chain's last op is: every operand of the
 /// chain is defined there.
-void tile(graph::Conv2DWinogradOp conv, ArrayRef<Operation *> chain, int64_t rows) {
+void tile(graph::Conv2DWinogradOp conv, ArrayRef<Operation *> chain, const Tiles &t, int64_t rows) {
   OpBuilder b(chain.empty() ? conv.getOperation() : chain.back());
   Location loc = conv.getLoc();
-  bool nhwc = conv.getDataLayout() == "NHWC";
-  int64_t ci = nhwc ? 3 : 1, hi = nhwc ? 1 : 2, wi = hi + 1;
-  RankedTensorType out = conv.getType(), in = cast<RankedTensorType>(conv.getInput().getType());
-  int64_t m = winograd::transforms(conv.getTile()).m;
+  auto [ci, hi, wi, m, alpha, th, tw] = t;
+  RankedTensorType out = conv.getType(), in = conv.getInput().getType();
   int64_t n = out.getDimSize(0), oh = out.getDimSize(hi), ow = out.getDimSize(wi);
-  int64_t th = llvm::divideCeil(oh, m), tw = llvm::divideCeil(ow, m);
   // Padded once, to whole tiles: band r reads rows [r m, r m + rows m + 2).
   ArrayRef<int64_t> p = conv.getPadding();
   SmallVector<int64_t> before(4, 0), after(4, 0);
@@ -111,21 +128,20 @@ void tile(graph::Conv2DWinogradOp conv, ArrayRef<Operation *> chain, int64_t row
       llvm::any_of(after, [](int64_t v) { return v != 0; }))
     padded = graph::PadOp::create(b, loc, padded, before, after, "constant", llvm::APFloat(0.0));
   // The band's input and output shapes, and the whole tiles' output.
-  auto shaped = [&](int64_t height, int64_t width, int64_t channels) {
+  auto shaped = [&](int64_t samples, int64_t height, int64_t width, int64_t channels) {
     SmallVector<int64_t> s(4);
-    s[0] = 1;
+    s[0] = samples;
     s[ci] = channels;
     s[hi] = height;
     s[wi] = width;
     return s;
   };
   int64_t c = in.getDimSize(ci), o = out.getDimSize(ci);
-  SmallVector<int64_t> bandIn = shaped(rows * m + 2, tw * m + 2, c);
-  SmallVector<int64_t> bandOut = shaped(rows * m, tw * m, o);
+  SmallVector<int64_t> bandIn = shaped(1, rows * m + 2, tw * m + 2, c);
+  SmallVector<int64_t> bandOut = shaped(1, rows * m, tw * m, o);
   Value last = chain.empty() ? Value(conv.getResult()) : chain.back()->getResult(0);
   auto lastType = cast<RankedTensorType>(last.getType());
-  SmallVector<int64_t> wholeShape = shaped(th * m, tw * m, o);
-  wholeShape[0] = n;
+  SmallVector<int64_t> wholeShape = shaped(n, th * m, tw * m, o);
   Value init = tensor::EmptyOp::create(b, loc, wholeShape, lastType.getElementType());
   auto loop =
       scf::ForallOp::create(b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
@@ -195,30 +211,21 @@ struct TileWinogradPass : dlc::impl::TileWinogradPassBase<TileWinogradPass> {
     });
     int64_t tiled = 0, left = 0;
     for (graph::Conv2DWinogradOp conv : convs) {
-      auto in = dyn_cast<RankedTensorType>(conv.getInput().getType());
-      auto u = dyn_cast<RankedTensorType>(conv.getWeight().getType());
-      RankedTensorType out = conv.getType();
-      if (!in || !u || !in.hasStaticShape() || !u.hasStaticShape() || !out.hasStaticShape() ||
-          u.getNumElements() * u.getElementTypeBitWidth() / 8 > weightBytes) {
-        ++left;
-        continue;
-      }
-      bool nhwc = conv.getDataLayout() == "NHWC";
-      int64_t ci = nhwc ? 3 : 1, hi = nhwc ? 1 : 2;
-      winograd::Transforms tr = winograd::transforms(conv.getTile());
-      int64_t th = llvm::divideCeil(out.getDimSize(hi), tr.m),
-              tw = llvm::divideCeil(out.getDimSize(hi + 1), tr.m);
+      RankedTensorType in = conv.getInput().getType(), u = conv.getWeight().getType(),
+                       out = conv.getType();
+      Tiles t = tilesOf(conv);
       // A tile row's transformed tiles in the widest stage.
-      int64_t rowBytes = tr.alpha * tr.alpha * tw *
-                         std::max(in.getDimSize(ci), out.getDimSize(ci)) *
+      int64_t rowBytes = t.alpha * t.alpha * t.cols *
+                         std::max(in.getDimSize(t.ci), out.getDimSize(t.ci)) *
                          out.getElementTypeBitWidth() / 8;
       int64_t n = out.getDimSize(0);
-      int64_t rows = bandRows(th, n, rowBytes, bandBytes, threads);
-      if (n * (th / rows) < 2) {
+      int64_t rows = bandRows(t.rows, n, rowBytes, bandBytes, threads);
+      if (u.getNumElements() * u.getElementTypeBitWidth() / 8 > weightBytes ||
+          n * (t.rows / rows) < 2) {
         ++left;
         continue;
       }
-      tile(conv, epilogue(conv, ci), rows);
+      tile(conv, epilogue(conv, t.ci), t, rows);
       ++tiled;
     }
     recordPassStat(getArgument(), "tiled", tiled);
