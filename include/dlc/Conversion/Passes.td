@@ -294,6 +294,23 @@ def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def CPUPadBordersPass : Pass<"dlc-cpu-pad-borders", "mlir::func::FuncOp"> {
+  let summary = "Pads as fills of their borders and a copy of their source";
+  let description = [{
+    Runs on tensors, before bufferization, which would write a `tensor.pad`
+    as a fill of the whole padded buffer and then copy the source over its
+    interior: every element inside written twice. Each pad of static shapes
+    and padding whose value is a constant becomes a `tensor.empty`, one
+    `linalg.fill` of each padded side of each dimension (the side of a
+    dimension spans the source in the dimensions before it and everything
+    in those after, so the sides are disjoint), and an `insert_slice` of the
+    source; these bufferize in place. Pads of dynamic shape or padding, or
+    whose value depends on the position, are left. Counters
+    (`--dlc-pass-stats`): `borders`, `left`.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+}
+
 def CPUResultsInPlacePass : Pass<"dlc-cpu-results-in-place", "mlir::func::FuncOp"> {
   let summary = "Compute a function's results in its out-parameters instead of copying them there";
   let description = [{

@@ -176,6 +176,7 @@ void dlc::buildCPUCodePipeline(OpPassManager &pm, Phase stopAfter, int64_t threa
   CPUParallelizePassOptions parallel;
   parallel.threads = threads;
   pm.addNestedPass<func::FuncOp>(createCPUParallelizePass(parallel));
+  pm.addNestedPass<func::FuncOp>(createCPUPadBordersPass());
   if (stopAfter == Phase::Linalg)
     return;
 
