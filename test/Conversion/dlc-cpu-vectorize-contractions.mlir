@@ -331,3 +331,86 @@ func.func @negative_pair_product_a_columns(%a: memref<8x10xbf16>, %b: memref<2x4
   }
   return
 }
+
+// -----
+
+// A product whose output a fill of a constant wrote just before it, whole
+// reduction in each cache tile: every register tile, the peeled partial
+// ones too, starts its accumulator from the constant instead of reading C,
+// and the fill goes (the only such one in this file).
+// CHECK-LABEL: func @filled
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: vector.transfer_read %arg2
+// CHECK: arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: vector.transfer_read %arg2
+// CHECK: return
+// AVX512-LABEL: func @filled
+// AVX512-NOT: linalg.fill
+// AVX512-NOT: vector.transfer_read %arg2
+// AVX512: return
+// STATS: fills-folded 1,
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @filled(%a: memref<8x16xf32>, %b: memref<16x20xf32>, %c: memref<8x20xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x20xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x16xf32>, memref<16x20xf32>) outs(%c : memref<8x20xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Fills left: one whose reduction spans cache tiles (the second reads what
+// the first wrote), one of a value not a constant, one with an op between.
+// CHECK-LABEL: func @filled_left
+// CHECK: linalg.fill
+// CHECK: vector.transfer_read %arg3
+// CHECK: linalg.fill
+// CHECK: vector.transfer_read %arg4
+// CHECK: linalg.fill
+// CHECK: memref.store
+// CHECK: vector.transfer_read %arg5
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @filled_left(%a: memref<8x512xf32>, %b: memref<512x16xf32>, %v: f32,
+                       %c: memref<8x16xf32>, %d: memref<8x16xf32>, %e: memref<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %i = arith.constant 0 : index
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x16xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x512xf32>, memref<512x16xf32>) outs(%c : memref<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  %a2 = memref.subview %a[0, 0] [8, 16] [1, 1] : memref<8x512xf32> to memref<8x16xf32, strided<[512, 1]>>
+  %b2 = memref.subview %b[0, 0] [16, 16] [1, 1] : memref<512x16xf32> to memref<16x16xf32>
+  linalg.fill ins(%v : f32) outs(%d : memref<8x16xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a2, %b2 : memref<8x16xf32, strided<[512, 1]>>, memref<16x16xf32>) outs(%d : memref<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%e : memref<8x16xf32>)
+  memref.store %v, %e[%i, %i] : memref<8x16xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a2, %b2 : memref<8x16xf32, strided<[512, 1]>>, memref<16x16xf32>) outs(%e : memref<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

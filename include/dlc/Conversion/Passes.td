@@ -568,10 +568,13 @@ def CPUVectorizeContractionsPass
     accumulator kept in registers across the reduction loop, and the
     contraction lowered to broadcast + FMA outer products. A product whose B
     is packed into panels of the register tile's width (dlc-cpu-pack-weights)
-    reads one panel row per step. Other ops are left alone. Counters
-    (`--dlc-pass-stats`): `scheduled`, `blocked` (products whose columns
-    went in blocks with a partial last one), `peeled`, `vectorized`,
-    `packed` (register tiles reading B's panels).
+    reads one panel row per step. Where a fill of a constant wrote C just
+    before the product and no cache tile cuts the reduction, every register
+    tile starts its accumulator from the constant instead of reading C, and
+    the fill is erased once all of them do. Other ops are left alone.
+    Counters (`--dlc-pass-stats`): `scheduled`, `blocked` (products whose
+    columns went in blocks with a partial last one), `peeled`, `vectorized`,
+    `packed` (register tiles reading B's panels), `fills-folded`.
 
     A product of bf16 values accumulated in f32 whose B is packed into
     panels of pairs (dlc-cpu-pack-weights with `bf16-dots`) is tiled for
