@@ -47,8 +47,8 @@ bool fillBorders(RewriterBase &rewriter, tensor::PadOp pad) {
   SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
   Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
   for (int64_t d = 0; d < rank; ++d) {
-    for (auto [offset, size] : {std::pair(int64_t(0), low[d]),
-                                std::pair(low[d] + source.getDimSize(d), high[d])}) {
+    for (auto [offset, size] :
+         {std::pair(int64_t(0), low[d]), std::pair(low[d] + source.getDimSize(d), high[d])}) {
       SmallVector<int64_t> offsets(low.take_front(d)), sizes(source.getShape().take_front(d));
       offsets.push_back(offset);
       sizes.push_back(size);

@@ -189,8 +189,10 @@ struct ComputeMaskedColumns : OpRewritePattern<vector::MaskOp> {
 struct FilledProduct {
   linalg::FillOp fill;
   TypedAttr value;
-  int64_t tiles = 0, vectorized = 0, folded = 0; // register tiles
-  bool tiled = true; // every cache tile tiled into register tiles
+  // Its register tiles: made, vectorized, and started from `value`.
+  int64_t tiles = 0, vectorized = 0, folded = 0;
+  // Whether every cache tile was tiled into register tiles.
+  bool tiled = true;
 };
 
 /// The attribute that ties a product's tiles and their reduction loops to
