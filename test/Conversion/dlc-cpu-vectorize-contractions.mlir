@@ -370,7 +370,7 @@ func.func @filled(%a: memref<8x16xf32>, %b: memref<16x20xf32>, %c: memref<8x20xf
 
 // Fills left: one whose reduction spans cache tiles (the second reads what
 // the first wrote), one of a value not a constant, one with an op between.
-// CHECK-LABEL: func @filled_left
+// CHECK-LABEL: func @negative_filled
 // CHECK: linalg.fill
 // CHECK: vector.transfer_read %arg3
 // CHECK: linalg.fill
@@ -381,7 +381,7 @@ func.func @filled(%a: memref<8x16xf32>, %b: memref<16x20xf32>, %c: memref<8x20xf
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>
-func.func @filled_left(%a: memref<8x512xf32>, %b: memref<512x16xf32>, %v: f32,
+func.func @negative_filled(%a: memref<8x512xf32>, %b: memref<512x16xf32>, %v: f32,
                        %c: memref<8x16xf32>, %d: memref<8x16xf32>, %e: memref<8x16xf32>) {
   %zero = arith.constant 0.0 : f32
   %i = arith.constant 0 : index

@@ -300,12 +300,14 @@ def CPUPadBordersPass : Pass<"dlc-cpu-pad-borders", "mlir::func::FuncOp"> {
     Runs on tensors, before bufferization, which would write a `tensor.pad`
     as a fill of the whole padded buffer and then copy the source over its
     interior: every element inside written twice. Each pad of static shapes
-    and padding whose value is a constant becomes a `tensor.empty`, one
+    and padding whose value does not depend on the position (a constant, a
+    value defined outside the pad) becomes a `tensor.empty`, one
     `linalg.fill` of each padded side of each dimension (the side of a
     dimension spans the source in the dimensions before it and everything
     in those after, so the sides are disjoint), and an `insert_slice` of the
-    source; these bufferize in place. Pads of dynamic shape or padding, or
-    whose value depends on the position, are left. Counters
+    source; these bufferize in place. Pads of dynamic shape or padding,
+    negative padding (a crop), `nofold` pads and those whose value depends
+    on the position are left. Counters
     (`--dlc-pass-stats`): `borders`, `left`.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
@@ -569,9 +571,10 @@ def CPUVectorizeContractionsPass
     contraction lowered to broadcast + FMA outer products. A product whose B
     is packed into panels of the register tile's width (dlc-cpu-pack-weights)
     reads one panel row per step. Where a fill of a constant wrote C just
-    before the product and no cache tile cuts the reduction, every register
-    tile starts its accumulator from the constant instead of reading C, and
-    the fill is erased once all of them do. Other ops are left alone.
+    before the product and no cache tile cuts the reduction, each register
+    tile whose accumulator is kept in registers starts it from the constant
+    instead of reading C, and the fill is erased when every register tile of
+    the product does. Other ops are left alone.
     Counters (`--dlc-pass-stats`): `scheduled`, `blocked` (products whose
     columns went in blocks with a partial last one), `peeled`, `vectorized`,
     `packed` (register tiles reading B's panels), `fills-folded`.

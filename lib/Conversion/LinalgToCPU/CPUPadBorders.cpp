@@ -5,10 +5,10 @@
 // element inside is written twice. A depthwise convolution's tile pads whole
 // planes of a vector's worth of channels (MobileNetV2's stride-2 ones:
 // 113 x 113 x 16 floats, 0.8 MB filled where 29 KB of border needed it).
-// Here each pad of static shape and constant padding value becomes a
-// tensor.empty, one fill for each padded side of each dimension, and an
-// insert_slice of the source, which bufferize in place: the border is
-// written once by its fills and the interior once by the copy.
+// Here each pad of static shapes and padding whose value does not depend on
+// the position becomes a tensor.empty, one fill for each padded side of each
+// dimension, and an insert_slice of the source, which bufferize in place:
+// the border is written once by its fills and the interior once by the copy.
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/Conversion/Passes.h"
@@ -28,8 +28,9 @@ namespace dlc {
 using namespace mlir;
 
 namespace {
-/// Replaces `pad` (static shapes and padding, a constant value) by fills of
-/// its border and an insert_slice of its source; false if it is not such.
+/// Replaces `pad` (static shapes, padding of at least 0, one value for the
+/// whole border, not `nofold`) by fills of its border and an insert_slice of
+/// its source; false if it is not such.
 /// The side of dimension `d` spans the source's extent in the dimensions
 /// before `d` and the whole result in those after, so the sides are
 /// disjoint and cover the border.
@@ -37,15 +38,18 @@ bool fillBorders(RewriterBase &rewriter, tensor::PadOp pad) {
   RankedTensorType type = pad.getResultType(), source = pad.getSourceType();
   Value value = pad.getConstantPaddingValue();
   ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
-  if (!value || !type.hasStaticShape() || !source.hasStaticShape() ||
-      ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high))
+  // Dynamic padding (ShapedType::kDynamic is negative) and crops are left.
+  auto negative = [](int64_t p) { return p < 0; };
+  if (!value || pad.getNofold() || !type.hasStaticShape() || !source.hasStaticShape() ||
+      llvm::any_of(low, negative) || llvm::any_of(high, negative))
     return false;
   rewriter.setInsertionPoint(pad);
   Location loc = pad.getLoc();
   int64_t rank = type.getRank();
   MLIRContext *ctx = rewriter.getContext();
   SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-  Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
+  Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType(),
+                                         type.getEncoding());
   for (int64_t d = 0; d < rank; ++d) {
     for (auto [offset, size] :
          {std::pair(int64_t(0), low[d]), std::pair(low[d] + source.getDimSize(d), high[d])}) {

@@ -30,6 +30,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_CPUVECTORIZECONTRACTIONSPASS
@@ -252,6 +253,8 @@ struct CPUVectorizeContractionsPass
     // a static shape once the peeled bounds are folded. Such blocks go
     // outermost: a block of B stays in cache while all the rows go by.
     filled.clear();
+    auto dropMarkers = llvm::make_scope_exit(
+        [&] { func.walk([&](Operation *op) { op->removeAttr(kFilledMarker); }); });
     for (auto [op, d] : products) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       recordFill(rewriter, op, d, ranges);
@@ -294,8 +297,11 @@ struct CPUVectorizeContractionsPass
     // Register tiles, the partial row and column tiles peeled off the full ones.
     for (auto [cacheOp, regTile] : cacheTiles) {
       std::optional<ProductDims> d = matchProduct(cacheOp);
-      if (!d)
+      if (!d) {
+        if (std::optional<int64_t> index = filledIndex(cacheOp))
+          filled[*index].tiled = false;
         continue;
+      }
       if (isPairProduct(cacheOp)) {
         dots += succeeded(lowerPairProduct(rewriter, cacheOp, *d, regTile));
         continue;
@@ -389,7 +395,6 @@ struct CPUVectorizeContractionsPass
         ++fillsFolded;
       }
     dlc::recordPassStat(getArgument(), "fills-folded", fillsFolded);
-    func.walk([&](Operation *op) { op->removeAttr(kFilledMarker); });
   }
 
   /// Turns the vectorized tiles into hoisted accumulators and FMAs.
