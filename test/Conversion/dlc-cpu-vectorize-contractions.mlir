@@ -414,3 +414,32 @@ func.func @negative_filled(%a: memref<8x512xf32>, %b: memref<512x16xf32>, %v: f3
   }
   return
 }
+
+// -----
+
+// Empty products stay loops (no tile divides a loop of size 0): one with
+// nothing to sum (C keeps its value), one with no columns.
+// CHECK-LABEL: func @negative_empty
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: vector.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_empty(%a: memref<8x0xf32>, %b: memref<0x16xf32>, %c: memref<8x16xf32>,
+                          %a2: memref<8x4xf32>, %b2: memref<4x0xf32>, %c2: memref<8x0xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x0xf32>, memref<0x16xf32>) outs(%c : memref<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a2, %b2 : memref<8x4xf32>, memref<4x0xf32>) outs(%c2 : memref<8x0xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

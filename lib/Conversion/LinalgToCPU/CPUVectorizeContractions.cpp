@@ -238,8 +238,10 @@ struct CPUVectorizeContractionsPass
     SmallVector<std::pair<linalg::GenericOp, ProductDims>> products;
     func.walk([&](linalg::GenericOp op) {
       // Products of bf16 pairs need AVX512-BF16 (dlc-cpu-pack-weights
-      // makes them only for such hosts); elsewhere they stay loops.
-      if (!op.hasPureBufferSemantics() || (vectorBits != 512 && isPairProduct(op)))
+      // makes them only for such hosts); elsewhere they stay loops, and so
+      // do empty ones (a loop of size 0: no tile divides it).
+      if (!op.hasPureBufferSemantics() || (vectorBits != 512 && isPairProduct(op)) ||
+          llvm::is_contained(op.getStaticLoopRanges(), 0))
         return;
       if (std::optional<ProductDims> d = matchProduct(op))
         products.push_back({op, *d});
