@@ -190,8 +190,9 @@ struct ComputeMaskedColumns : OpRewritePattern<vector::MaskOp> {
 struct FilledProduct {
   linalg::FillOp fill;
   TypedAttr value;
-  // Its register tiles: made, vectorized, and started from `value`.
-  int64_t tiles = 0, vectorized = 0, folded = 0;
+  // Its register tiles: made, and started from `value` (vectorized, their
+  // accumulators hoisted).
+  int64_t tiles = 0, folded = 0;
   // Whether every cache tile was tiled into register tiles.
   bool tiled = true;
 };
@@ -213,18 +214,20 @@ struct CPUVectorizeContractionsPass
     return std::nullopt;
   }
 
-  /// Records `op` as a FilledProduct if it is one (see there).
-  void recordFill(RewriterBase &rewriter, linalg::GenericOp op, ProductDims d,
-                  ArrayRef<int64_t> ranges) {
+  /// Records `op` as a FilledProduct if it is one (see there) and returns
+  /// its index.
+  std::optional<int64_t> recordFill(RewriterBase &rewriter, linalg::GenericOp op, ProductDims d,
+                                    ArrayRef<int64_t> ranges) {
     auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
     TypedAttr value;
     if (!fill || isPairProduct(op) || cacheTileK(ranges[d.k]) != ranges[d.k] ||
         fill.getOutputs()[0] != op.getDpsInitOperand(0)->get() ||
         !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
         value.getType() != getElementTypeOrSelf(fill.getOutputs()[0].getType()))
-      return;
+      return std::nullopt;
     op->setAttr(kFilledMarker, rewriter.getI64IntegerAttr(filled.size()));
     filled.push_back({fill, value});
+    return filled.size() - 1;
   }
 
   void runOnOperation() override {
@@ -259,7 +262,7 @@ struct CPUVectorizeContractionsPass
         [&] { func.walk([&](Operation *op) { op->removeAttr(kFilledMarker); }); });
     for (auto [op, d] : products) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      recordFill(rewriter, op, d, ranges);
+      std::optional<int64_t> index = recordFill(rewriter, op, d, ranges);
       RegisterTile regTile = productTile(op, d, vectorBits);
       // A dot-product tile keeps its accumulators in registers over the
       // whole reduction: its cache tiles cut m and n only.
@@ -275,7 +278,6 @@ struct CPUVectorizeContractionsPass
             order.push_back(i);
         order.append({d.n, d.k, d.m});
       }
-      std::optional<int64_t> index = filledIndex(op);
       FailureOr<scf::SCFTilingResult> outer = tile(rewriter, op, cache, order);
       if (failed(outer)) {
         if (index)
@@ -298,9 +300,10 @@ struct CPUVectorizeContractionsPass
     });
     // Register tiles, the partial row and column tiles peeled off the full ones.
     for (auto [cacheOp, regTile] : cacheTiles) {
+      std::optional<int64_t> index = filledIndex(cacheOp);
       std::optional<ProductDims> d = matchProduct(cacheOp);
       if (!d) {
-        if (std::optional<int64_t> index = filledIndex(cacheOp))
+        if (index)
           filled[*index].tiled = false;
         continue;
       }
@@ -309,7 +312,6 @@ struct CPUVectorizeContractionsPass
         continue;
       }
       SmallVector<OpFoldResult> reg = tileSizes(rewriter, cacheOp, *d, regTile.mr, regTile.nr, 1);
-      std::optional<int64_t> index = filledIndex(cacheOp);
       FailureOr<scf::SCFTilingResult> inner = tile(rewriter, cacheOp, reg);
       scf::ForOp reduction = succeeded(inner) ? loopFor(inner->loops, reg, d->k) : scf::ForOp();
       if (index) {
@@ -360,8 +362,7 @@ struct CPUVectorizeContractionsPass
     });
     int64_t vectorized = 0;
     for (linalg::GenericOp t : tiles) {
-      std::optional<int64_t> index = filledIndex(t);
-      if (index)
+      if (std::optional<int64_t> index = filledIndex(t))
         ++filled[*index].tiles;
       if (llvm::any_of(t.getStaticLoopRanges(), ShapedType::isDynamic))
         continue;
@@ -384,15 +385,13 @@ struct CPUVectorizeContractionsPass
         continue;
       rewriter.replaceOp(t, v->replacements);
       ++vectorized;
-      if (index)
-        ++filled[*index].vectorized;
     }
     dlc::recordPassStat(getArgument(), "vectorized", vectorized);
     if (vectorized && failed(lowerVectors(func)))
       return signalPassFailure();
     int64_t fillsFolded = 0;
     for (FilledProduct &f : filled)
-      if (f.tiled && f.tiles > 0 && f.vectorized == f.tiles && f.folded == f.tiles) {
+      if (f.tiled && f.tiles > 0 && f.folded == f.tiles) {
         rewriter.eraseOp(f.fill);
         ++fillsFolded;
       }
