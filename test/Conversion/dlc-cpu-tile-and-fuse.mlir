@@ -7,11 +7,12 @@
 // product and its fill into the clip; the depthwise convolution, its bias
 // and its padding into the clip); the untouched case; a product whose
 // columns no tile divides; one whose rows no register tile divides; one
-// whose rows stay whole for its blocked columns; two poolings of padded
+// whose rows stay whole for its blocked columns; one whose large B has its
+// columns split for the threads; two poolings of padded
 // channels-last inputs (each with its fill and its padding); a depthwise
 // convolution in bands of rows (its fill fused, its padding one band per
 // tile); a row sum that keeps its reduced dimension (its fill fused).
-// STATS: dlc-cpu-tile-and-fuse: fused 14, fused-pads 3, padded-bands 1, tiled 11{{$}}
+// STATS: dlc-cpu-tile-and-fuse: fused 14, fused-pads 3, padded-bands 1, tiled 12{{$}}
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -263,6 +264,31 @@ func.func @rows_whole_for_blocked_columns(%x: tensor<256x64xf32>, %w: tensor<64x
     linalg.yield %s : f32
   } -> tensor<256x1444xf32>
   return %p : tensor<256x1444xf32>
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// A product whose B (768 x 768 floats, 2.25 MiB, as BERT-base's) is too
+// large to stay in a core's L2 cache: cache tiles of up to 16 register
+// tiles of rows (here all 96), and the two threads split the columns (4
+// tiles of 192) rather than the rows, so that each reads its part of B
+// once, for all the rows. @dense_bias_relu's small B splits the rows.
+// CHECK-LABEL: func @large_b
+// CHECK: scf.forall ({{.*}}) = (0, 0) to (96, 768) step (96, 192)
+// CHECK: ins(%{{.*}}, %{{.*}} : tensor<96x768xf32>, tensor<768x192xf32>) outs(%{{.*}} : tensor<96x192xf32>)
+func.func @large_b(%x: tensor<96x768xf32>, %w: tensor<768x768xf32>, %init: tensor<96x768xf32>) -> tensor<96x768xf32> {
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<96x768xf32>, tensor<768x768xf32>) outs(%init : tensor<96x768xf32>) {
+  ^bb0(%l: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<96x768xf32>
+  return %p : tensor<96x768xf32>
 }
 
 // -----

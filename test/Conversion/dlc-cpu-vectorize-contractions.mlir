@@ -206,6 +206,49 @@ func.func @blocked_columns(%a: memref<12x64xf32>, %b: memref<64x600xf32>, %c: me
 
 // -----
 
+// B (768 x 768 floats) is more than half a 1 MiB L2 cache, which it
+// shares with A's and C's tiles: each cache tile of rows would read its
+// tiles of B again from beyond L2. Cache tiles of up to 16 register tiles
+// of rows, not 8 (96 rows with AVX2, and with AVX-512 too: no multiple of 8
+// up to 128 but 96 divides 192); @small_b's take 48 rows.
+// CHECK-LABEL: func @large_b
+// CHECK: scf.for %{{.*}} = %c0 to %c192 step %c96
+// CHECK: scf.for %{{.*}} = %c0 to %c768 step %c256
+// CHECK: scf.for %{{.*}} = %c0 to %c768 step %c256
+// CHECK: vector<6x16xf32>
+// AVX512-LABEL: func @large_b
+// AVX512: scf.for %{{.*}} = %c0 to %c192 step %c96
+// AVX512: vector<8x32xf32>
+// CHECK-LABEL: func @small_b
+// CHECK: scf.for %{{.*}} = %c0 to %c192 step %c48
+// AVX512-LABEL: func @small_b
+// AVX512: scf.for %{{.*}} = %c0 to %c192 step %c64
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @large_b(%a: memref<192x768xf32>, %b: memref<768x768xf32>, %c: memref<192x768xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<192x768xf32>, memref<768x768xf32>) outs(%c : memref<192x768xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @small_b(%a: memref<192x64xf32>, %b: memref<64x256xf32>, %c: memref<192x256xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<192x64xf32>, memref<64x256xf32>) outs(%c : memref<192x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A product of fewer columns than two vectors (an NHWC convolution of 24
 // output channels): with AVX-512, register tiles of one vector and 16 rows,
 // the last 8 columns a 256-bit vector; with AVX2, tiles of 6 x 16 and a

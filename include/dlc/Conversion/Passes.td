@@ -389,7 +389,9 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     products get tiles of whole register tiles (`vector-bits` as in
     dlc-cpu-vectorize-contractions; all the rows, cut only as far as the
     threads need, where no column tile divides n, so that B is not read
-    again for every few rows), other anchors whole output rows and
+    again for every few rows; where B is more than 512 KiB, twice the rows,
+    and the threads split its columns before its rows, so that each thread
+    reads its part of B once), other anchors whole output rows and
     about 4096 outputs per tile. A window op whose input is a `tensor.pad`
     (a padded depthwise convolution or pooling) gets tiles of whole planes,
     and the padding is fused too: each tile pads its own planes, in cache and
@@ -558,7 +560,10 @@ def CPUVectorizeContractionsPass
     B[.., k, n]` with B and C contiguous along n (matmul, batch_matmul and
     the im2col form of NCHW convolutions), is tiled for the cache (tiles
     that divide the loops, up to 8 register tiles of rows, 256 columns and
-    256 reduction steps; where no such tile divides more than 256 columns,
+    256 reduction steps; up to 16 register tiles of rows where B is more
+    than 512 KiB, half of a 1 MiB L2 cache, so that each tile of B read
+    from beyond L2 serves twice the rows; where no such tile divides more
+    than 256 columns,
     blocks of 256 columns walked outermost, so that a block of B stays in
     cache while all the rows go by, the last, partial block peeled off),
     then into register tiles with the reduction

@@ -153,8 +153,16 @@ int64_t dlc::cpu::cacheTile(int64_t range, int64_t step, int64_t limit) {
   return t ? t : range;
 }
 
-int64_t dlc::cpu::cacheTileM(int64_t m, RegisterTile reg) {
-  int64_t t = cacheTile(m, reg.mr, 8 * reg.mr);
+/// Half of a 1 MiB L2 cache, the other half for A's and C's tiles.
+static constexpr int64_t kLargeBBytes = 512 * 1024;
+
+bool dlc::cpu::readsLargeB(linalg::LinalgOp op, ProductDims d) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return isF32Contraction(op) && ranges[d.k] * ranges[d.n] * int64_t(sizeof(float)) > kLargeBBytes;
+}
+
+int64_t dlc::cpu::cacheTileM(int64_t m, RegisterTile reg, bool largeB) {
+  int64_t t = cacheTile(m, reg.mr, (largeB ? 16 : 8) * reg.mr);
   // Where no multiple of the register tile's rows divides an m longer than
   // any layer's channels (an NHWC convolution's 3136 or 12544 positions,
   // with 6-row tiles), a divisor that is not one, whose last partial

@@ -258,7 +258,7 @@ struct CPUVectorizeContractionsPass
     // a static shape once the peeled bounds are folded. Such blocks go
     // outermost: a block of B stays in cache while all the rows go by.
     filled.clear();
-    auto dropMarkers = llvm::make_scope_exit(
+    llvm::scope_exit dropMarkers(
         [&] { func.walk([&](Operation *op) { op->removeAttr(kFilledMarker); }); });
     for (auto [op, d] : products) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -266,10 +266,9 @@ struct CPUVectorizeContractionsPass
       RegisterTile regTile = productTile(op, d, vectorBits);
       // A dot-product tile keeps its accumulators in registers over the
       // whole reduction: its cache tiles cut m and n only.
-      SmallVector<OpFoldResult> cache =
-          tileSizes(rewriter, op, d, cacheTileM(ranges[d.m], regTile),
-                    cacheBlockN(ranges[d.n], regTile),
-                    isPairProduct(op) ? 0 : cacheTileK(ranges[d.k]));
+      SmallVector<OpFoldResult> cache = tileSizes(
+          rewriter, op, d, cacheTileM(ranges[d.m], regTile, readsLargeB(op, d)),
+          cacheBlockN(ranges[d.n], regTile), isPairProduct(op) ? 0 : cacheTileK(ranges[d.k]));
       bool blockedCols = blockedColumns(ranges[d.n], regTile);
       SmallVector<int64_t> order;
       if (blockedCols) {
