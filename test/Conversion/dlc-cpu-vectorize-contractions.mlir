@@ -312,8 +312,8 @@ func.func @fewer_columns_than_a_vector(%a: memref<32x64xf32>, %b: memref<64x4xf3
 // vectors of 32 bf16 and broadcasting each row's pair of A as one 32-bit
 // value into 2 dot products; the last 2 rows as a tile of their own. With
 // 256-bit vectors the product is left alone.
-// One cache tile so computed (STATS512).
-// STATS512: dlc-cpu-vectorize-contractions: blocked 1, dots 1,
+// One cache tile so computed here, and one in @large_pair_product (STATS512).
+// STATS512: dlc-cpu-vectorize-contractions: blocked 1, dots 2,
 // AVX512-LABEL: func @pair_product
 // AVX512: %[[PAIRS:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] {{.*}} into memref<2x4x64xbf16
 // AVX512: scf.for %[[PANEL:.*]] = %{{.*}} to %c2
@@ -339,6 +339,29 @@ func.func @fewer_columns_than_a_vector(%a: memref<32x64xf32>, %b: memref<64x4xf3
 func.func @pair_product(%a: memref<10x8xbf16>, %b: memref<2x4x32x2xbf16>, %c: memref<10x64xf32>) {
   linalg.generic {indexing_maps = [#a, #pairs, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<10x8xbf16>, memref<2x4x32x2xbf16>) outs(%c : memref<10x64xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %z: f32):
+    %xf = arith.extf %x : bf16 to f32
+    %yf = arith.extf %y : bf16 to f32
+    %m = arith.mulf %xf, %yf : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A pair product whose B (768 x 768 bf16, 1.1 MiB) is more than 512 KiB:
+// cache tiles of 96 rows, as @large_b's, rather than 64.
+// AVX512-LABEL: func @large_pair_product
+// AVX512: scf.for %{{.*}} = %c0 to %c192 step %c96
+// AVX512: x86vector.avx512.dot
+#a = affine_map<(m, n, k) -> (m, k)>
+#pairs = affine_map<(m, n, k) -> (n floordiv 32, k floordiv 2, n mod 32, k mod 2)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @large_pair_product(%a: memref<192x768xbf16>, %b: memref<24x384x32x2xbf16>, %c: memref<192x768xf32>) {
+  linalg.generic {indexing_maps = [#a, #pairs, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<192x768xbf16>, memref<24x384x32x2xbf16>) outs(%c : memref<192x768xf32>) {
   ^bb0(%x: bf16, %y: bf16, %z: f32):
     %xf = arith.extf %x : bf16 to f32
     %yf = arith.extf %y : bf16 to f32

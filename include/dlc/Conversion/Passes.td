@@ -389,7 +389,8 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     products get tiles of whole register tiles (`vector-bits` as in
     dlc-cpu-vectorize-contractions; all the rows, cut only as far as the
     threads need, where no column tile divides n, so that B is not read
-    again for every few rows; where B is more than 512 KiB, twice the rows,
+    again for every few rows; where B (f32, or bf16 pairs) is more than 512
+    KiB, twice the rows,
     and the threads split its columns before its rows, so that each thread
     reads its part of B once), other anchors whole output rows and
     about 4096 outputs per tile. A window op whose input is a `tensor.pad`

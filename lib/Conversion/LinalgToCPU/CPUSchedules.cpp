@@ -157,8 +157,11 @@ int64_t dlc::cpu::cacheTile(int64_t range, int64_t step, int64_t limit) {
 static constexpr int64_t kLargeBBytes = 512 * 1024;
 
 bool dlc::cpu::readsLargeB(linalg::LinalgOp op, ProductDims d) {
+  if (!isF32Contraction(op) && !isPairProduct(op))
+    return false;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  return isF32Contraction(op) && ranges[d.k] * ranges[d.n] * int64_t(sizeof(float)) > kLargeBBytes;
+  int64_t bytes = getElementTypeOrSelf(op.getDpsInputs()[1]).getIntOrFloatBitWidth() / 8;
+  return ranges[d.k] * ranges[d.n] * bytes > kLargeBBytes;
 }
 
 int64_t dlc::cpu::cacheTileM(int64_t m, RegisterTile reg, bool largeB) {

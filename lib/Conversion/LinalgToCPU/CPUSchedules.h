@@ -86,11 +86,11 @@ inline RegisterTile registerTile(int64_t vectorBits,
 /// packed B's panels were written for, else registerTile for its columns.
 RegisterTile productTile(mlir::linalg::LinalgOp op, ProductDims d, int64_t vectorBits);
 
-/// Whether `op`, an f32 product with loop roles `d`, reads a B of more than
-/// kLargeBBytes: too large to stay in a core's L2 cache beside A's and C's
-/// tiles, so that each cache tile of rows reads its part of B again from L3
-/// or memory (BERT-base's products, whose weights come from memory at every
-/// inference). Such a product takes twice the rows per cache tile
+/// Whether `op`, an f32 or a pair product (isPairProduct) with loop roles
+/// `d`, reads a B of more than kLargeBBytes: too large to stay in a core's
+/// L2 cache beside A's and C's tiles, so that each cache tile of rows reads
+/// its part of B again from L3 or memory (BERT-base's products, whose
+/// weights come from memory at every inference). Such a product takes twice the rows per cache tile
 /// (cacheTileM), and the threads split its columns before its rows
 /// (dlc-cpu-tile-and-fuse): each tile of B read serves more rows.
 bool readsLargeB(mlir::linalg::LinalgOp op, ProductDims d);
