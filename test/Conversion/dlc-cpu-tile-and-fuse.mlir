@@ -276,7 +276,7 @@ func.func @rows_whole_for_blocked_columns(%x: tensor<256x64xf32>, %w: tensor<64x
 // large to stay in a core's L2 cache: cache tiles of up to 16 register
 // tiles of rows (here all 96), and the two threads split the columns (4
 // tiles of 192) rather than the rows, so that each reads its part of B
-// once, for all the rows. @dense_bias_relu's small B splits the rows.
+// once, for all the rows. @dense_bias_relu's small B keeps tiles of 48 rows.
 // CHECK-LABEL: func @large_b
 // CHECK: scf.forall ({{.*}}) = (0, 0) to (96, 768) step (96, 192)
 // CHECK: ins(%{{.*}}, %{{.*}} : tensor<96x768xf32>, tensor<768x192xf32>) outs(%{{.*}} : tensor<96x192xf32>)

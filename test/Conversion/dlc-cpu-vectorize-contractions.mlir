@@ -209,8 +209,10 @@ func.func @blocked_columns(%a: memref<12x64xf32>, %b: memref<64x600xf32>, %c: me
 // B (768 x 768 floats) is more than half a 1 MiB L2 cache, which it
 // shares with A's and C's tiles: each cache tile of rows would read its
 // tiles of B again from beyond L2. Cache tiles of up to 16 register tiles
-// of rows, not 8 (96 rows with AVX2, and with AVX-512 too: no multiple of 8
-// up to 128 but 96 divides 192); @small_b's take 48 rows.
+// of rows, not 8 (96 rows with AVX2, and with AVX-512 too: no larger
+// multiple of 8 up to 128 divides 192); @small_b's take 48 rows (64 with
+// AVX-512). Where no tile of 4 to 16 register tiles divides the rows (272
+// with AVX-512), the tile of a smaller B (16 rows), not all 272.
 // CHECK-LABEL: func @large_b
 // CHECK: scf.for %{{.*}} = %c0 to %c192 step %c96
 // CHECK: scf.for %{{.*}} = %c0 to %c768 step %c256
@@ -219,6 +221,8 @@ func.func @blocked_columns(%a: memref<12x64xf32>, %b: memref<64x600xf32>, %c: me
 // AVX512-LABEL: func @large_b
 // AVX512: scf.for %{{.*}} = %c0 to %c192 step %c96
 // AVX512: vector<8x32xf32>
+// AVX512-LABEL: func @large_b_rows_undivided
+// AVX512: scf.for %{{.*}} = %c0 to %c272 step %c16
 // CHECK-LABEL: func @small_b
 // CHECK: scf.for %{{.*}} = %c0 to %c192 step %c48
 // AVX512-LABEL: func @small_b
@@ -229,6 +233,16 @@ func.func @blocked_columns(%a: memref<12x64xf32>, %b: memref<64x600xf32>, %c: me
 func.func @large_b(%a: memref<192x768xf32>, %b: memref<768x768xf32>, %c: memref<192x768xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<192x768xf32>, memref<768x768xf32>) outs(%c : memref<192x768xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @large_b_rows_undivided(%a: memref<272x768xf32>, %b: memref<768x768xf32>, %c: memref<272x768xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<272x768xf32>, memref<768x768xf32>) outs(%c : memref<272x768xf32>) {
   ^bb0(%x: f32, %y: f32, %z: f32):
     %m = arith.mulf %x, %y : f32
     %s = arith.addf %z, %m : f32

@@ -390,9 +390,9 @@ def CPUTileAndFusePass : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     dlc-cpu-vectorize-contractions; all the rows, cut only as far as the
     threads need, where no column tile divides n, so that B is not read
     again for every few rows; where B (f32, or bf16 pairs) is more than 512
-    KiB, twice the rows,
-    and the threads split its columns before its rows, so that each thread
-    reads its part of B once), other anchors whole output rows and
+    KiB, up to 16 register tiles of rows rather than 8, and the threads
+    split its columns before its rows, so that each thread reads its part of
+    B once), other anchors whole output rows and
     about 4096 outputs per tile. A window op whose input is a `tensor.pad`
     (a padded depthwise convolution or pooling) gets tiles of whole planes,
     and the padding is fused too: each tile pads its own planes, in cache and
@@ -564,8 +564,7 @@ def CPUVectorizeContractionsPass
     256 reduction steps; up to 16 register tiles of rows where B is more
     than 512 KiB, half of a 1 MiB L2 cache, so that each tile of B read
     from beyond L2 serves twice the rows; where no such tile divides more
-    than 256 columns,
-    blocks of 256 columns walked outermost, so that a block of B stays in
+    than 256 columns, blocks of 256 columns walked outermost, so that a block of B stays in
     cache while all the rows go by, the last, partial block peeled off),
     then into register tiles with the reduction
     innermost: 8 rows x 2 vectors with 512-bit vectors (16 of the 32

@@ -153,19 +153,23 @@ int64_t dlc::cpu::cacheTile(int64_t range, int64_t step, int64_t limit) {
   return t ? t : range;
 }
 
-/// Half of a 1 MiB L2 cache, the other half for A's and C's tiles.
-static constexpr int64_t kLargeBBytes = 512 * 1024;
 
 bool dlc::cpu::readsLargeB(linalg::LinalgOp op, ProductDims d) {
   if (!isF32Contraction(op) && !isPairProduct(op))
     return false;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t bytes = getElementTypeOrSelf(op.getDpsInputs()[1]).getIntOrFloatBitWidth() / 8;
+  // Half of a 1 MiB L2 cache, the other half for A's and C's tiles.
+  constexpr int64_t kLargeBBytes = 512 * 1024;
   return ranges[d.k] * ranges[d.n] * bytes > kLargeBBytes;
 }
 
 int64_t dlc::cpu::cacheTileM(int64_t m, RegisterTile reg, bool largeB) {
-  int64_t t = cacheTile(m, reg.mr, (largeB ? 16 : 8) * reg.mr);
+  // Where no tile of 4 to 16 register tiles of rows divides m, those of B's
+  // smaller size: an m of 272 takes 16 rows rather than all of them.
+  int64_t t = largeB ? dividingTile(m, reg.mr, 16 * reg.mr) : 0;
+  if (t == 0)
+    t = cacheTile(m, reg.mr, 8 * reg.mr);
   // Where no multiple of the register tile's rows divides an m longer than
   // any layer's channels (an NHWC convolution's 3136 or 12544 positions,
   // with 6-row tiles), a divisor that is not one, whose last partial

@@ -87,16 +87,19 @@ inline RegisterTile registerTile(int64_t vectorBits,
 RegisterTile productTile(mlir::linalg::LinalgOp op, ProductDims d, int64_t vectorBits);
 
 /// Whether `op`, an f32 or a pair product (isPairProduct) with loop roles
-/// `d`, reads a B of more than kLargeBBytes: too large to stay in a core's
-/// L2 cache beside A's and C's tiles, so that each cache tile of rows reads
+/// `d`, reads a B of more than 512 KiB: too large to stay in a core's L2
+/// cache beside A's and C's tiles, so that each cache tile of rows reads
 /// its part of B again from L3 or memory (BERT-base's products, whose
-/// weights come from memory at every inference). Such a product takes twice the rows per cache tile
-/// (cacheTileM), and the threads split its columns before its rows
-/// (dlc-cpu-tile-and-fuse): each tile of B read serves more rows.
+/// weights come from memory at every inference). Such a product takes up to
+/// twice the rows per cache tile (cacheTileM), and the threads split its
+/// columns before its rows (dlc-cpu-tile-and-fuse): each tile of B read
+/// serves more rows. `op` is what the caller tiles: the whole product for
+/// the threads' tiles, a thread's tile (its part of B) for the cache tiles.
 bool readsLargeB(mlir::linalg::LinalgOp op, ProductDims d);
 
 /// The cache tile of a product's m loop for this register tile: up to 8
-/// register tiles of rows, 16 where B is large (readsLargeB).
+/// register tiles of rows, 16 where B is large (readsLargeB) and such a
+/// tile divides m.
 int64_t cacheTileM(int64_t m, RegisterTile reg, bool largeB);
 /// The cache tile of a product's n and k loops.
 int64_t cacheTileN(int64_t n, RegisterTile reg);

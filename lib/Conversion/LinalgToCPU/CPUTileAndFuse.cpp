@@ -279,14 +279,15 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
   };
   // Enough tiles to keep every thread busy (as many each, or several each
   // so that the last round matters less): split the largest tile; a
-  // product's columns first where its B is large (readsLargeB), so that
-  // each thread reads its part of B once for all of its rows. Not
+  // product's columns first where its B is large (readsLargeB) and column
+  // tiles divide them, so that each thread reads its part of B once for all
+  // of its rows. Not
   // elsewhere: a thread whose tiles take all the rows reads all of A, the
   // previous op's output, much of it written by the other threads
   // (BERT-tiny, whose B are 256 KiB at most, took 1.1x the time at two
   // threads with its products' columns split first).
-  std::optional<unsigned> first;
-  if (product && readsLargeB(anchor, *product))
+  int64_t first = -1;
+  if (product && readsLargeB(anchor, *product) && !blockedColumns(ranges[product->n], reg))
     first = product->n;
   auto split = [&] {
     while (count() < threads || (count() % threads != 0 && count() < 4 * threads)) {
@@ -298,8 +299,8 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
           bestTile = tiles[i] / steps[i];
         }
       }
-      if (first && smallerTile(ranges[*first], tiles[*first], steps[*first]) > 0)
-        best = *first;
+      if (first >= 0 && smallerTile(ranges[first], tiles[first], steps[first]) > 0)
+        best = first;
       if (best < 0)
         break;
       tiles[best] = smallerTile(ranges[best], tiles[best], steps[best]);
@@ -314,6 +315,7 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
     work *= r;
   if (count() < threads && work >= kMinSplitWork) {
     steps.assign(ranges.size(), 1);
+    first = -1; // the largest: columns of any size would be masked
     // Panels of a packed B are whole in every tile.
     if (product)
       if (std::optional<int64_t> width = packedWidth(anchor.getIndexingMapsArray()[1]))
