@@ -564,8 +564,9 @@ def CPUVectorizeContractionsPass
     256 reduction steps; up to 16 register tiles of rows where B is more
     than 512 KiB, half of a 1 MiB L2 cache, so that each tile of B read
     from beyond L2 serves twice the rows; where no such tile divides more
-    than 256 columns, blocks of 256 columns walked outermost, so that a block of B stays in
-    cache while all the rows go by, the last, partial block peeled off),
+    than 256 columns, blocks of 256 columns walked outermost, so that a
+    block of B stays in cache while all the rows go by, the last, partial
+    block peeled off),
     then into register tiles with the reduction
     innermost: 8 rows x 2 vectors with 512-bit vectors (16 of the 32
     registers hold the accumulator), 6 rows x 2 vectors with 256-bit ones

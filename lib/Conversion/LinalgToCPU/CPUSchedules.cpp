@@ -153,7 +153,6 @@ int64_t dlc::cpu::cacheTile(int64_t range, int64_t step, int64_t limit) {
   return t ? t : range;
 }
 
-
 bool dlc::cpu::readsLargeB(linalg::LinalgOp op, ProductDims d) {
   if (!isF32Contraction(op) && !isPairProduct(op))
     return false;

@@ -281,11 +281,10 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
   // so that the last round matters less): split the largest tile; a
   // product's columns first where its B is large (readsLargeB) and column
   // tiles divide them, so that each thread reads its part of B once for all
-  // of its rows. Not
-  // elsewhere: a thread whose tiles take all the rows reads all of A, the
-  // previous op's output, much of it written by the other threads
-  // (BERT-tiny, whose B are 256 KiB at most, took 1.1x the time at two
-  // threads with its products' columns split first).
+  // of its rows. Not elsewhere: a thread whose tiles take all the rows reads
+  // all of A, the previous op's output, much of it written by the other
+  // threads (BERT-tiny, whose B are 256 KiB at most, took 1.1x the time at
+  // two threads with its products' columns split first).
   int64_t first = -1;
   if (product && readsLargeB(anchor, *product) && !blockedColumns(ranges[product->n], reg))
     first = product->n;
