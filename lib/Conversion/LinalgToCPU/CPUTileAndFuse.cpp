@@ -183,6 +183,7 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
   std::optional<ProductDims> product = matchProduct(anchor);
   RegisterTile reg =
       product ? productTile(anchor, *product, vectorBits) : registerTile(vectorBits);
+  bool largeB = product && readsLargeB(anchor, *product);
   if (const std::optional<ProductDims> &d = product) {
     // Whole register tiles per cache tile; one row of tiles per batch.
     for (size_t i = 0; i < ranges.size(); ++i)
@@ -195,7 +196,7 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
     // is read once per tile rather than once for every few rows.
     tiles[d->m] = blockedColumns(ranges[d->n], reg)
                       ? ranges[d->m]
-                      : cacheTileM(ranges[d->m], reg, readsLargeB(anchor, *d));
+                      : cacheTileM(ranges[d->m], reg, largeB);
     tiles[d->n] = cacheTileN(ranges[d->n], reg);
     steps[d->m] = std::min(reg.mr, ranges[d->m]);
     steps[d->n] = std::min(reg.nr, ranges[d->n]);
@@ -286,7 +287,7 @@ std::optional<SmallVector<int64_t>> anchorTiles(linalg::LinalgOp anchor, int64_t
   // threads (BERT-tiny, whose B are 256 KiB at most, took 1.1x the time at
   // two threads with its products' columns split first).
   int64_t first = -1;
-  if (product && readsLargeB(anchor, *product) && !blockedColumns(ranges[product->n], reg))
+  if (largeB && !blockedColumns(ranges[product->n], reg))
     first = product->n;
   auto split = [&] {
     while (count() < threads || (count() % threads != 0 && count() < 4 * threads)) {
