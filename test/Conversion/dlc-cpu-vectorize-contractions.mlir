@@ -523,3 +523,76 @@ func.func @negative_empty(%a: memref<8x0xf32>, %b: memref<0x16xf32>, %c: memref<
   }
   return
 }
+
+// -----
+
+// A product whose packed B (24 panels of 768 x 32 floats, 2.25 MiB) is
+// more than 512 KiB: its cache tiles go through B's k, then its panels,
+// and the register tiles of each fetch the next cache tile's rows of B
+// (two 64-byte lines each), the last one's the first. Each of the 16 rows
+// of register tiles fetches 16 of the next tile's 256 rows, one every 16
+// steps. @small_packed_b's B (64 KiB) stays in the cache, and
+// @one_row_of_tiles's 8 rows, one register tile's, read B once: no fetches.
+// AVX512: #[[SHARE:map[0-9]*]] = affine_map<(d0, d1) -> ((d0 floordiv 8) * 16 + d1 floordiv 16, 255)>
+// AVX512-LABEL: func @prefetch_next_b
+// AVX512: scf.for %[[N:.*]] = %c0 to %c768 step %c256
+// AVX512: %[[FIRST:.*]] = affine.apply #[[PANEL:.*]](%[[N]])
+// AVX512: %[[AFTER:.*]] = arith.addi %[[FIRST]], %c8
+// AVX512: scf.for %[[K:.*]] = %c0 to %c768 step %c256
+// AVX512: %[[K1:.*]] = arith.addi %[[K]], %c256
+// AVX512: %[[WRAPK:.*]] = arith.cmpi sge, %[[K1]], %c768
+// AVX512: %[[NEXTK:.*]] = arith.select %[[WRAPK]], %c0, %[[K1]]
+// AVX512: %[[P1:.*]] = arith.select %[[WRAPK]], %[[AFTER]], %[[FIRST]]
+// AVX512: %[[WRAPP:.*]] = arith.cmpi sge, %[[P1]], %c24
+// AVX512: %[[NEXTP:.*]] = arith.select %[[WRAPP]], %c0, %[[P1]]
+// AVX512: scf.for %[[M:.*]] = %c0 to %c128 step %c8
+// AVX512: scf.for %[[COL:.*]] = %c0 to %c256 step %c32
+// AVX512: %[[Q:.*]] = affine.apply #[[PANEL]](%[[COL]])
+// AVX512: %[[P:.*]] = arith.addi %[[NEXTP]], %[[Q]]
+// AVX512: scf.for %[[STEP:.*]] = %c0 to %c256 step %c1
+// AVX512: %[[J:.*]] = affine.min #[[SHARE]](%[[M]], %[[STEP]])
+// AVX512: %[[ROW:.*]] = arith.addi %[[NEXTK]], %[[J]]
+// AVX512: memref.prefetch %arg1[%[[P]], %[[ROW]], %{{.*}}], read, locality<2>, data : memref<24x768x32xf32>
+// AVX512: memref.prefetch %arg1[%[[P]], %[[ROW]], %{{.*}}], read, locality<2>, data : memref<24x768x32xf32>
+// AVX512-NOT: memref.prefetch
+// AVX512-COUNT-8: vector.fma
+// AVX512-LABEL: func @small_packed_b
+// AVX512-NOT: memref.prefetch
+// AVX512: return
+// AVX512-LABEL: func @one_row_of_tiles
+// AVX512-NOT: memref.prefetch
+// AVX512: return
+// STATS512: prefetched 1,
+#a = affine_map<(m, n, k) -> (m, k)>
+#panels = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @prefetch_next_b(%a: memref<128x768xf32>, %b: memref<24x768x32xf32>, %c: memref<128x768xf32>) {
+  linalg.generic {indexing_maps = [#a, #panels, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x768xf32>, memref<24x768x32xf32>) outs(%c : memref<128x768xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @small_packed_b(%a: memref<128x128xf32>, %b: memref<4x128x32xf32>, %c: memref<128x128xf32>) {
+  linalg.generic {indexing_maps = [#a, #panels, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x128xf32>, memref<4x128x32xf32>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @one_row_of_tiles(%a: memref<8x768xf32>, %b: memref<24x768x32xf32>, %c: memref<8x768xf32>) {
+  linalg.generic {indexing_maps = [#a, #panels, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x768xf32>, memref<24x768x32xf32>) outs(%c : memref<8x768xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

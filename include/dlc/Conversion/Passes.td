@@ -576,14 +576,22 @@ def CPUVectorizeContractionsPass
     accumulator kept in registers across the reduction loop, and the
     contraction lowered to broadcast + FMA outer products. A product whose B
     is packed into panels of the register tile's width (dlc-cpu-pack-weights)
-    reads one panel row per step. Where a fill of a constant wrote C just
+    reads one panel row per step; where that B is more than 512 KiB too, and
+    its columns are not blocked, the register tiles of each cache tile fetch
+    the next cache tile's B into the cache (`memref.prefetch`; the next
+    tile along k, else along the panels, the last wrapping to the first),
+    each row of register tiles its share of the next tile's rows, one line
+    at a time spread over its reduction steps: B then streams from memory
+    while the whole tile computes, instead of while its first row of
+    register tiles waits. Where a fill of a constant wrote C just
     before the product and no cache tile cuts the reduction, each register
     tile whose accumulator is kept in registers starts it from the constant
     instead of reading C, and the fill is erased when every register tile of
     the product does. Other ops are left alone.
     Counters (`--dlc-pass-stats`): `scheduled`, `blocked` (products whose
     columns went in blocks with a partial last one), `peeled`, `vectorized`,
-    `packed` (register tiles reading B's panels), `fills-folded`.
+    `packed` (register tiles reading B's panels), `prefetched` (products
+    whose tiles fetch the next tile's B), `fills-folded`.
 
     A product of bf16 values accumulated in f32 whose B is packed into
     panels of pairs (dlc-cpu-pack-weights with `bf16-dots`) is tiled for
