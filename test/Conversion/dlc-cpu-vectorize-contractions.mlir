@@ -366,9 +366,11 @@ func.func @pair_product(%a: memref<10x8xbf16>, %b: memref<2x4x32x2xbf16>, %c: me
 // -----
 
 // A pair product whose B (768 x 768 bf16, 1.1 MiB) is more than 512 KiB:
-// cache tiles of 96 rows, as @large_b's, rather than 64.
+// cache tiles of 96 rows, as @large_b's, rather than 64; unlike
+// @prefetch_next_b's, its register tiles fetch nothing ahead.
 // AVX512-LABEL: func @large_pair_product
 // AVX512: scf.for %{{.*}} = %c0 to %c192 step %c96
+// AVX512-NOT: memref.prefetch
 // AVX512: x86vector.avx512.dot
 #a = affine_map<(m, n, k) -> (m, k)>
 #pairs = affine_map<(m, n, k) -> (n floordiv 32, k floordiv 2, n mod 32, k mod 2)>

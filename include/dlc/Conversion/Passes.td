@@ -576,13 +576,13 @@ def CPUVectorizeContractionsPass
     accumulator kept in registers across the reduction loop, and the
     contraction lowered to broadcast + FMA outer products. A product whose B
     is packed into panels of the register tile's width (dlc-cpu-pack-weights)
-    reads one panel row per step; where that B is more than 512 KiB too, and
-    its columns are not blocked, the register tiles of each cache tile fetch
-    the next cache tile's B into the cache (`memref.prefetch`; the next
-    tile along k, else along the panels, the last wrapping to the first),
-    each row of register tiles its share of the next tile's rows, one line
-    at a time spread over its reduction steps: B then streams from memory
-    while the whole tile computes, instead of while its first row of
+    reads one panel row per step; where that B is more than 512 KiB too, its
+    columns are not blocked and a cache tile has more than one row of
+    register tiles, these fetch the next cache tile's B into the cache
+    (`memref.prefetch`; the next tile along k, else along the panels, the
+    last wrapping to the first), each row of register tiles its share of
+    the next tile's rows, about a row a reduction step: B then streams from
+    memory while the whole tile computes, instead of while its first row of
     register tiles waits. Where a fill of a constant wrote C just
     before the product and no cache tile cuts the reduction, each register
     tile whose accumulator is kept in registers starts it from the constant

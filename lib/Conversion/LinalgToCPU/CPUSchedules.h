@@ -12,6 +12,10 @@
 #include <limits>
 #include <optional>
 
+namespace mlir::scf {
+class ForOp;
+} // namespace mlir::scf
+
 namespace dlc::cpu {
 
 /// The roles of a matrix product's loops: C[.., m, n] += A[.., m, k] * B[.., k, n].
@@ -121,6 +125,17 @@ inline bool blockedColumns(int64_t n, RegisterTile reg) { return n % cacheBlockN
 /// where its shapes do not allow that.
 mlir::LogicalResult lowerPairProduct(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp tile,
                                      ProductDims d, RegisterTile reg);
+
+/// Makes the register tiles of a cache tile of a product whose B is packed
+/// in f32 panels and large (readsLargeB) fetch the next cache tile's B
+/// while they compute (CPUPrefetch.cpp). `tileB` is the cache tile's B, a
+/// subview [panels, k, width]; the cache tiles go through B's k before its
+/// panels. `rows`, `cols` and `red` are the register tiles' loops of rows,
+/// columns and reduction. False, nothing changed, where a loop is missing,
+/// where the tile has a single row of register tiles (it reads B once:
+/// nothing to overlap), or where B is not a static subview of panels.
+bool prefetchNextB(mlir::RewriterBase &rewriter, mlir::Value tileB, RegisterTile reg,
+                   mlir::scf::ForOp rows, mlir::scf::ForOp cols, mlir::scf::ForOp red);
 
 /// The largest multiple of `step` that divides `range` and is at most
 /// `limit`, but not below limit / 4; the whole range if there is none.

@@ -168,97 +168,6 @@ bool readPanelRow(RewriterBase &rewriter, linalg::GenericOp tile, ProductDims d)
 /// cache tile's B (prefetchNextB).
 constexpr llvm::StringLiteral kPrefetchMarker = "dlc.prefetch_next_b";
 
-/// Makes the register tiles of a cache tile of a product whose packed B is
-/// large (readsLargeB) fetch the next cache tile's B into the cache while
-/// they compute: otherwise the first row of register tiles of every cache
-/// tile waits on memory while the others find B in the cache. The cache
-/// tiles go through B's k before its panels (the columns), and the last one
-/// wraps to the first. Each row of register tiles fetches its share of the
-/// next tile's rows of B, spread over its reduction steps, so that the
-/// memory is read as the whole tile computes. `rows`, `cols` and `red` are
-/// the register tiles' loops. False (nothing changed) where a loop is
-/// missing, where the tile has a single row of register tiles (it reads B
-/// once: nothing to overlap), or where B is not a static subview of panels.
-bool prefetchNextB(RewriterBase &rewriter, memref::SubViewOp tileB, RegisterTile reg,
-                   scf::ForOp rows, scf::ForOp cols, scf::ForOp red) {
-  if (!tileB || !rows || !cols)
-    return false;
-  ArrayRef<int64_t> size = tileB.getStaticSizes();
-  std::optional<int64_t> mc = getConstantIntValue(rows.getUpperBound());
-  if (size.size() != 3 || ShapedType::isDynamic(size[0]) || ShapedType::isDynamic(size[1]) || !mc ||
-      *mc <= reg.mr)
-    return false;
-  int64_t tilePanels = size[0], tileK = size[1];
-  // The B of all the cache tiles: the source of the subviews that the cache
-  // tiles' loops (scf.for) took.
-  SmallVector<memref::SubViewOp> views;
-  Value base = tileB;
-  while (auto view = base.getDefiningOp<memref::SubViewOp>()) {
-    if (!isa<scf::ForOp>(view->getParentOp()) || view.getSourceType().getRank() != 3 ||
-        !view.hasUnitStride())
-      break;
-    views.push_back(view);
-    base = view.getSource();
-  }
-  auto baseType = dyn_cast<MemRefType>(base.getType());
-  if (views.empty() || !baseType || !baseType.hasStaticShape() || baseType.getRank() != 3)
-    return false;
-  int64_t panels = baseType.getDimSize(0), k = baseType.getDimSize(1);
-  Location loc = tileB.getLoc();
-  rewriter.setInsertionPoint(rows);
-  auto constant = [&](int64_t c) { return arith::ConstantIndexOp::create(rewriter, loc, c); };
-  // The tile's first panel and row in that B: the subviews' offsets summed.
-  Value zero = constant(0), p0 = zero, k0 = zero;
-  for (memref::SubViewOp view : views) {
-    SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
-    p0 = arith::AddIOp::create(rewriter, loc, p0,
-                               getValueOrCreateConstantIndexOp(rewriter, loc, offsets[0]));
-    k0 = arith::AddIOp::create(rewriter, loc, k0,
-                               getValueOrCreateConstantIndexOp(rewriter, loc, offsets[1]));
-  }
-  // The next tile's first panel and row, before the register tiles' loops.
-  Value k1 = arith::AddIOp::create(rewriter, loc, k0, constant(tileK));
-  Value wrapK = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, k1, constant(k));
-  k1 = arith::SelectOp::create(rewriter, loc, wrapK, zero, k1);
-  Value p1 = arith::SelectOp::create(
-      rewriter, loc, wrapK, arith::AddIOp::create(rewriter, loc, p0, constant(tilePanels)), p0);
-  Value wrapP =
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, p1, constant(panels));
-  p1 = arith::SelectOp::create(rewriter, loc, wrapP, zero, p1);
-  // In each reduction step, the register tiles of rows g * mr to
-  // (g + 1) * mr fetch row min(g * share + step * share / tileK, tileK - 1)
-  // of the next tile, the G rows of register tiles taking a share each.
-  rewriter.setInsertionPointToStart(red.getBody());
-  MLIRContext *ctx = tileB.getContext();
-  int64_t groups = llvm::divideCeil(*mc, reg.mr), share = llvm::divideCeil(tileK, groups);
-  AffineExpr m = getAffineDimExpr(0, ctx), s = getAffineDimExpr(1, ctx);
-  AffineMap rowMap = AffineMap::get(2, 0,
-                                    {m.floorDiv(reg.mr) * share + (s * share).floorDiv(tileK),
-                                     getAffineConstantExpr(tileK - 1, ctx)},
-                                    ctx);
-  Value row = affine::AffineMinOp::create(
-      rewriter, loc, rowMap, ValueRange{rows.getInductionVar(), red.getInductionVar()});
-  row = arith::AddIOp::create(rewriter, loc, k1, row);
-  // The register tile's columns start `lane` floats into its panel.
-  int64_t width = baseType.getDimSize(2);
-  Value panel = arith::AddIOp::create(
-      rewriter, loc, p1,
-      affine::AffineApplyOp::create(rewriter, loc, AffineMap::get(1, 0, m.floorDiv(width), ctx),
-                                    ValueRange{cols.getInductionVar()}));
-  // One fetch per 64-byte line of the tile's row, asked of L2 and beyond
-  // (locality 2, `prefetcht1`): the next tile is not needed in L1 yet. (On
-  // the Zen 5 where this was measured, the four localities ran alike.)
-  constexpr int64_t kLineFloats = 64 / 4;
-  for (int64_t line = 0; line < reg.nr; line += kLineFloats) {
-    Value lane =
-        affine::AffineApplyOp::create(rewriter, loc, AffineMap::get(1, 0, m % width + line, ctx),
-                                      ValueRange{cols.getInductionVar()});
-    memref::PrefetchOp::create(rewriter, loc, base, ValueRange{panel, row, lane},
-                               /*isWrite=*/false, /*localityHint=*/2, /*isDataCache=*/true);
-  }
-  return true;
-}
-
 /// Computes a masked contraction of a partial column tile on whole vectors.
 /// Only the tile's n dimension (parallel) is masked, and the tile's stores
 /// are masked too, so the lanes past its last column are never stored:
@@ -365,8 +274,8 @@ struct CPUVectorizeContractionsPass
           rewriter, op, d, cacheTileM(ranges[d.m], regTile, readsLargeB(op, d)),
           cacheBlockN(ranges[d.n], regTile), isPairProduct(op) ? 0 : cacheTileK(ranges[d.k]));
       bool blockedCols = blockedColumns(ranges[d.n], regTile);
-      bool prefetch = !blockedCols && !isPairProduct(op) && readsLargeB(op, d) &&
-                      panelWidth(op.getIndexingMapsArray()[1]);
+      bool prefetch =
+          !blockedCols && readsLargeB(op, d) && panelWidth(op.getIndexingMapsArray()[1]);
       SmallVector<int64_t> order;
       if (blockedCols) {
         for (int64_t i = 0, e = ranges.size(); i < e; ++i)
@@ -399,9 +308,7 @@ struct CPUVectorizeContractionsPass
     // Register tiles, the partial row and column tiles peeled off the full ones.
     for (auto [cacheOp, regTile] : cacheTiles) {
       std::optional<int64_t> index = filledIndex(cacheOp);
-      memref::SubViewOp tileB;
-      if (cacheOp->removeAttr(kPrefetchMarker))
-        tileB = cacheOp.getDpsInputs()[1].getDefiningOp<memref::SubViewOp>();
+      bool prefetch = static_cast<bool>(cacheOp->removeAttr(kPrefetchMarker));
       std::optional<ProductDims> d = matchProduct(cacheOp);
       if (!d) {
         if (index)
@@ -412,6 +319,7 @@ struct CPUVectorizeContractionsPass
         dots += succeeded(lowerPairProduct(rewriter, cacheOp, *d, regTile));
         continue;
       }
+      Value tileB = prefetch ? cacheOp.getDpsInputs()[1] : Value();
       SmallVector<OpFoldResult> reg = tileSizes(rewriter, cacheOp, *d, regTile.mr, regTile.nr, 1);
       FailureOr<scf::SCFTilingResult> inner = tile(rewriter, cacheOp, reg);
       scf::ForOp reduction = succeeded(inner) ? loopFor(inner->loops, reg, d->k) : scf::ForOp();
