@@ -326,8 +326,10 @@ func.func @fewer_columns_than_a_vector(%a: memref<32x64xf32>, %b: memref<64x4xf3
 // vectors of 32 bf16 and broadcasting each row's pair of A as one 32-bit
 // value into 2 dot products; the last 2 rows as a tile of their own. With
 // 256-bit vectors the product is left alone.
-// One cache tile so computed here, and one in @large_pair_product (STATS512).
-// STATS512: dlc-cpu-vectorize-contractions: blocked 1, dots 2,
+// One cache tile so computed here, and one in @large_pair_product
+// (STATS512; the products with blocked columns are @blocked_columns and,
+// with AVX-512, @negative_blocked_panels).
+// STATS512: dlc-cpu-vectorize-contractions: blocked 2, dots 2,
 // AVX512-LABEL: func @pair_product
 // AVX512: %[[PAIRS:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] {{.*}} into memref<2x4x64xbf16
 // AVX512: scf.for %[[PANEL:.*]] = %{{.*}} to %c2
@@ -530,11 +532,19 @@ func.func @negative_empty(%a: memref<8x0xf32>, %b: memref<0x16xf32>, %c: memref<
 
 // A product whose packed B (24 panels of 768 x 32 floats, 2.25 MiB) is
 // more than 512 KiB: its cache tiles go through B's k, then its panels,
-// and the register tiles of each fetch the next cache tile's rows of B
-// (two 64-byte lines each), the last one's the first. Each of the 16 rows
-// of register tiles fetches 16 of the next tile's 256 rows, one every 16
-// steps. @small_packed_b's B (64 KiB) stays in the cache, and
-// @one_row_of_tiles's 8 rows, one register tile's, read B once: no fetches.
+// and the register tiles of each fetch the next cache tile's rows of B,
+// the last tile's the first. With AVX-512 each register tile fetches, at
+// every step, the two 64-byte lines of its 32 columns of one row of the
+// next tile; each of the 16 rows of register tiles takes 16 of the next
+// tile's 256 rows, a new one every 16 steps. With AVX2 (register tiles of
+// 6 rows x 16 columns, one line) the 22 rows of register tiles take 12 rows
+// each, the peeled last one, of 2 rows, too (its share clamped to the
+// tile's last row). No fetches: @negative_small_packed_b's B (64 KiB)
+// stays in the cache; @negative_one_row_of_tiles's 8 rows, one register
+// tile's, read B once; @negative_blocked_panels's 352 columns go in blocks
+// of 256 with AVX-512 (with AVX2, tiles of 176 divide them: it fetches).
+// AVX512: #[[LANE0:map[0-9]*]] = affine_map<(d0) -> (d0 mod 32)>
+// AVX512: #[[LANE16:map[0-9]*]] = affine_map<(d0) -> (d0 mod 32 + 16)>
 // AVX512: #[[SHARE:map[0-9]*]] = affine_map<(d0, d1) -> ((d0 floordiv 8) * 16 + d1 floordiv 16, 255)>
 // AVX512-LABEL: func @prefetch_next_b
 // AVX512: scf.for %[[N:.*]] = %c0 to %c768 step %c256
@@ -551,19 +561,38 @@ func.func @negative_empty(%a: memref<8x0xf32>, %b: memref<0x16xf32>, %c: memref<
 // AVX512: scf.for %[[COL:.*]] = %c0 to %c256 step %c32
 // AVX512: %[[Q:.*]] = affine.apply #[[PANEL]](%[[COL]])
 // AVX512: %[[P:.*]] = arith.addi %[[NEXTP]], %[[Q]]
-// AVX512: scf.for %[[STEP:.*]] = %c0 to %c256 step %c1
+// AVX512: %[[L0:.*]] = affine.apply #[[LANE0]](%[[COL]])
+// AVX512: %[[L16:.*]] = affine.apply #[[LANE16]](%[[COL]])
+// AVX512: scf.for %[[STEP:.*]] = %c0 to %c256 step %c1{{ }}
 // AVX512: %[[J:.*]] = affine.min #[[SHARE]](%[[M]], %[[STEP]])
 // AVX512: %[[ROW:.*]] = arith.addi %[[NEXTK]], %[[J]]
-// AVX512: memref.prefetch %arg1[%[[P]], %[[ROW]], %{{.*}}], read, locality<2>, data : memref<24x768x32xf32>
-// AVX512: memref.prefetch %arg1[%[[P]], %[[ROW]], %{{.*}}], read, locality<2>, data : memref<24x768x32xf32>
+// AVX512: memref.prefetch %arg1[%[[P]], %[[ROW]], %[[L0]]], read, locality<2>, data : memref<24x768x32xf32>
+// AVX512: memref.prefetch %arg1[%[[P]], %[[ROW]], %[[L16]]], read, locality<2>, data : memref<24x768x32xf32>
 // AVX512-NOT: memref.prefetch
 // AVX512-COUNT-8: vector.fma
-// AVX512-LABEL: func @small_packed_b
+// AVX512-NOT: memref.prefetch
+// AVX512-LABEL: func @negative_small_packed_b
 // AVX512-NOT: memref.prefetch
 // AVX512: return
-// AVX512-LABEL: func @one_row_of_tiles
+// AVX512-LABEL: func @negative_one_row_of_tiles
 // AVX512-NOT: memref.prefetch
 // AVX512: return
+// AVX512-LABEL: func @negative_blocked_panels
+// AVX512-NOT: memref.prefetch
+// AVX512: return
+// CHECK: #[[SHARE6:map[0-9]*]] = affine_map<(d0, d1) -> ((d0 floordiv 6) * 12 + (d1 * 3) floordiv 64, 255)>
+// CHECK-LABEL: func @prefetch_next_b
+// CHECK: scf.for %[[M6:.*]] = %c0 to %c126 step %c6
+// CHECK: scf.for %[[STEP6:.*]] = %c0 to %c256 step %c1{{ }}
+// CHECK: affine.min #[[SHARE6]](%[[M6]], %[[STEP6]])
+// CHECK: memref.prefetch %arg1[{{.*}}], read, locality<2>, data : memref<24x768x32xf32>
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1{{ }}
+// CHECK: affine.min #{{.*}}(%{{.*}})
+// CHECK: memref.prefetch %arg1[{{.*}}], read, locality<2>, data : memref<24x768x32xf32>
+// CHECK-LABEL: func @negative_small_packed_b
+// CHECK-NOT: memref.prefetch
+// CHECK: return
 // STATS512: prefetched 1,
 #a = affine_map<(m, n, k) -> (m, k)>
 #panels = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
@@ -578,7 +607,7 @@ func.func @prefetch_next_b(%a: memref<128x768xf32>, %b: memref<24x768x32xf32>, %
   }
   return
 }
-func.func @small_packed_b(%a: memref<128x128xf32>, %b: memref<4x128x32xf32>, %c: memref<128x128xf32>) {
+func.func @negative_small_packed_b(%a: memref<128x128xf32>, %b: memref<4x128x32xf32>, %c: memref<128x128xf32>) {
   linalg.generic {indexing_maps = [#a, #panels, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<128x128xf32>, memref<4x128x32xf32>) outs(%c : memref<128x128xf32>) {
   ^bb0(%x: f32, %y: f32, %z: f32):
@@ -588,9 +617,19 @@ func.func @small_packed_b(%a: memref<128x128xf32>, %b: memref<4x128x32xf32>, %c:
   }
   return
 }
-func.func @one_row_of_tiles(%a: memref<8x768xf32>, %b: memref<24x768x32xf32>, %c: memref<8x768xf32>) {
+func.func @negative_one_row_of_tiles(%a: memref<8x768xf32>, %b: memref<24x768x32xf32>, %c: memref<8x768xf32>) {
   linalg.generic {indexing_maps = [#a, #panels, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<8x768xf32>, memref<24x768x32xf32>) outs(%c : memref<8x768xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @negative_blocked_panels(%a: memref<128x768xf32>, %b: memref<11x768x32xf32>, %c: memref<128x352xf32>) {
+  linalg.generic {indexing_maps = [#a, #panels, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x768xf32>, memref<11x768x32xf32>) outs(%c : memref<128x352xf32>) {
   ^bb0(%x: f32, %y: f32, %z: f32):
     %m = arith.mulf %x, %y : f32
     %s = arith.addf %z, %m : f32

@@ -581,9 +581,9 @@ def CPUVectorizeContractionsPass
     register tiles, these fetch the next cache tile's B into the cache
     (`memref.prefetch`; the next tile along k, else along the panels, the
     last wrapping to the first), each row of register tiles its share of
-    the next tile's rows, about a row a reduction step: B then streams from
-    memory while the whole tile computes, instead of while its first row of
-    register tiles waits. Where a fill of a constant wrote C just
+    the next tile's rows, spread over its reduction steps: B then streams
+    from memory while the whole tile computes, instead of while its first
+    row of register tiles waits. Where a fill of a constant wrote C just
     before the product and no cache tile cuts the reduction, each register
     tile whose accumulator is kept in registers starts it from the constant
     instead of reading C, and the fill is erased when every register tile of

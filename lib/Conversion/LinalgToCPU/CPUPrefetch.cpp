@@ -1,7 +1,8 @@
 //===- CPUPrefetch.cpp - fetching a product's next tile of B ---------------===//
 //
-// A product whose packed B is larger than the L2 cache reads each cache
-// tile's B from memory once, for its first row of register tiles, and then
+// A product whose packed B is more than 512 KiB (readsLargeB), too large
+// to stay in L2 beside A's and C's tiles, reads each cache tile's B from
+// memory once, for its first row of register tiles, and then
 // from the cache for every other row. Unhelped, that first row waits on
 // memory while the others compute from the cache. Instead every row of
 // register tiles fetches its share of the next cache tile's B, spread over
@@ -18,6 +19,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -30,11 +32,15 @@ struct TileOfB {
   Value base, panel, row;
 };
 
-/// Where the cache tile's B `tileB` lies: the source of the subviews that
-/// the cache tiles' loops (scf.for) took, and their offsets summed (built
-/// at the insertion point). Nothing, and nothing built, where `tileB` is
-/// no such subview of a static buffer of panels.
-std::optional<TileOfB> tileOfB(OpBuilder &b, Location loc, Value tileB) {
+/// Where the cache tile's B `tileB`, of `panels` panels by `rows` rows,
+/// lies: the source of the chain of subviews taken inside scf.for loops
+/// (the cache tiles', and on one thread tile-and-fuse's; it stops at a
+/// thread's part of B, taken in scf.forall), and their offsets summed
+/// (built at the insertion point). Nothing, and nothing built, where
+/// `tileB` is no such subview of a static buffer of panels, or where its
+/// tiles do not divide that buffer (the next tile would not fit in it).
+std::optional<TileOfB> tileOfB(OpBuilder &b, Location loc, Value tileB, int64_t panels,
+                               int64_t rows) {
   SmallVector<memref::SubViewOp> views;
   Value base = tileB;
   while (auto view = base.getDefiningOp<memref::SubViewOp>()) {
@@ -45,7 +51,8 @@ std::optional<TileOfB> tileOfB(OpBuilder &b, Location loc, Value tileB) {
     base = view.getSource();
   }
   auto type = dyn_cast<MemRefType>(base.getType());
-  if (views.empty() || !type || !type.hasStaticShape())
+  if (views.empty() || !type || !type.hasStaticShape() || type.getDimSize(0) % panels != 0 ||
+      type.getDimSize(1) % rows != 0)
     return std::nullopt;
   Value panel = arith::ConstantIndexOp::create(b, loc, 0), row = panel;
   for (memref::SubViewOp view : views) {
@@ -89,7 +96,7 @@ bool dlc::cpu::prefetchNextB(RewriterBase &rewriter, Value tileB, RegisterTile r
           width = type.getDimSize(2);
   Location loc = tileB.getLoc();
   rewriter.setInsertionPoint(rows);
-  std::optional<TileOfB> tile = tileOfB(rewriter, loc, tileB);
+  std::optional<TileOfB> tile = tileOfB(rewriter, loc, tileB, tilePanels, tileRows);
   if (!tile)
     return false;
   TileOfB next = nextTile(rewriter, loc, *tile, tilePanels, tileRows);

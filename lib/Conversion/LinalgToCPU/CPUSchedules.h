@@ -130,10 +130,12 @@ mlir::LogicalResult lowerPairProduct(mlir::RewriterBase &rewriter, mlir::linalg:
 /// in f32 panels and large (readsLargeB) fetch the next cache tile's B
 /// while they compute (CPUPrefetch.cpp). `tileB` is the cache tile's B, a
 /// subview [panels, k, width]; the cache tiles go through B's k before its
-/// panels. `rows`, `cols` and `red` are the register tiles' loops of rows,
-/// columns and reduction. False, nothing changed, where a loop is missing,
-/// where the tile has a single row of register tiles (it reads B once:
-/// nothing to overlap), or where B is not a static subview of panels.
+/// panels (the caller checks their loop order, and that whole column
+/// blocks, not blocked columns, divide B). `rows`, `cols` and `red` are the
+/// register tiles' loops of rows, columns and reduction. False, nothing
+/// changed, where a loop is missing, where the tile has a single row of
+/// register tiles (it reads B once: nothing to overlap), or where B is not
+/// a static subview of panels that its tiles divide.
 bool prefetchNextB(mlir::RewriterBase &rewriter, mlir::Value tileB, RegisterTile reg,
                    mlir::scf::ForOp rows, mlir::scf::ForOp cols, mlir::scf::ForOp red);
 

@@ -164,10 +164,6 @@ bool readPanelRow(RewriterBase &rewriter, linalg::GenericOp tile, ProductDims d)
   return true;
 }
 
-/// The attribute on a cache tile whose register tiles prefetch the next
-/// cache tile's B (prefetchNextB).
-constexpr llvm::StringLiteral kPrefetchMarker = "dlc.prefetch_next_b";
-
 /// Computes a masked contraction of a partial column tile on whole vectors.
 /// Only the tile's n dimension (parallel) is masked, and the tile's stores
 /// are masked too, so the lanes past its last column are never stored:
@@ -204,6 +200,10 @@ struct FilledProduct {
 /// The attribute that ties a product's tiles and their reduction loops to
 /// its FilledProduct (an index).
 constexpr llvm::StringLiteral kFilledMarker = "dlc.filled_product";
+
+/// The attribute on a cache tile whose register tiles fetch the next cache
+/// tile's B (prefetchNextB).
+constexpr llvm::StringLiteral kPrefetchMarker = "dlc.prefetch_next_b";
 
 struct CPUVectorizeContractionsPass
     : dlc::impl::CPUVectorizeContractionsPassBase<CPUVectorizeContractionsPass> {
@@ -268,14 +268,17 @@ struct CPUVectorizeContractionsPass
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       std::optional<int64_t> index = recordFill(rewriter, op, d, ranges);
       RegisterTile regTile = productTile(op, d, vectorBits);
+      bool largeB = readsLargeB(op, d);
       // A dot-product tile keeps its accumulators in registers over the
       // whole reduction: its cache tiles cut m and n only.
       SmallVector<OpFoldResult> cache = tileSizes(
-          rewriter, op, d, cacheTileM(ranges[d.m], regTile, readsLargeB(op, d)),
+          rewriter, op, d, cacheTileM(ranges[d.m], regTile, largeB),
           cacheBlockN(ranges[d.n], regTile), isPairProduct(op) ? 0 : cacheTileK(ranges[d.k]));
       bool blockedCols = blockedColumns(ranges[d.n], regTile);
+      // Fetching the next tile of B: f32 panels (CPUPrefetch.cpp) whose cache
+      // tiles go through k within each block of columns.
       bool prefetch =
-          !blockedCols && readsLargeB(op, d) && panelWidth(op.getIndexingMapsArray()[1]);
+          largeB && !blockedCols && d.n < d.k && panelWidth(op.getIndexingMapsArray()[1]);
       SmallVector<int64_t> order;
       if (blockedCols) {
         for (int64_t i = 0, e = ranges.size(); i < e; ++i)
