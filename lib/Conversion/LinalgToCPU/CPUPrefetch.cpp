@@ -2,12 +2,11 @@
 //
 // A product whose packed B is more than 512 KiB (readsLargeB), too large
 // to stay in L2 beside A's and C's tiles, reads each cache tile's B from
-// memory once, for its first row of register tiles, and then
-// from the cache for every other row. Unhelped, that first row waits on
-// memory while the others compute from the cache. Instead every row of
-// register tiles fetches its share of the next cache tile's B, spread over
-// its reduction steps, so that memory is read while the whole tile
-// computes.
+// memory once, for its first row of register tiles, and then from the
+// cache for every other row. Unhelped, that first row waits on memory while
+// the others compute from the cache. Instead every row of register tiles
+// fetches its share of the next cache tile's B, spread over its reduction
+// steps, so that memory is read while the whole tile computes.
 //
 // Only f32 panels fetch. Products of bf16 pairs go panel by panel, and their
 // panels follow each other in memory; fetching the next panel so measured
