@@ -9,17 +9,18 @@
 // BAD: dlc-cpu-pack-weights: vector-bits must be 256 or 512, got 128
 // BAD-PAIRS: dlc-cpu-pack-weights: bf16-dots needs vector-bits=512 (AVX512-BF16), got 256
 
-// Over the cases below: five f32 kernel arguments packed and one
-// transposed, and six bf16 ones and an f16 one widened once into f32 forms
-// (panels, or [k, n] for a dense weight of 20 columns; the [k, n] weight of
-// 20 columns stays as it is), an f16 convolution weight widened as it is,
-// fifteen weights written, all into new payloads (only the CPU
-// compiler names payloads the pass may overwrite: dlc-run-cpu.test).
-// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 11, pairs 0, transposed 2, weights 15, widened 8
+// Over the cases below: six f32 kernel arguments packed and two
+// transposed (one of each a batch), and six bf16 ones and an f16 one widened
+// once into f32 forms (panels, or [k, n] for a dense weight of 20 columns;
+// the [k, n] weight of 20 columns stays as it is), an f16 convolution
+// weight widened as it is, seventeen weights written, all into new payloads
+// (only the CPU compiler names payloads the pass may overwrite:
+// dlc-run-cpu.test).
+// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 12, pairs 0, transposed 3, weights 17, widened 8
 // With bf16 dot products, three of the bf16 weights become panels of pairs
 // instead, and so do the two of 20 columns (the last cases); the two that
 // cannot, and the f16 one, are widened.
-// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 8, pairs 5, transposed 1, weights 16, widened 4
+// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 9, pairs 5, transposed 2, weights 18, widened 4
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -734,4 +735,97 @@ func.func private @widened_a_kernel(%a: tensor<2x1x1x2xf16>, %b: tensor<2x3xf32>
     linalg.yield %s : f32
   } -> tensor<2x3xf32>
   return %r : tensor<2x3xf32>
+}
+
+// -----
+
+// A batch of weights, B [2, 2, 32] read (b, k, n) by a product whose loop
+// b indexes A and C too (a Winograd product's points), W[b][k][n] = 64 b +
+// 32 k + n: each matrix of the batch becomes its panels, [2][2][2][16],
+// element [b][p][k][j] = W[b][k][16 p + j], read through (b, n floordiv 16,
+// k, n mod 16). With 512-bit vectors: [2][1][2][32].
+// CHECK-DAG: #[[BATCH_PANELS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2 floordiv 16, d3, d2 mod 16)>
+// CHECK-LABEL: func @batched
+// CHECK: %[[W:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<2x2x2x16xf32>
+// CHECK: call @batched_kernel(%arg0, %[[W]]) : (tensor<2x4x2xf32>, tensor<2x2x2x16xf32>)
+// CHECK: linalg.generic {{.*}}#[[BATCH_PANELS]]{{.*}} ins(%arg0, %arg1 : tensor<2x4x2xf32>, tensor<2x2x2x16xf32>)
+// CHECK: packed_weight{{.*}}: "0x40000000000000000000803F0000004000004040000080400000A0400000C0400000E040000000410000104100002041000030410000404100005041000060410000704100000042000004420000084200000C4200001042000014420000184200001C4200002042000024420000284200002C4200003042000034420000384200003C42000080410000884100009041000098410000A0410000A8410000B0410000B8410000C0410000C8410000D0410000D8410000E0410000E8410000F0410000F84100004042000044420000484200004C4200005042000054420000584200005C4200006042000064420000684200006C4200007042000074420000784200007C42000080420000824200008442000086420000884200008A4200008C4200008E42000090420000924200009442000096420000984200009A4200009C4200009E420000C0420000C2420000C4420000C6420000C8420000CA420000CC420000CE420000D0420000D2420000D4420000D6420000D8420000DA420000DC420000DE420000A0420000A2420000A4420000A6420000A8420000AA420000AC420000AE420000B0420000B2420000B4420000B6420000B8420000BA420000BC420000BE420000E0420000E2420000E4420000E6420000E8420000EA420000EC420000EE420000F0420000F2420000F4420000F6420000F8420000FA420000FC420000FE42"
+// AVX512-LABEL: func @batched
+// AVX512: arith.constant dense_resource<packed_weight{{.*}}> : tensor<2x1x2x32xf32>
+#A = affine_map<(b, m, n, k) -> (b, m, k)>
+#B = affine_map<(b, m, n, k) -> (b, k, n)>
+#C = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @batched(%x: tensor<2x4x2xf32>) -> tensor<2x4x32xf32> {
+  %w = arith.constant dense<[[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0]], [[64.0, 65.0, 66.0, 67.0, 68.0, 69.0, 70.0, 71.0, 72.0, 73.0, 74.0, 75.0, 76.0, 77.0, 78.0, 79.0, 80.0, 81.0, 82.0, 83.0, 84.0, 85.0, 86.0, 87.0, 88.0, 89.0, 90.0, 91.0, 92.0, 93.0, 94.0, 95.0], [96.0, 97.0, 98.0, 99.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0, 112.0, 113.0, 114.0, 115.0, 116.0, 117.0, 118.0, 119.0, 120.0, 121.0, 122.0, 123.0, 124.0, 125.0, 126.0, 127.0]]]> : tensor<2x2x32xf32>
+  %y = call @batched_kernel(%x, %w) : (tensor<2x4x2xf32>, tensor<2x2x32xf32>) -> tensor<2x4x32xf32>
+  return %y : tensor<2x4x32xf32>
+}
+func.func private @batched_kernel(%a: tensor<2x4x2xf32>, %b: tensor<2x2x32xf32>) -> tensor<2x4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x32xf32>) -> tensor<2x4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x4x2xf32>, tensor<2x2x32xf32>) outs(%c : tensor<2x4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x32xf32>
+  return %r : tensor<2x4x32xf32>
+}
+
+// -----
+
+// A batch of weights [2, 3, 2] read (b, n, k), whose n = 3 is no multiple of
+// a panel's width: each matrix stored transposed, [2][2][3], read (b, k, n).
+// CHECK-DAG: #[[BATCH_KN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-LABEL: func @batched_transposed
+// CHECK: %[[W:.*]] = arith.constant dense_resource<transposed_weight{{.*}}> : tensor<2x2x3xf32>
+// CHECK: linalg.generic {{.*}}#[[BATCH_KN]]{{.*}} ins(%arg0, %arg1 : tensor<2x4x2xf32>, tensor<2x2x3xf32>)
+// CHECK: transposed_weight{{.*}}: "0x400000000000803F000040400000A04000000040000080400000C040000030410000504100007041000040410000604100008041"
+#A = affine_map<(b, m, n, k) -> (b, m, k)>
+#B = affine_map<(b, m, n, k) -> (b, n, k)>
+#C = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @batched_transposed(%x: tensor<2x4x2xf32>) -> tensor<2x4x3xf32> {
+  %w = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[11.0, 12.0], [13.0, 14.0], [15.0, 16.0]]]> : tensor<2x3x2xf32>
+  %y = call @batched_transposed_kernel(%x, %w) : (tensor<2x4x2xf32>, tensor<2x3x2xf32>) -> tensor<2x4x3xf32>
+  return %y : tensor<2x4x3xf32>
+}
+func.func private @batched_transposed_kernel(%a: tensor<2x4x2xf32>, %b: tensor<2x3x2xf32>) -> tensor<2x4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x3xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x4x2xf32>, tensor<2x3x2xf32>) outs(%c : tensor<2x4x3xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x3xf32>
+  return %r : tensor<2x4x3xf32>
+}
+
+// -----
+
+// Two batch dimensions, B [2, 2, 2, 32]: left as it is.
+// CHECK-LABEL: func @negative_two_batches
+// CHECK: call @negative_two_batches_kernel(%arg0, %{{.*}}) : (tensor<2x2x4x2xf32>, tensor<2x2x2x32xf32>)
+// CHECK: func.func private @negative_two_batches_kernel(%arg0: tensor<2x2x4x2xf32>, %arg1: tensor<2x2x2x32xf32>)
+#A = affine_map<(a, b, m, n, k) -> (a, b, m, k)>
+#B = affine_map<(a, b, m, n, k) -> (a, b, k, n)>
+#C = affine_map<(a, b, m, n, k) -> (a, b, m, n)>
+func.func @negative_two_batches(%x: tensor<2x2x4x2xf32>) -> tensor<2x2x4x32xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x2x2x32xf32>
+  %y = call @negative_two_batches_kernel(%x, %w) : (tensor<2x2x4x2xf32>, tensor<2x2x2x32xf32>) -> tensor<2x2x4x32xf32>
+  return %y : tensor<2x2x4x32xf32>
+}
+func.func private @negative_two_batches_kernel(%a: tensor<2x2x4x2xf32>, %b: tensor<2x2x2x32xf32>) -> tensor<2x2x4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2x4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2x4x32xf32>) -> tensor<2x2x4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x2x4x2xf32>, tensor<2x2x2x32xf32>) outs(%c : tensor<2x2x4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2x4x32xf32>
+  return %r : tensor<2x2x4x32xf32>
 }

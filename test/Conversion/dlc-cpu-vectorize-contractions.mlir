@@ -172,6 +172,33 @@ func.func @packed_b(%a: memref<12x64xf32>, %b: memref<2x64x16xf32>, %c: memref<1
 
 // -----
 
+// A batch of packed B (a Winograd product's points, [points][panels][k]
+// [width]): each register tile reads a row of one panel of its point's B
+// and is vectorized like the single matrix's (@packed_b).
+// CHECK-LABEL: func @packed_batch_b
+// CHECK: scf.for %[[BATCH:.*]] = %c0 to %c3 step %c1
+// CHECK: scf.for %[[N:.*]] = %c0 to %c32 step %c16
+// CHECK: %[[P:.*]] = affine.apply #{{.*}}(%[[N]])
+// CHECK: scf.for %[[K:.*]] = %c0 to %c64 step %c1
+// CHECK: vector.transfer_read %arg1[%[[BATCH]], %[[P]], %[[K]], %{{.*}}]{{.*}} : memref<3x2x64x16xf32>, vector<16xf32>
+// CHECK-COUNT-6: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: linalg.generic
+#a = affine_map<(b, m, n, k) -> (b, m, k)>
+#b = affine_map<(b, m, n, k) -> (b, n floordiv 16, k, n mod 16)>
+#c = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @packed_batch_b(%a: memref<3x12x64xf32>, %b: memref<3x2x64x16xf32>, %c: memref<3x12x32xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<3x12x64xf32>, memref<3x2x64x16xf32>) outs(%c : memref<3x12x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // No tile of 16 columns divides 600 (= 2^3 * 3 * 5^2): the columns go in
 // blocks of 256, outermost so that a block of B stays in the cache while
 // all the rows go by, and the last block (88 columns) is peeled off with a

@@ -248,7 +248,13 @@ def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
     new page at every step for BERT's feed-forward weights). Tiles of such
     products along n start at multiples of nr. Otherwise an [n, k] B is
     stored transposed, [k, n], which the kernel loads along its rows instead
-    of gathering (like TVM's AlterOpLayout for x86 dense). Each constant
+    of gathering (like TVM's AlterOpLayout for x86 dense). A batch of such
+    matrices, `[batch, k, n]` or `[batch, n, k]` read by products whose own
+    loop indexes the batch (a Winograd product's points, one matrix of
+    transformed weights each), has each of its matrices so stored:
+    `[batch][n / nr][k][nr]`, read through `(b, n floordiv nr, k, n mod nr)`;
+    on ResNet-50 the panels' in-order reads took the 14 x 14 x 256
+    Winograd kernels from 9.4% to 6.2% of the time (two threads). Each constant
     is written to a new payload, or, when the pass is built with a
     predicate that says which payloads it may overwrite (the CPU compiler:
     those its own graph passes wrote) and no other constant holds the

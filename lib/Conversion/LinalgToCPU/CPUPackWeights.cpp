@@ -8,17 +8,21 @@
 // vectors, or one below that: CPUSchedules). Constant weights are packed
 // here, at compile time, on tensors before the product is tiled: the
 // kernel's argument becomes the panels and its product reads B through
-// (n floordiv nr, k, n mod nr), which CPUSchedules' productDims recognizes. A dense layer's weight W
-// [n, k], read across its rows, is packed from that layout directly; when
-// n is no multiple of nr it is stored transposed, [k, n], which the kernel
-// reads along its rows (a batch-1 classifier head would otherwise gather).
-// An NHWC convolution's HWIO weight is read through its collapse into the
-// matrix [KH*KW*C, O], which is packed the same way. A bf16 weight packed in
-// pairs for bf16 dot products whose n is no multiple of nr has a last panel
-// padded with zeros; its product computes the padded columns into an
-// accumulator as wide, of which the kernel's result is the slice of n.
-// A payload the compile's own graph passes wrote (the CPU compiler names
-// them) that no other constant holds is packed within itself.
+// (n floordiv nr, k, n mod nr), which CPUSchedules' productDims
+// recognizes. A dense layer's weight W [n, k], read across its rows, is
+// packed from that layout directly; when n is no multiple of nr it is
+// stored transposed, [k, n], which the kernel reads along its rows (a
+// batch-1 classifier head would otherwise gather). An NHWC convolution's
+// HWIO weight is read through its collapse into the matrix [KH*KW*C, O],
+// which is packed the same way, and a Winograd product's weights [points,
+// C, O] matrix by matrix: read [C, O] at a point, a tile's rows of B lie
+// 4 * O bytes apart, a new page every few steps, where a panel is one
+// stream. A bf16 weight packed in pairs for bf16 dot products whose n is
+// no multiple of nr has a last panel padded with zeros; its product
+// computes the padded columns into an accumulator as wide, of which the
+// kernel's result is the slice of n. A payload the compile's own graph
+// passes wrote (the CPU compiler names them) that no other constant holds
+// is packed within itself.
 //
 //===----------------------------------------------------------------------===//
 #include "../../Transforms/PassUtils.h"
@@ -129,6 +133,18 @@ void writeTransposed(const char *in, char *out, int64_t n, int64_t k) {
           std::memcpy(out + (j * n + i) * 4, in + (i * k + j) * 4, 4);
 }
 
+/// `in`, the f32 matrix [rows, cols], written to `out` in `form`: panels of
+/// `width` columns, or transposed.
+void writeF32Matrix(Form form, const char *in, char *out, int64_t rows, int64_t cols,
+                    int64_t width) {
+  if (form == Form::PanelsFromKN)
+    writePanels(in, out, Held::KN, rows, cols, width);
+  else if (form == Form::PanelsFromNK)
+    writePanels(in, out, Held::NK, cols, rows, width);
+  else
+    writeTransposed(in, out, rows, cols);
+}
+
 /// Buffers for copies of payloads rewritten within themselves, reused
 /// from one constant to the next: their pages are touched once, where a
 /// new payload per constant would touch (and the kernel zero) new pages
@@ -173,7 +189,9 @@ Value matrixOf(BlockArgument arg) {
 
 /// The products that read `matrix` (a kernel argument or its collapse) as
 /// their B, with their loop roles, and how they read it; nothing when it
-/// has any other use or the products disagree.
+/// has any other use or the products disagree. A `matrix` of rank 3 is a
+/// batch of matrices, which the products index by a loop of their own (a
+/// Winograd product's points): B [batch, k, n] or [batch, n, k].
 using Product = std::pair<linalg::GenericOp, ProductDims>;
 struct Reading {
   Held held;
@@ -181,7 +199,7 @@ struct Reading {
 };
 std::optional<Reading> productsReading(Value matrix) {
   auto type = dyn_cast<RankedTensorType>(matrix.getType());
-  if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
+  if (!type || (type.getRank() != 2 && type.getRank() != 3) || !type.hasStaticShape() ||
       !type.getElementType().isF32() || matrix.use_empty())
     return std::nullopt;
   std::optional<Held> held;
@@ -193,24 +211,32 @@ std::optional<Reading> productsReading(Value matrix) {
       return std::nullopt;
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     AffineMap b = maps[1];
-    if (b.getNumResults() != 2)
+    if (b.getNumResults() != type.getRank())
       return std::nullopt;
-    // A product reading B [n, k] is one reading B [k, n] with B's map
-    // swapped.
+    // A product reading B [n, k] is one reading B [k, n] with B's last two
+    // results swapped.
     Held h = Held::KN;
     std::optional<ProductDims> d = matchProduct(op);
     if (!d) {
       h = Held::NK;
-      maps[1] = AffineMap::get(b.getNumDims(), 0, {b.getResult(1), b.getResult(0)},
-                               op.getContext());
+      SmallVector<AffineExpr> swapped(b.getResults());
+      std::swap(swapped.end()[-1], swapped.end()[-2]);
+      maps[1] = AffineMap::get(b.getNumDims(), 0, swapped, op.getContext());
       d = productDims(maps, op.getIteratorTypesArray());
     }
     if (!d || (held && *held != h))
       return std::nullopt;
-    AffineExpr k = getAffineDimExpr(d->k, op.getContext()),
-               n = getAffineDimExpr(d->n, op.getContext());
-    if (b != AffineMap::get(b.getNumDims(), 0, h == Held::KN ? ArrayRef{k, n} : ArrayRef{n, k},
-                            op.getContext()))
+    MLIRContext *ctx = op.getContext();
+    AffineExpr k = getAffineDimExpr(d->k, ctx), n = getAffineDimExpr(d->n, ctx);
+    SmallVector<AffineExpr> expected(b.getResults().drop_back(2));
+    // A batch is indexed by a loop that is none of the product's own.
+    if (llvm::any_of(expected, [&](AffineExpr e) {
+          auto dim = dyn_cast<AffineDimExpr>(e);
+          return !dim || llvm::is_contained({d->m, d->n, d->k}, dim.getPosition());
+        }))
+      return std::nullopt;
+    expected.append(h == Held::KN ? SmallVector<AffineExpr>{k, n} : SmallVector<AffineExpr>{n, k});
+    if (b != AffineMap::get(b.getNumDims(), 0, expected, ctx))
       return std::nullopt;
     held = h;
     products.push_back({op, *d});
@@ -421,7 +447,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
           continue;
         ArrayRef<int64_t> shape =
             cast<RankedTensorType>(matrix.getType()).getShape();
-        int64_t n = reading->held == Held::KN ? shape[1] : shape[0];
+        int64_t n = shape.end()[reading->held == Held::KN ? -1 : -2];
         std::optional<Form> form;
         int64_t width = registerTile(vectorBits, n).nr;
         if (n % width == 0)
@@ -435,17 +461,21 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
     }
     // The constants to write, each once per form and matrix shape, on the
     // context's threads (memory-bound: BERT-base has 340 MB of them).
-    using Key = std::tuple<Value, unsigned, int64_t, int64_t, int64_t,
-                           unsigned>; // form, rows, cols, panel width, widened
+    // (weight, form, batch (0: a matrix), rows, cols, panel width, widened).
+    using Key = std::tuple<Value, unsigned, int64_t, int64_t, int64_t, int64_t, unsigned>;
     auto keyOf = [](Candidate &c, func::CallOp call) {
-      ArrayRef<int64_t> shape =
-          cast<RankedTensorType>(c.matrix.getType()).getShape();
-      return Key{call.getOperand(c.index), static_cast<unsigned>(c.form),
-                 shape[0], shape[1], c.width, unsigned(c.widened)};
+      ArrayRef<int64_t> shape = cast<RankedTensorType>(c.matrix.getType()).getShape();
+      return Key{call.getOperand(c.index),
+                 static_cast<unsigned>(c.form),
+                 shape.size() == 3 && c.form != Form::Widened ? shape[0] : 0,
+                 shape.end()[-2],
+                 shape.end()[-1],
+                 c.width,
+                 unsigned(c.widened)};
     };
     // The type of what `key` writes.
     auto packedType = [](const Key &key) {
-      auto [weight, form, rows, cols, width, widened] = key;
+      auto [weight, form, batch, rows, cols, width, widened] = key;
       Type element = widened ? Float32Type::get(weight.getContext())
                              : cast<RankedTensorType>(weight.getType()).getElementType();
       SmallVector<int64_t> shape;
@@ -468,6 +498,8 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       case Form::Widened:
         return cast<RankedTensorType>(weight.getType()).clone(element);
       }
+      if (batch)
+        shape.insert(shape.begin(), batch);
       return RankedTensorType::get(shape, element);
     };
     auto byteSize = [](RankedTensorType type) {
@@ -513,7 +545,7 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
                         : ownPayload(std::get<0>(entry.first)));
     ScratchBuffers scratch;
     mlir::parallelFor(&getContext(), 0, entries.size(), [&](size_t i) {
-      auto [weight, form, rows, cols, width, widened] = entries[i].first;
+      auto [weight, form, batch, rows, cols, width, widened] = entries[i].first;
       ArrayRef<char> bytes = *constantPayload(weight);
       const char *in = bytes.data();
       char *out;
@@ -536,13 +568,12 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       }
       switch (static_cast<Form>(form)) {
       case Form::PanelsFromKN:
-        writePanels(in, out, Held::KN, rows, cols, width);
-        break;
       case Form::PanelsFromNK:
-        writePanels(in, out, Held::NK, cols, rows, width);
-        break;
       case Form::TransposedNK:
-        writeTransposed(in, out, rows, cols);
+        // A batch of matrices: each written as one, in its own place.
+        for (int64_t j = 0, e = std::max<int64_t>(batch, 1); j < e; ++j)
+          writeF32Matrix(static_cast<Form>(form), in + j * rows * cols * 4,
+                         out + j * rows * cols * 4, rows, cols, width);
         break;
       case Form::PairsFromKN:
         writePairs(in, out, Held::KN, rows, cols, width);
@@ -618,10 +649,13 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
       for (auto [op, d] : c.products) {
         SmallVector<AffineMap> maps = op.getIndexingMapsArray();
         MLIRContext *ctx = op.getContext();
-        maps[1] = panels ? panelMap(op.getNumLoops(), d, c.width, ctx)
-                         : AffineMap::get(op.getNumLoops(), 0,
-                                          {getAffineDimExpr(d.k, ctx), getAffineDimExpr(d.n, ctx)},
-                                          ctx);
+        SmallVector<AffineExpr> batch(maps[1].getResults().drop_back(2));
+        if (panels) {
+          maps[1] = panelMap(op.getNumLoops(), d, c.width, ctx, batch);
+        } else {
+          batch.append({getAffineDimExpr(d.k, ctx), getAffineDimExpr(d.n, ctx)});
+          maps[1] = AffineMap::get(op.getNumLoops(), 0, batch, ctx);
+        }
         op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
       }
       ++(panels ? packed : transposed);

@@ -23,9 +23,12 @@ std::optional<int64_t> dlc::cpu::panelWidth(AffineMap bMap) {
   return width.getValue();
 }
 
-AffineMap dlc::cpu::panelMap(unsigned numLoops, ProductDims d, int64_t width, MLIRContext *ctx) {
+AffineMap dlc::cpu::panelMap(unsigned numLoops, ProductDims d, int64_t width, MLIRContext *ctx,
+                             ArrayRef<AffineExpr> batch) {
   AffineExpr n = getAffineDimExpr(d.n, ctx), k = getAffineDimExpr(d.k, ctx);
-  return AffineMap::get(numLoops, 0, {n.floorDiv(width), k, n % width}, ctx);
+  SmallVector<AffineExpr> results(batch);
+  results.append({n.floorDiv(width), k, n % width});
+  return AffineMap::get(numLoops, 0, results, ctx);
 }
 
 std::optional<int64_t> dlc::cpu::pairPanelWidth(AffineMap bMap) {

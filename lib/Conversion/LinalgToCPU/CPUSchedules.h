@@ -28,9 +28,11 @@ struct ProductDims {
 /// (n floordiv w, k, n mod w) for two loop dims n and k.
 std::optional<int64_t> panelWidth(mlir::AffineMap bMap);
 /// The map through which a product of `numLoops` loops with roles `d` reads
-/// B packed into panels of `width` columns: (n floordiv width, k, n mod width).
-mlir::AffineMap panelMap(unsigned numLoops, ProductDims d, int64_t width,
-                         mlir::MLIRContext *ctx);
+/// B packed into panels of `width` columns: (n floordiv width, k, n mod width),
+/// after `batch`, the results that index a batch of such B (a Winograd
+/// product's points).
+mlir::AffineMap panelMap(unsigned numLoops, ProductDims d, int64_t width, mlir::MLIRContext *ctx,
+                         llvm::ArrayRef<mlir::AffineExpr> batch = {});
 
 /// The panel width `w` if `bMap` reads B packed into panels of bf16 pairs
 /// (dlc-cpu-pack-weights with bf16 dot products): its results end with

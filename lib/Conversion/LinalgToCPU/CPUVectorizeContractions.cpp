@@ -145,10 +145,14 @@ bool readPanelRow(RewriterBase &rewriter, linalg::GenericOp tile, ProductDims d)
   std::optional<int64_t> width = panelWidth(tile.getIndexingMapsArray()[1]);
   OpOperand *b = tile.getDpsInputOperand(1);
   auto type = dyn_cast<MemRefType>(b->get().getType());
-  if (!width || !type || type.getShape() != ArrayRef<int64_t>{1, 1, *width})
+  // [.., 1, 1, width]: one row of one panel (of one matrix of a batch).
+  if (!width || !type || type.getRank() < 3 || type.getShape().back() != *width ||
+      llvm::any_of(type.getShape().drop_back(), [](int64_t size) { return size != 1; }))
     return false;
   rewriter.setInsertionPoint(tile);
-  SmallVector<int64_t> offsets(3, 0), sizes = {1, 1, *width}, strides(3, 1);
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> offsets(rank, 0), sizes(rank, 1), strides(rank, 1);
+  sizes.back() = *width;
   auto rowType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
       {1, *width}, type, offsets, sizes, strides));
   Value row = memref::SubViewOp::create(rewriter, tile.getLoc(), rowType, b->get(), offsets,
