@@ -11,16 +11,16 @@
 
 // Over the cases below: six f32 kernel arguments packed and two
 // transposed (one of each a batch), and six bf16 ones and an f16 one widened
-// once into f32 forms (panels, or [k, n] for a dense weight of 20 columns;
-// the [k, n] weight of 20 columns stays as it is), an f16 convolution
-// weight widened as it is, seventeen weights written, all into new payloads
-// (only the CPU compiler names payloads the pass may overwrite:
-// dlc-run-cpu.test).
-// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 12, pairs 0, transposed 3, weights 17, widened 8
+// once into f32 forms (panels, or [k, n] for a dense weight of 20 columns),
+// an f16 convolution weight, the [k, n] bf16 weight of 20 columns and a
+// batch of bf16 weights of 20 columns widened as they are, nineteen weights
+// written, all into new payloads (only the CPU compiler names payloads the
+// pass may overwrite: dlc-run-cpu.test).
+// STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 12, pairs 0, transposed 3, weights 19, widened 10
 // With bf16 dot products, three of the bf16 weights become panels of pairs
-// instead, and so do the two of 20 columns (the last cases); the two that
-// cannot, and the f16 one, are widened.
-// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 9, pairs 5, transposed 2, weights 18, widened 4
+// instead, and so do the two of 20 columns (@pairs_padded*); the two that
+// cannot, the f16 one and the batch are widened.
+// PAIRS-STATS: dlc-cpu-pack-weights: in-place 0, in-place-bytes 0, packed 9, pairs 5, transposed 2, weights 19, widened 5
 
 // A constant B [2, 32] of a kernel's product, with 256-bit vectors (panels
 // of 16 columns), becomes panels [2][2][16]: element [p][k][j] is
@@ -621,6 +621,10 @@ func.func private @widened_f16_kernel(%a: tensor<4x2xf16>, %b: tensor<2x16xf16>)
 // Panel 1 holds columns 16 to 19 (pairs (17, 37) ... (20, 40) as bf16),
 // then 12 pairs of zeros.
 // PAIRS: packed_weight{{.*}}: "0x40000000803FA8410040B0414040B8418040C041A040C841C040D041E040D8410041E0411041E8412041F0413041F84140410042504104426041084270410C4280411042884114429041184298411C42A0412042000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+// Without bf16 dot products the weight takes no f32 form (a [k, n] of 20
+// columns): widened as it is.
+// CHECK-LABEL: func @pairs_padded(
+// CHECK: func.func private @pairs_padded_kernel(%arg0: tensor<3x2xbf16>, %arg1: tensor<2x20xf32>)
 func.func @pairs_padded(%x: tensor<3x2xbf16>) -> tensor<3x20xf32> {
   %w = arith.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0], [21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0]]> : tensor<2x20xbf16>
   %y = call @pairs_padded_kernel(%x, %w) : (tensor<3x2xbf16>, tensor<2x20xbf16>) -> tensor<3x20xf32>
@@ -805,27 +809,93 @@ func.func private @batched_transposed_kernel(%a: tensor<2x4x2xf32>, %b: tensor<2
 
 // -----
 
-// Two batch dimensions, B [2, 2, 2, 32]: left as it is.
+// Two batch dimensions, B [2, 2, 1, 16]: left as it is.
 // CHECK-LABEL: func @negative_two_batches
-// CHECK: call @negative_two_batches_kernel(%arg0, %{{.*}}) : (tensor<2x2x4x2xf32>, tensor<2x2x2x32xf32>)
-// CHECK: func.func private @negative_two_batches_kernel(%arg0: tensor<2x2x4x2xf32>, %arg1: tensor<2x2x2x32xf32>)
+// CHECK: call @negative_two_batches_kernel(%arg0, %{{.*}}) : (tensor<2x2x4x1xf32>, tensor<2x2x1x16xf32>)
+// CHECK: func.func private @negative_two_batches_kernel(%arg0: tensor<2x2x4x1xf32>, %arg1: tensor<2x2x1x16xf32>)
 #A = affine_map<(a, b, m, n, k) -> (a, b, m, k)>
 #B = affine_map<(a, b, m, n, k) -> (a, b, k, n)>
 #C = affine_map<(a, b, m, n, k) -> (a, b, m, n)>
-func.func @negative_two_batches(%x: tensor<2x2x4x2xf32>) -> tensor<2x2x4x32xf32> {
-  %w = arith.constant dense<1.0> : tensor<2x2x2x32xf32>
-  %y = call @negative_two_batches_kernel(%x, %w) : (tensor<2x2x4x2xf32>, tensor<2x2x2x32xf32>) -> tensor<2x2x4x32xf32>
-  return %y : tensor<2x2x4x32xf32>
+func.func @negative_two_batches(%x: tensor<2x2x4x1xf32>) -> tensor<2x2x4x16xf32> {
+  %w = arith.constant dense<[[[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]], [[32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0]]], [[[64.0, 65.0, 66.0, 67.0, 68.0, 69.0, 70.0, 71.0, 72.0, 73.0, 74.0, 75.0, 76.0, 77.0, 78.0, 79.0]], [[96.0, 97.0, 98.0, 99.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0]]]]> : tensor<2x2x1x16xf32>
+  %y = call @negative_two_batches_kernel(%x, %w) : (tensor<2x2x4x1xf32>, tensor<2x2x1x16xf32>) -> tensor<2x2x4x16xf32>
+  return %y : tensor<2x2x4x16xf32>
 }
-func.func private @negative_two_batches_kernel(%a: tensor<2x2x4x2xf32>, %b: tensor<2x2x2x32xf32>) -> tensor<2x2x4x32xf32> {
+func.func private @negative_two_batches_kernel(%a: tensor<2x2x4x1xf32>, %b: tensor<2x2x1x16xf32>) -> tensor<2x2x4x16xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<2x2x4x32xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2x4x32xf32>) -> tensor<2x2x4x32xf32>
-  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x2x4x2xf32>, tensor<2x2x2x32xf32>) outs(%c : tensor<2x2x4x32xf32>) {
+  %e = tensor.empty() : tensor<2x2x4x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2x4x16xf32>) -> tensor<2x2x4x16xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x2x4x1xf32>, tensor<2x2x1x16xf32>) outs(%c : tensor<2x2x4x16xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<2x2x4x32xf32>
-  return %r : tensor<2x2x4x32xf32>
+  } -> tensor<2x2x4x16xf32>
+  return %r : tensor<2x2x4x16xf32>
+}
+
+// -----
+
+// A batch of bf16 weights [2, 2, 20] read through their widening, whose
+// n = 20 is no multiple of a panel's width and which never become pairs
+// (a batch): widened as they are, once, here; the products read the f32
+// argument.
+// CHECK-LABEL: func @batched_widened
+// CHECK: func.func private @batched_widened_kernel(%arg0: tensor<2x3x2xf32>, %arg1: tensor<2x2x20xf32>)
+// CHECK-NOT: arith.extf
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<2x3x2xf32>, tensor<2x2x20xf32>)
+// PAIRS-LABEL: func @batched_widened
+// PAIRS: func.func private @batched_widened_kernel(%arg0: tensor<2x3x2xf32>, %arg1: tensor<2x2x20xf32>)
+#id = affine_map<(b, i, j) -> (b, i, j)>
+#A = affine_map<(b, m, n, k) -> (b, m, k)>
+#B = affine_map<(b, m, n, k) -> (b, k, n)>
+#C = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @batched_widened(%x: tensor<2x3x2xf32>) -> tensor<2x3x20xf32> {
+  %w = arith.constant dense<[[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0], [21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0]], [[41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0], [61.0, 62.0, 63.0, 64.0, 65.0, 66.0, 67.0, 68.0, 69.0, 70.0, 71.0, 72.0, 73.0, 74.0, 75.0, 76.0, 77.0, 78.0, 79.0, 80.0]]]> : tensor<2x2x20xbf16>
+  %y = call @batched_widened_kernel(%x, %w) : (tensor<2x3x2xf32>, tensor<2x2x20xbf16>) -> tensor<2x3x20xf32>
+  return %y : tensor<2x3x20xf32>
+}
+func.func private @batched_widened_kernel(%a: tensor<2x3x2xf32>, %b: tensor<2x2x20xbf16>) -> tensor<2x3x20xf32> {
+  %eb = tensor.empty() : tensor<2x2x20xf32>
+  %wb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%b : tensor<2x2x20xbf16>) outs(%eb : tensor<2x2x20xf32>) {
+  ^bb0(%p: bf16, %o: f32):
+    %f = arith.extf %p : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<2x2x20xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x3x20xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3x20xf32>) -> tensor<2x3x20xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %wb : tensor<2x3x2xf32>, tensor<2x2x20xf32>) outs(%c : tensor<2x3x20xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %u = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x20xf32>
+  return %r : tensor<2x3x20xf32>
+}
+
+// -----
+
+// An empty batch, [0, 2, 32]: nothing to pack, left as it is.
+// CHECK-LABEL: func @negative_empty_batch
+// CHECK: func.func private @negative_empty_batch_kernel(%arg0: tensor<0x4x2xf32>, %arg1: tensor<0x2x32xf32>)
+#A = affine_map<(b, m, n, k) -> (b, m, k)>
+#B = affine_map<(b, m, n, k) -> (b, k, n)>
+#C = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @negative_empty_batch(%x: tensor<0x4x2xf32>) -> tensor<0x4x32xf32> {
+  %w = arith.constant dense<> : tensor<0x2x32xf32>
+  %y = call @negative_empty_batch_kernel(%x, %w) : (tensor<0x4x2xf32>, tensor<0x2x32xf32>) -> tensor<0x4x32xf32>
+  return %y : tensor<0x4x32xf32>
+}
+func.func private @negative_empty_batch_kernel(%a: tensor<0x4x2xf32>, %b: tensor<0x2x32xf32>) -> tensor<0x4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<0x4x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<0x4x32xf32>) -> tensor<0x4x32xf32>
+  %r = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<0x4x2xf32>, tensor<0x2x32xf32>) outs(%c : tensor<0x4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<0x4x32xf32>
+  return %r : tensor<0x4x32xf32>
 }

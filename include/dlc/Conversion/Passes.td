@@ -282,8 +282,10 @@ def CPUPackWeightsPass : Pass<"dlc-cpu-pack-weights", "mlir::ModuleOp"> {
     counts such arguments.
 
     An f16 or bf16 argument read that way that does not become pairs (no
-    `bf16-dots`, f16, odd k, an f32 A) is widened to f32 here, once, and
-    packed (or transposed) like an f32 weight; so is, as it is, any other
+    `bf16-dots`, f16, odd k, an f32 A, a batch) is widened to f32 here,
+    once, and packed (or transposed) like an f32 weight, or, where no such
+    form applies (a `[k, n]` whose n is no multiple of nr), widened as it
+    is; so is, as it is, any other
     f16 or bf16 constant argument of rank 2 or more that the kernel only
     widens (an NCHW convolution's weight, the product's A). The kernel's
     widening of it goes, instead of running at every call (counter

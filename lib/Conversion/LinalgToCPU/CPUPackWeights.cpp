@@ -200,7 +200,7 @@ struct Reading {
 std::optional<Reading> productsReading(Value matrix) {
   auto type = dyn_cast<RankedTensorType>(matrix.getType());
   if (!type || (type.getRank() != 2 && type.getRank() != 3) || !type.hasStaticShape() ||
-      !type.getElementType().isF32() || matrix.use_empty())
+      type.getNumElements() == 0 || !type.getElementType().isF32() || matrix.use_empty())
     return std::nullopt;
   std::optional<Held> held;
   SmallVector<Product> products;
@@ -437,24 +437,26 @@ struct CPUPackWeightsPass : dlc::impl::CPUPackWeightsPassBase<CPUPackWeightsPass
           }
         Value widened = widenedWeight(matrix);
         std::optional<Reading> reading = productsReading(widened ? widened : matrix);
-        if (!reading && widened && matrix == arg &&
-            cast<RankedTensorType>(arg.getType()).getRank() >= 2 && constants()) {
-          candidates.push_back({kernel, arg.getArgNumber(), matrix, Form::Widened, 0, {}, calls,
-                                true});
+        std::optional<Form> form;
+        int64_t width = 0;
+        if (reading) {
+          ArrayRef<int64_t> shape = cast<RankedTensorType>(matrix.getType()).getShape();
+          int64_t n = shape.end()[reading->held == Held::KN ? -1 : -2];
+          width = registerTile(vectorBits, n).nr;
+          if (n % width == 0)
+            form = reading->held == Held::KN ? Form::PanelsFromKN : Form::PanelsFromNK;
+          else if (reading->held == Held::NK)
+            form = Form::TransposedNK;
+        }
+        if (!form) {
+          // An f16 or bf16 weight that takes no f32 form: widened as it is.
+          if (widened && matrix == arg && cast<RankedTensorType>(arg.getType()).getRank() >= 2 &&
+              constants())
+            candidates.push_back(
+                {kernel, arg.getArgNumber(), matrix, Form::Widened, 0, {}, calls, true});
           continue;
         }
-        if (!reading || !constants())
-          continue;
-        ArrayRef<int64_t> shape =
-            cast<RankedTensorType>(matrix.getType()).getShape();
-        int64_t n = shape.end()[reading->held == Held::KN ? -1 : -2];
-        std::optional<Form> form;
-        int64_t width = registerTile(vectorBits, n).nr;
-        if (n % width == 0)
-          form = reading->held == Held::KN ? Form::PanelsFromKN : Form::PanelsFromNK;
-        else if (reading->held == Held::NK)
-          form = Form::TransposedNK;
-        if (form)
+        if (constants())
           candidates.push_back({kernel, arg.getArgNumber(), matrix, *form, width,
                                 std::move(reading->products), calls, bool(widened)});
       }

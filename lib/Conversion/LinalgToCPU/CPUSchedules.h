@@ -61,8 +61,10 @@ bool isPairProduct(mlir::linalg::LinalgOp op);
 
 /// The loop roles if `op` is an f32 matrix product, or a pair product
 /// (isPairProduct), with static loop ranges (on tensors, or on buffers
-/// whose rows are contiguous along n) whose other parallel loops index C
-/// only; nothing otherwise.
+/// whose rows are contiguous along n): C's last two results m and n, A's
+/// m and k, B's k and n (or B's panels of them), m not indexing B and n not
+/// A; other parallel loops (a batch's) may index any of them. Nothing
+/// otherwise.
 std::optional<ProductDims> matchProduct(mlir::linalg::LinalgOp op);
 
 /// The loop roles if the indexing maps (A, B, C) and iterators are those of
